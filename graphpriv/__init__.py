@@ -1,0 +1,38 @@
+"""graphpriv: graph-centric analysis of information-theoretic privacy.
+
+A dataset with a sensitive column S and a public column X is a joint range [[S, X]] (a sparse
+boolean matrix); its confusability graph G_X and bipartite support graph carry the privacy
+quantities: I*(S;X) = log2 #components, decomposability = min cut 0, and mechanisms are merges.
+
+>>> import graphpriv as gp
+>>> jr, values = gp.datasets.paper_example()
+>>> round(gp.maximin_information(jr), 4)
+2.3219
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError, version as _version
+
+from .errors import *  # noqa: F401,F403
+from ._validation import MISSING
+from .ranges import JointRange, RangeSource
+from .distributions import JointDistribution, validate_pmf
+from . import datasets
+from .graphs import *  # noqa: F401,F403
+from .measures import *  # noqa: F401,F403
+from .mechanisms import *  # noqa: F401,F403
+from .analysis import *  # noqa: F401,F403
+
+try:
+    __version__ = _version("graphpriv")
+except PackageNotFoundError:  # pragma: no cover - running from a source tree without install
+    __version__ = "0.0.0+unknown"
+
+
+def __getattr__(name):  # lazy: importing graphpriv does not import matplotlib.pyplot
+    if name in ("viz", "reproduce"):
+        import importlib
+
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module 'graphpriv' has no attribute {name!r}")

@@ -1,0 +1,152 @@
+"""Input validation at the public boundary (scikit-learn style: validate once, trust inside)."""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+import numpy as np
+import pandas as pd
+
+from .errors import InputError, InputTypeError, MissingValueError
+
+__all__ = ["MISSING", "MISSING_POLICIES", "check_missing_policy", "factorize_labels", "check_base", "log"]
+
+MISSING_POLICIES = ("error", "drop", "keep")
+
+
+class _Missing:
+    """The label a missing value gets under ``missing="keep"``: one symbol of its own.
+
+    It is a singleton, hashable, equal only to itself, prints as ``<missing>`` and sorts after every
+    other label in graphpriv's label order.
+    """
+
+    _instance = None
+
+    def __new__(cls):
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "<missing>"
+
+    def __reduce__(self):  # keep the singleton through pickling (joblib workers)
+        return (_Missing, ())
+
+
+MISSING = _Missing()
+
+
+def check_missing_policy(missing: str) -> str:
+    if missing not in MISSING_POLICIES:
+        raise InputError(f"missing={missing!r} is not a missing-value policy; use one of {MISSING_POLICIES}")
+    return missing
+
+
+def _as_series(values: Any, name: str) -> pd.Series:
+    if isinstance(values, pd.Series):
+        return values.reset_index(drop=True)
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise InputTypeError(f"{name} must be a sequence of labels (list, array, Series), got {type(values).__name__}")
+    if isinstance(values, np.ndarray):
+        if values.ndim != 1:
+            raise InputError(f"{name} must be one-dimensional, got an array of shape {values.shape}")
+        return pd.Series(values, copy=False)
+    return pd.Series(list(values), dtype=object if not isinstance(values, (list, tuple)) else None)
+
+
+def missing_mask(values: pd.Series) -> np.ndarray:
+    """Boolean mask of missing entries (None, NaN, NaT, pd.NA)."""
+    return pd.isna(values).to_numpy(dtype=bool)
+
+
+def _integral_floats_to_int(uniques: np.ndarray) -> np.ndarray:
+    """Labels such as 132.0 (a float column that only held NaN as non-integer) become 132."""
+    if uniques.dtype.kind == "f" and uniques.size and np.all(np.isfinite(uniques)) and np.all(uniques == np.round(uniques)):
+        if np.all(np.abs(uniques) < 2**53):
+            return uniques.astype(np.int64)
+    return uniques
+
+
+def factorize_labels(values: pd.Series, name: str, keep_missing: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Integer codes and label array of one column.
+
+    Labels are sorted when they are mutually comparable (numbers, strings), otherwise kept in order
+    of first appearance. With ``keep_missing`` the missing entries get the label :data:`MISSING`,
+    placed last.
+    """
+    mask = missing_mask(values) if keep_missing else None
+    present = values[~mask] if mask is not None and mask.any() else values
+    try:
+        try:
+            codes, uniques = pd.factorize(present, sort=True)
+        except TypeError:
+            codes, uniques = pd.factorize(present, sort=False)
+    except TypeError as exc:  # unhashable labels
+        raise InputTypeError(f"{name} holds labels that cannot be used as symbols ({exc}); labels must be hashable (numbers, strings, tuples)") from None
+    uniques = np.asarray(uniques)
+    uniques = _integral_floats_to_int(uniques)
+    codes = np.asarray(codes, dtype=np.int64)
+    if mask is not None and mask.any():
+        full = np.empty(len(values), dtype=np.int64)
+        full[~mask] = codes
+        full[mask] = len(uniques)
+        labels = np.empty(len(uniques) + 1, dtype=object)
+        labels[:-1] = list(uniques)
+        labels[-1] = MISSING
+        return full, labels
+    return codes, uniques
+
+
+def check_base(base: float) -> float:
+    if isinstance(base, str) and base == "e":
+        return float(np.e)
+    try:
+        b = float(base)
+    except (TypeError, ValueError):
+        raise InputTypeError(f"base must be a number > 0 and != 1 (2 for bits, e for nats), got {base!r}") from None
+    if not (b > 0 and b != 1 and np.isfinite(b)):
+        raise InputError(f"base must be > 0 and != 1 (2 for bits, 'e' or math.e for nats), got {base!r}")
+    return b
+
+
+def log(x, base: float = 2.0):
+    """Logarithm in the given base (float or array)."""
+    return np.log(x) / np.log(check_base(base))
+
+
+def check_pairs(sensitive: Any, public: Any) -> tuple[pd.Series, pd.Series]:
+    s = _as_series(sensitive, "sensitive")
+    x = _as_series(public, "public")
+    if len(s) != len(x):
+        raise InputError(f"sensitive and public must have the same length, got {len(s)} and {len(x)}; pass one label of each per record")
+    if len(s) == 0:
+        raise InputError("no records: sensitive and public are empty; a joint range needs at least one (s, x) pair")
+    return s, x
+
+
+def apply_missing_policy(s: pd.Series, x: pd.Series, missing: str, names: tuple[str, str] = ("sensitive", "public")):
+    """Apply the missing policy to two aligned columns; return (s, x, report dict)."""
+    check_missing_policy(missing)
+    ms, mx = missing_mask(s), missing_mask(x)
+    report = {"n_rows": len(s), "n_missing_sensitive": int(ms.sum()), "n_missing_public": int(mx.sum()), "n_dropped": 0}
+    anym = ms | mx
+    if anym.any():
+        if missing == "error":
+            parts = []
+            for name, m in zip(names, (ms, mx)):
+                if m.any():
+                    rows = np.flatnonzero(m)
+                    shown = ", ".join(str(r) for r in rows[:5]) + (", ..." if rows.size > 5 else "")
+                    parts.append(f"column {name!r} has {int(m.sum())} missing value(s) (rows {shown})")
+            raise MissingValueError(
+                "; ".join(parts) + ". Pass missing='drop' to remove those rows or missing='keep' to treat a missing value as a symbol of its own"
+            )
+        if missing == "drop":
+            keep = ~anym
+            s, x = s[keep].reset_index(drop=True), x[keep].reset_index(drop=True)
+            report["n_dropped"] = int(anym.sum())
+            if len(s) == 0:
+                raise InputError("every row has a missing value, nothing is left after missing='drop'; use missing='keep'")
+    return s, x, report

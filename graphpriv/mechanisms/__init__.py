@@ -1,0 +1,15 @@
+"""Privacy mechanisms as merge/contract operations and kernels (papers 000-004)."""
+
+from .utilities import *  # noqa: F401,F403
+from .trace import *  # noqa: F401,F403
+from .agglomerative import *  # noqa: F401,F403
+from .frontier import *  # noqa: F401,F403
+from .exact import *  # noqa: F401,F403
+from .baselines import *  # noqa: F401,F403
+from .search import *  # noqa: F401,F403
+from .watchdog import *  # noqa: F401,F403
+from .linear_reduction import *  # noqa: F401,F403
+from .sample_privacy import *  # noqa: F401,F403
+from . import utilities, trace, agglomerative, frontier, exact, baselines, search, watchdog, linear_reduction, sample_privacy
+
+__all__ = [n for m in (utilities, trace, agglomerative, frontier, exact, baselines, search, watchdog, linear_reduction, sample_privacy) for n in m.__all__]

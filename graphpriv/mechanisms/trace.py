@@ -1,0 +1,5 @@
+"""Paper 003 mechanisms as merge/contract: trace (issue 3; in progress)."""
+
+from __future__ import annotations
+
+__all__: list[str] = []

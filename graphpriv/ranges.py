@@ -1,0 +1,400 @@
+"""The non-stochastic joint range [[S, X]] of paper 003 as a sparse boolean matrix.
+
+A :class:`JointRange` is graphpriv's one core representation: a sparse boolean matrix ``M`` of shape
+``(|S|, |X|)`` over integer codes, with ``M[i, j]`` true exactly when the pair
+``(sensitive_labels[i], public_labels[j])`` occurs, plus the two label arrays. Graph views (the
+bipartite support graph, the confusability graph G_X, networkx/igraph objects) are derived from it.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, Hashable, Iterable, Iterator, Sequence
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+
+from ._validation import MISSING, apply_missing_policy, check_pairs, factorize_labels
+from .errors import InputError, InputTypeError, UnknownColumnError, UnknownLabelError
+
+__all__ = ["JointRange", "RangeSource", "MISSING"]
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class RangeSource:
+    """Where a joint range came from: how many records were read, had missing values, were dropped."""
+
+    n_rows: int
+    n_missing_sensitive: int = 0
+    n_missing_public: int = 0
+    n_dropped: int = 0
+
+    def __str__(self) -> str:
+        return (
+            f"{self.n_rows} rows read, {self.n_dropped} dropped "
+            f"(missing: {self.n_missing_sensitive} sensitive, {self.n_missing_public} public)"
+        )
+
+
+def _label_array(labels: Sequence[Hashable] | None, n: int, prefix: str, name: str) -> np.ndarray:
+    if labels is None:
+        return np.array([f"{prefix}{i + 1}" for i in range(n)], dtype=object)
+    arr = np.asarray(labels) if not isinstance(labels, np.ndarray) else labels
+    if arr.ndim != 1 or len(arr) != n:
+        raise InputError(f"{name} must have one label per {'row' if prefix == 's' else 'column'} ({n}), got {len(arr)}")
+    try:
+        if len(set(arr.tolist())) != n:
+            raise InputError(f"{name} has repeated labels; every label must be distinct")
+    except TypeError:
+        raise InputTypeError(f"{name} holds unhashable labels; labels must be hashable (numbers, strings, tuples)") from None
+    return arr
+
+
+class JointRange:
+    """Non-stochastic joint range [[S, X]] (paper 003, Section II): the set of (s, x) pairs that occur.
+
+    Build one with :meth:`from_pairs`, :meth:`from_dataframe`, :meth:`from_matrix` or :meth:`from_pmf`.
+    Instances are immutable; graph quantities (components) are computed once and cached.
+
+    Parameters
+    ----------
+    matrix : scipy sparse array, shape (|S|, |X|)
+        Boolean incidence of the support; every row and column must hold at least one pair.
+    sensitive_labels, public_labels : sequences of hashable labels
+    counts : scipy sparse array, optional
+        Number of records per pair (same sparsity pattern), when the range was built from records.
+    source : RangeSource, optional
+
+    Examples
+    --------
+    >>> import graphpriv as gp
+    >>> jr = gp.JointRange.from_pairs(["a", "a", "b", "c"], [1, 2, 2, 3])
+    >>> jr
+    JointRange(|S|=3, |X|=3, pairs=4)
+    >>> sorted(jr.conditional_range(2))
+    ['a', 'b']
+    """
+
+    __slots__ = ("_matrix", "_s_labels", "_x_labels", "_counts", "source", "__dict__")
+
+    def __init__(self, matrix, sensitive_labels, public_labels, *, counts=None, source: RangeSource | None = None, _checked: bool = False):
+        if not _checked:
+            m = sp.csr_array(matrix, dtype=bool)
+            m.sum_duplicates()
+            m.eliminate_zeros()
+            m.sort_indices()
+            n_s, n_x = m.shape
+            sensitive_labels = _label_array(sensitive_labels, n_s, "s", "sensitive_labels")
+            public_labels = _label_array(public_labels, n_x, "x", "public_labels")
+            _check_no_empty(m, sensitive_labels, public_labels)
+            matrix = m
+        self._matrix = matrix
+        self._s_labels = np.asarray(sensitive_labels)
+        self._x_labels = np.asarray(public_labels)
+        self._s_labels.setflags(write=False)
+        self._x_labels.setflags(write=False)
+        self._counts = counts
+        self.source = source
+
+    # ------------------------------------------------------------------ constructors
+    @classmethod
+    def from_pairs(cls, sensitive: Iterable[Hashable], public: Iterable[Hashable], *, missing: str = "error") -> "JointRange":
+        """Joint range of the records ``(sensitive[i], public[i])``.
+
+        Parameters
+        ----------
+        sensitive, public : iterables of hashable labels, same length
+        missing : {"error", "drop", "keep"}
+            What to do with missing labels (None/NaN): raise (default), drop those records (counted in
+            :attr:`source`), or keep a missing value as a symbol of its own (:data:`graphpriv.MISSING`).
+
+        Notes
+        -----
+        Labels are sorted when comparable, otherwise kept in first-appearance order. Float labels that
+        are all integral (e.g. a column that is float only because of NaN) become integers.
+        Time and memory are linear in the number of records plus a sort of the distinct pairs.
+        """
+        s, x = check_pairs(sensitive, public)
+        s, x, report = apply_missing_policy(s, x, missing)
+        s_codes, s_labels = factorize_labels(s, "sensitive", keep_missing=missing == "keep")
+        x_codes, x_labels = factorize_labels(x, "public", keep_missing=missing == "keep")
+        return cls._from_codes(s_codes, x_codes, s_labels, x_labels, source=RangeSource(**report))
+
+    @classmethod
+    def _from_codes(cls, s_codes, x_codes, s_labels, x_labels, source=None) -> "JointRange":
+        n_s, n_x = len(s_labels), len(x_labels)
+        idx_dtype = np.int32 if max(n_s, n_x) < 2**31 - 1 else np.int64
+        data = np.ones(len(s_codes), dtype=np.int32)
+        counts = sp.coo_array((data, (s_codes.astype(idx_dtype, copy=False), x_codes.astype(idx_dtype, copy=False))), shape=(n_s, n_x)).tocsr()
+        counts.sum_duplicates()
+        matrix = sp.csr_array((np.ones(counts.nnz, dtype=bool), counts.indices, counts.indptr), shape=(n_s, n_x))
+        return cls(matrix, s_labels, x_labels, counts=counts, source=source, _checked=True)
+
+    @classmethod
+    def from_dataframe(cls, df: pd.DataFrame, sensitive: Hashable | Sequence[Hashable], public: Hashable | Sequence[Hashable], *, missing: str = "error") -> "JointRange":
+        """Joint range of two columns of a table.
+
+        ``sensitive`` and ``public`` name a column each (or a list of columns, whose values are then
+        combined into tuple labels). ``missing`` as in :meth:`from_pairs`; error messages name the column.
+
+        Examples
+        --------
+        >>> import pandas as pd, graphpriv as gp
+        >>> df = pd.DataFrame({"age": [30, 30, 41], "chol": [200.0, None, 180.0]})
+        >>> gp.JointRange.from_dataframe(df, sensitive="age", public="chol", missing="drop").source.n_dropped
+        1
+        """
+        if not isinstance(df, pd.DataFrame):
+            raise InputTypeError(f"df must be a pandas DataFrame, got {type(df).__name__}")
+        if len(df) == 0:
+            raise InputError("the table has no rows; a joint range needs at least one record")
+        s = _column(df, sensitive, "sensitive")
+        x = _column(df, public, "public")
+        s, x, report = apply_missing_policy(s, x, missing, names=(str(sensitive), str(public)))
+        s_codes, s_labels = factorize_labels(s, str(sensitive), keep_missing=missing == "keep")
+        x_codes, x_labels = factorize_labels(x, str(public), keep_missing=missing == "keep")
+        return cls._from_codes(s_codes, x_codes, s_labels, x_labels, source=RangeSource(**report))
+
+    @classmethod
+    def from_matrix(cls, matrix, sensitive_labels: Sequence[Hashable] | None = None, public_labels: Sequence[Hashable] | None = None) -> "JointRange":
+        """Joint range from a boolean (0/1) matrix of shape (|S|, |X|), dense or scipy sparse.
+
+        Default labels are ``s1, s2, ...`` and ``x1, x2, ...``. Every row and column must hold a pair
+        (a label that never occurs is not in the range).
+        """
+        arr = _as_2d(matrix, "matrix")
+        if sp.issparse(arr):
+            vals = arr.data
+        else:
+            vals = np.asarray(arr)
+        if vals.dtype != bool:
+            if not np.issubdtype(vals.dtype, np.number):
+                raise InputTypeError(f"matrix must be boolean or 0/1 numeric, got dtype {vals.dtype}")
+            if np.isnan(vals.astype(float)).any() or not np.isin(vals, (0, 1)).all():
+                raise InputError("matrix must hold only 0/1 (or booleans); for probabilities use JointRange.from_pmf")
+        return cls(arr, sensitive_labels, public_labels)
+
+    @classmethod
+    def from_pmf(cls, pmf, sensitive_labels: Sequence[Hashable] | None = None, public_labels: Sequence[Hashable] | None = None, *, atol: float = 1e-9) -> "JointRange":
+        """Support {(s, x): p(s, x) > 0} of a joint pmf given as an (|S|, |X|) matrix.
+
+        The pmf is validated (finite, non-negative, sums to 1 within ``atol``). Symbols of zero
+        probability are not in the support: they are left out of the range and logged.
+        """
+        from .distributions import validate_pmf
+
+        p = validate_pmf(pmf, ndim=2, atol=atol)
+        n_s, n_x = p.shape
+        s_lab = _label_array(sensitive_labels, n_s, "s", "sensitive_labels")
+        x_lab = _label_array(public_labels, n_x, "x", "public_labels")
+        keep_s = p.sum(axis=1) > 0
+        keep_x = p.sum(axis=0) > 0
+        if not keep_s.all() or not keep_x.all():
+            logger.info("from_pmf: %d sensitive and %d public symbols have zero probability and are not in the support",
+                        int((~keep_s).sum()), int((~keep_x).sum()))
+        p = p[np.ix_(keep_s, keep_x)]
+        return cls(sp.csr_array(p > 0), s_lab[keep_s], x_lab[keep_x])
+
+    # ------------------------------------------------------------------ basic properties
+    @property
+    def matrix(self) -> sp.csr_array:
+        """Boolean CSR incidence matrix of shape (|S|, |X|) (do not modify)."""
+        return self._matrix
+
+    @property
+    def counts(self) -> sp.csr_array | None:
+        """Records per pair (same pattern as :attr:`matrix`) when built from records, else None."""
+        return self._counts
+
+    @property
+    def sensitive_labels(self) -> np.ndarray:
+        """Labels of [[S]], in code order."""
+        return self._s_labels
+
+    @property
+    def public_labels(self) -> np.ndarray:
+        """Labels of [[X]], in code order (this order defines the indices of paper 003's tie rules)."""
+        return self._x_labels
+
+    @property
+    def n_sensitive(self) -> int:
+        return self._matrix.shape[0]
+
+    @property
+    def n_public(self) -> int:
+        return self._matrix.shape[1]
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self._matrix.shape
+
+    @property
+    def n_pairs(self) -> int:
+        """|[[S, X]]|: number of distinct (s, x) pairs."""
+        return int(self._matrix.nnz)
+
+    @cached_property
+    def _csc(self) -> sp.csc_array:
+        return self._matrix.tocsc()
+
+    @cached_property
+    def public_degrees(self) -> np.ndarray:
+        """|[[S|x]]| for every public value x (in code order)."""
+        return np.bincount(self._matrix.indices, minlength=self.n_public)
+
+    @cached_property
+    def sensitive_degrees(self) -> np.ndarray:
+        """|[[X|s]]| for every sensitive value s (in code order)."""
+        return np.diff(self._matrix.indptr)
+
+    @cached_property
+    def _x_index(self) -> dict:
+        return {lab: i for i, lab in enumerate(self._x_labels.tolist())}
+
+    @cached_property
+    def _s_index(self) -> dict:
+        return {lab: i for i, lab in enumerate(self._s_labels.tolist())}
+
+    def public_code(self, x: Hashable) -> int:
+        """Integer code of the public label ``x``."""
+        try:
+            return self._x_index[x]
+        except (KeyError, TypeError):
+            raise UnknownLabelError(f"{x!r} is not a public value of this joint range; public values are e.g. {_preview(self._x_labels)}") from None
+
+    def sensitive_code(self, s: Hashable) -> int:
+        """Integer code of the sensitive label ``s``."""
+        try:
+            return self._s_index[s]
+        except (KeyError, TypeError):
+            raise UnknownLabelError(f"{s!r} is not a sensitive value of this joint range; sensitive values are e.g. {_preview(self._s_labels)}") from None
+
+    def conditional_range(self, x: Hashable) -> frozenset:
+        """[[S|x]]: the sensitive values that occur with the public value ``x``."""
+        j = self.public_code(x)
+        csc = self._csc
+        return frozenset(self._s_labels[csc.indices[csc.indptr[j]:csc.indptr[j + 1]]].tolist())
+
+    def public_range(self, s: Hashable) -> frozenset:
+        """[[X|s]]: the public values that occur with the sensitive value ``s``."""
+        i = self.sensitive_code(s)
+        m = self._matrix
+        return frozenset(self._x_labels[m.indices[m.indptr[i]:m.indptr[i + 1]]].tolist())
+
+    def pairs(self) -> Iterator[tuple[Hashable, Hashable]]:
+        """Iterate over the (s, x) pairs, sorted by codes."""
+        coo = self._matrix.tocoo()
+        for i, j in zip(coo.row.tolist(), coo.col.tolist()):
+            yield self._s_labels[i], self._x_labels[j]
+
+    @property
+    def n_singleton_pairs(self) -> int | None:
+        """Number of pairs seen in exactly one record (None when counts are unknown)."""
+        return None if self._counts is None else int((self._counts.data == 1).sum())
+
+    def to_frame(self) -> pd.DataFrame:
+        """The pairs as a two-column DataFrame (plus ``count`` when known)."""
+        coo = self._matrix.tocoo()
+        df = pd.DataFrame({"sensitive": self._s_labels[coo.row], "public": self._x_labels[coo.col]})
+        if self._counts is not None:
+            df["count"] = self._counts.tocoo().data
+        return df
+
+    # ------------------------------------------------------------------ derived ranges
+    def restrict(self, sensitive: Iterable[Hashable] | None = None, public: Iterable[Hashable] | None = None) -> "JointRange":
+        """The joint range restricted to S in ``sensitive`` and X in ``public`` (None keeps all).
+
+        Labels left without any pair are not in the restricted range and are removed. Label order is kept.
+        """
+        rows = np.arange(self.n_sensitive) if sensitive is None else np.sort(np.array([self.sensitive_code(s) for s in sensitive], dtype=np.int64))
+        cols = np.arange(self.n_public) if public is None else np.sort(np.array([self.public_code(x) for x in public], dtype=np.int64))
+        sub = self._matrix[rows][:, cols]
+        counts = None if self._counts is None else self._counts[rows][:, cols]
+        keep_r = np.diff(sub.tocsr().indptr) > 0
+        keep_c = np.bincount(sub.tocsr().indices, minlength=len(cols)) > 0
+        if not keep_r.any():
+            raise InputError("the restriction leaves no (s, x) pair; choose labels that occur together")
+        sub = sp.csr_array(sub[keep_r][:, keep_c])
+        if counts is not None:
+            counts = sp.csr_array(counts[keep_r][:, keep_c])
+        return JointRange(sub, self._s_labels[rows[keep_r]], self._x_labels[cols[keep_c]], counts=counts, source=self.source)
+
+    def transpose(self) -> "JointRange":
+        """The same pairs with the roles of S and X swapped ([[X, S]])."""
+        counts = None if self._counts is None else sp.csr_array(self._counts.T)
+        return JointRange(sp.csr_array(self._matrix.T), self._x_labels, self._s_labels, counts=counts, source=self.source)
+
+    # ------------------------------------------------------------------ comparison / display
+    def _pair_set(self) -> frozenset:
+        return frozenset(self.pairs())
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, JointRange):
+            return NotImplemented
+        if self.shape != other.shape or self.n_pairs != other.n_pairs:
+            return False
+        if np.array_equal(self._s_labels, other._s_labels) and np.array_equal(self._x_labels, other._x_labels):
+            return (self._matrix != other._matrix).nnz == 0
+        return set(self._s_labels.tolist()) == set(other._s_labels.tolist()) and self._pair_set() == other._pair_set()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"JointRange(|S|={self.n_sensitive}, |X|={self.n_public}, pairs={self.n_pairs})"
+
+
+# ---------------------------------------------------------------------- helpers
+def _preview(labels: np.ndarray, k: int = 5) -> str:
+    items = [repr(v) for v in labels[:k].tolist()]
+    return "[" + ", ".join(items) + (", ...]" if len(labels) > k else "]")
+
+
+def _column(df: pd.DataFrame, col, role: str) -> pd.Series:
+    cols = list(col) if isinstance(col, (list, tuple)) else [col]
+    for c in cols:
+        if c not in df.columns:
+            raise UnknownColumnError(f"unknown {role} column {c!r}; the table has columns {list(df.columns)}")
+    if len(cols) == 1:
+        return df[cols[0]].reset_index(drop=True)
+    sub = df[cols]
+    tuples = pd.Series(list(sub.itertuples(index=False, name=None)), dtype=object)
+    tuples[sub.isna().any(axis=1).to_numpy()] = None
+    return tuples
+
+
+def _as_2d(matrix, name: str):
+    if sp.issparse(matrix):
+        if matrix.ndim != 2:
+            raise InputError(f"{name} must be two-dimensional")
+        return sp.csr_array(matrix)
+    try:
+        arr = np.asarray(matrix)
+    except Exception as exc:  # pragma: no cover - numpy conversion failures are rare
+        raise InputTypeError(f"{name} could not be read as a matrix: {exc}") from None
+    if arr.ndim != 2:
+        raise InputError(f"{name} must be a two-dimensional (|S| x |X|) matrix, got shape {arr.shape}")
+    if arr.size == 0:
+        raise InputError(f"{name} is empty; a joint range needs at least one (s, x) pair")
+    return arr
+
+
+def _check_no_empty(m: sp.csr_array, s_labels: np.ndarray, x_labels: np.ndarray) -> None:
+    if m.nnz == 0:
+        raise InputError("the matrix has no pair; a joint range needs at least one (s, x) pair")
+    empty_r = np.flatnonzero(np.diff(m.indptr) == 0)
+    empty_c = np.flatnonzero(np.bincount(m.indices, minlength=m.shape[1]) == 0)
+    if empty_r.size or empty_c.size:
+        what = []
+        if empty_r.size:
+            what.append(f"sensitive value(s) {_preview(s_labels[empty_r])} (rows {empty_r[:5].tolist()})")
+        if empty_c.size:
+            what.append(f"public value(s) {_preview(x_labels[empty_c])} (columns {empty_c[:5].tolist()})")
+        raise InputError(
+            "every label of a joint range must occur in at least one pair, but " + " and ".join(what)
+            + " have none; remove those rows/columns (or use JointRange.from_pmf, which drops zero-probability symbols)"
+        )

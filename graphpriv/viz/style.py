@@ -1,0 +1,109 @@
+"""One visual style for every graphpriv figure: colours, fonts, sizes, saving.
+
+Sizes target a two-column paper: ``COLUMN_WIDTH`` (3.5 in) for one column, ``PAGE_WIDTH`` (7.16 in)
+for a full-width figure. Colours come from the Okabe--Ito colour-blind-safe palette; every module uses
+the named roles below so a concept has the same colour in every figure.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from pathlib import Path
+
+import matplotlib as mpl
+
+__all__ = [
+    "PALETTE", "ROLE", "COLUMN_WIDTH", "PAGE_WIDTH", "RC", "style_context", "component_color",
+    "save_figure", "new_figure",
+]
+
+#: Okabe--Ito palette (colour-blind safe), in the order used for components.
+PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
+
+#: Colours by meaning, shared by all figures.
+ROLE = {
+    "public": "#0072B2",       # public values X (nodes, columns)
+    "sensitive": "#D55E00",    # sensitive values S
+    "pair": "#0072B2",         # a pair in the joint range grid
+    "merge": "#CC79A7",        # the merged pair / highlighted merge
+    "cut": "#D55E00",          # cut edges
+    "edge": "#7f7f7f",         # ordinary edges
+    "frontier": "#0072B2",     # greedy frontier / main curve
+    "frontier2": "#E69F00",    # second method / second utility
+    "exact": "#000000",        # exact optimum
+    "baseline": "#009E73",     # baselines (k-anonymity, ...)
+    "grid": "#d9d9d9",
+}
+
+COLUMN_WIDTH = 3.5
+PAGE_WIDTH = 7.16
+
+RC = {
+    "font.size": 8,
+    "axes.titlesize": 9,
+    "axes.labelsize": 8,
+    "xtick.labelsize": 7,
+    "ytick.labelsize": 7,
+    "legend.fontsize": 7,
+    "figure.titlesize": 10,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.grid": False,
+    "lines.linewidth": 1.4,
+    "lines.markersize": 4,
+    "savefig.dpi": 200,
+    "savefig.bbox": "tight",
+    "savefig.pad_inches": 0.03,
+    "pdf.fonttype": 42,
+    "ps.fonttype": 42,
+    "svg.fonttype": "none",
+    "axes.prop_cycle": mpl.cycler(color=PALETTE),
+}
+
+
+@contextlib.contextmanager
+def style_context():
+    """Context manager applying graphpriv's rcParams."""
+    with mpl.rc_context(RC):
+        yield
+
+
+def component_color(k: int) -> str:
+    """Colour of component number ``k`` (cycles through :data:`PALETTE`)."""
+    return PALETTE[k % len(PALETTE)]
+
+
+def new_figure(width: float = COLUMN_WIDTH, height: float | None = None, nrows: int = 1, ncols: int = 1, **kwargs):
+    """A figure with graphpriv's style and (nrows, ncols) axes; returns ``(fig, axes)``."""
+    import matplotlib.pyplot as plt
+
+    with style_context():
+        fig, axes = plt.subplots(nrows, ncols, figsize=(width, height or width * 0.75), **kwargs)
+    return fig, axes
+
+
+def save_figure(fig, path, formats=("pdf", "png"), **kwargs) -> list[Path]:
+    """Save ``fig`` to ``path`` with each suffix in ``formats``, atomically (temp file + rename).
+
+    ``path`` may carry a suffix or not; returns the written paths. A failed save leaves no partial file.
+    """
+    path = Path(path)
+    stem = path.with_suffix("") if path.suffix.lstrip(".") in ("pdf", "png", "svg") else path
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    out = []
+    with style_context():
+        for fmt in formats:
+            target = stem.with_name(stem.name + "." + fmt)
+            fd, tmp = tempfile.mkstemp(prefix="." + target.name, suffix=".tmp", dir=target.parent)
+            os.close(fd)
+            try:
+                fig.savefig(tmp, format=fmt, **kwargs)
+                os.replace(tmp, target)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+                raise
+            out.append(target)
+    return out
