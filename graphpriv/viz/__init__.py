@@ -1,6 +1,18 @@
-"""Drawing graphpriv objects with matplotlib (every function takes ``ax=`` and returns its artist/axes)."""
+"""Drawing graphpriv objects with matplotlib.
+
+Every function that draws one panel takes ``ax=`` (a new figure is made when it is None) and returns
+the axes (or figure for multi-panel plots); nothing calls ``plt.show()``. Colours and sizes come from
+:mod:`graphpriv.viz.style`.
+"""
 
 from .style import *  # noqa: F401,F403
-from . import style
+from .graphs import *  # noqa: F401,F403
+from .traces import *  # noqa: F401,F403
+from .frontiers import *  # noqa: F401,F403
+from .animation import *  # noqa: F401,F403
+from .hypergraphs import *  # noqa: F401,F403
+from .stochastic import *  # noqa: F401,F403
+from .research import *  # noqa: F401,F403
+from . import style, graphs, traces, frontiers, animation, hypergraphs, stochastic, research
 
-__all__ = list(style.__all__)
+__all__ = [n for m in (style, graphs, traces, frontiers, animation, hypergraphs, stochastic, research) for n in m.__all__]
