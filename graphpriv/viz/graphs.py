@@ -585,9 +585,10 @@ def plot_confusability(jr: JointRange, ax=None, *, layout: str | Mapping = "comp
     >>> import graphpriv as gp
     >>> jr, _ = gp.datasets.paper_example()
     >>> ax = gp.viz.plot_confusability(jr)
-    >>> ax.get_title()
-    'G_X: 5 components, $I^*=2.32$ bits'
-    >>> len(ax.collections[-1].get_offsets())       # one marker per public value
+    >>> print(ax.get_title())
+    $G_X$: 5 components
+    $I^*=\\log_2 5=2.32$ bits
+    >>> len(ax.collections[-1].get_offsets())       # one node per public value
     7
 
     Notes
@@ -694,8 +695,9 @@ def plot_min_cut(jr: JointRange, cut=None, ax=None, *, layout: str | Mapping = "
     >>> import graphpriv as gp
     >>> jr, _ = gp.datasets.paper_example()
     >>> ax = gp.viz.plot_min_cut(jr, gp.min_cut(jr, "x1", "x2"))
-    >>> ax.get_title()
-    '$s$-$t$ cut $\\\\kappa=1$: 1 vs 6 nodes, 1 cut edge'
+    >>> print(ax.get_title())
+    $s$-$t$ cut $\\kappa=1$
+    6 vs 1 nodes, 1 cut edge
     """
     _check_jr(jr)
     from ..graphs.cuts import MinCut, min_cut
