@@ -1,0 +1,295 @@
+"""``graphpriv analyze``: the non-stochastic privacy measures of one table, as text, JSON, Markdown/HTML and figures.
+
+Reads a CSV or Parquet file (only the two named columns), builds the joint range [[S, X]] and
+reports row counts, range sizes, H0, I0, L0, B0, k-anonymity, I*, the components of G_X and its min
+cut. With ``--out DIR`` it writes ``report.json`` (schema :data:`graphpriv.io.REPORT_SCHEMA_VERSION`),
+``report.md`` and a self-contained ``report.html`` with the figures embedded, and the figures
+themselves (PNG + PDF) under ``DIR/figures``. Everything is written to a temporary folder first and
+moved into ``DIR`` only when all of it succeeded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+logger = logging.getLogger("graphpriv.cli")
+
+#: Joint ranges up to this many cells (|S| x |X|) get the joint-range grid figure.
+GRID_MAX_CELLS = 60_000
+#: G_X is drawn when it has at most this many nodes and (upper-bound) edges.
+GX_MAX_NODES = 300
+GX_MAX_EDGES = 20_000
+
+EXAMPLES = """\
+Examples:
+  graphpriv analyze hungarian --sensitive age --public chol --missing keep
+  graphpriv analyze hungarian --sensitive age --public chol --missing drop --out report/
+  graphpriv analyze data.csv --sensitive diagnosis --public zip --out report/
+  graphpriv analyze data.parquet -s s -x x --json
+
+DATA is a CSV file (optionally .gz; --sep for other delimiters), a Parquet file (.parquet, .pq) or
+the name of a bundled table ('hungarian': UCI Hungarian heart disease; missing cholesterol is '?').
+Missing values (empty field, NA, NaN, null, ?, ...) stop the run unless --missing drop|keep is given.
+Errors print one line and exit with status 2; no output file is left behind.
+"""
+
+
+def add_common_arguments(p: argparse.ArgumentParser) -> None:
+    """DATA, --sensitive, --public, --missing, --sep, --na-values, --out and verbosity (analyze and sanitize)."""
+    p.add_argument("data", metavar="DATA", help="CSV or Parquet file, or a bundled table name ('hungarian')")
+    p.add_argument("-s", "--sensitive", required=True, metavar="COL", help="column holding the sensitive variable S")
+    p.add_argument("-x", "--public", required=True, metavar="COL", help="column holding the public variable X")
+    p.add_argument("--missing", choices=("error", "drop", "keep"), default="error",
+                   help="missing values: stop with an error (default), drop those rows (counted), or keep "
+                        "'missing' as a value of its own (as JointRange.from_dataframe)")
+    p.add_argument("--sep", metavar="CHAR", help="CSV delimiter (default ','; tab for .tsv)")
+    p.add_argument("--na-values", action="append", metavar="TOKEN",
+                   help="CSV token read as missing (repeatable; replaces the defaults: empty, NA, NaN, null, ?, ...)")
+    add_verbosity_arguments(p)
+
+
+def add_verbosity_arguments(p: argparse.ArgumentParser) -> None:
+    """``-q/--quiet`` and ``-v/--verbose`` after the sub-command too (same meaning as before it)."""
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("-q", "--quiet", action="store_true", default=argparse.SUPPRESS, help="print only errors")
+    g.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS, help="log progress details")
+
+
+def apply_verbosity(args) -> None:
+    """Apply -q/-v (before or after the sub-command): --verbose logs graphpriv's own steps at INFO,
+    never the chatter of third-party libraries (fontTools, matplotlib)."""
+    root = logging.getLogger()
+    if not root.handlers:
+        logging.basicConfig(format="graphpriv: %(message)s")
+    if getattr(args, "quiet", False):
+        root.setLevel(logging.ERROR)
+        logging.getLogger("graphpriv").setLevel(logging.ERROR)
+    elif getattr(args, "verbose", False):
+        root.setLevel(logging.WARNING)
+        logging.getLogger("graphpriv").setLevel(logging.INFO)
+
+
+class Progress:
+    """A step counter shown as a tqdm bar on a terminal (stderr), silent otherwise; logs each step at INFO."""
+
+    def __init__(self, total: int, desc: str, enabled: bool):
+        self._bar = None
+        self._t0 = self._t = time.perf_counter()
+        if enabled:
+            from tqdm.auto import tqdm
+
+            self._bar = tqdm(total=total, desc=desc, unit="step", file=sys.stderr, leave=False)
+
+    @contextmanager
+    def step(self, name: str):
+        if self._bar is not None:
+            self._bar.set_postfix_str(name)
+        t = time.perf_counter()
+        yield
+        logger.info("%s: %.2f s", name, time.perf_counter() - t)
+        if self._bar is not None:
+            self._bar.update(1)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
+        logger.info("total: %.2f s", time.perf_counter() - self._t0)
+
+
+def progress_enabled(args) -> bool:
+    return not getattr(args, "quiet", False) and sys.stderr.isatty()
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser(
+        "analyze",
+        help="privacy measures, components and min cut of a table (CSV/Parquet) with report and figures",
+        description="Report row counts (read, dropped, missing), range sizes, H0, I0, L0, B0, k-anonymity, "
+        "I*(S;X), the components of the confusability graph G_X and its min cut (paper 003) for the "
+        "columns S = --sensitive and X = --public of a table. With --out DIR also write report.json, "
+        "report.md, report.html and the figures (PNG + PDF).",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_common_arguments(p)
+    p.add_argument("--out", metavar="DIR", help="write report.json, report.md, report.html and figures/ to DIR")
+    p.add_argument("--json", action="store_true", help="print the JSON report to stdout instead of the text summary")
+    p.add_argument("--no-figures", action="store_true", help="skip the figures (with --out)")
+    p.add_argument("--max-cut-edges", type=int, default=200_000, metavar="N",
+                   help="compute the explicit min cut of G_X only up to N edges (default 200000); beyond, "
+                        "decomposability comes from the components")
+    p.set_defaults(func=run)
+
+
+def load_range(args, progress: Progress):
+    """Read the two columns of ``args.data`` and build the joint range (shared with sanitize)."""
+    import graphpriv as gp
+    from .. import io as gio
+
+    with progress.step("read"):
+        df = gio.read_columns(args.data, [args.sensitive, args.public], roles=["sensitive", "public"],
+                              na_values=args.na_values, sep=args.sep)
+    logger.info("read %d rows of %s", len(df), args.data)
+    with progress.step("joint range"):
+        jr = gp.JointRange.from_dataframe(df, sensitive=args.sensitive, public=args.public, missing=args.missing)
+    return df, jr
+
+
+def input_info(args) -> dict:
+    from .. import io as gio
+
+    return {"path": str(args.data), "format": gio.table_format(args.data), "sensitive": args.sensitive,
+            "public": args.public, "missing": args.missing}
+
+
+def run(args) -> int:
+    import json
+
+    from .. import io as gio
+
+    apply_verbosity(args)
+    if args.max_cut_edges < 0:
+        from ..errors import InputError
+
+        raise InputError(f"--max-cut-edges must be >= 0, got {args.max_cut_edges}")
+    n_steps = 3 + (2 if args.out else 0)
+    progress = Progress(n_steps, "analyze", progress_enabled(args))
+    try:
+        _, jr = load_range(args, progress)
+        with progress.step("measures"):
+            report = gio.analysis_report(jr, input_info=input_info(args), max_cut_edges=args.max_cut_edges)
+        if args.out:
+            with gio.staged_output(args.out) as tmp:
+                with progress.step("figures"):
+                    figures = [] if args.no_figures else make_figures(jr, tmp / "figures")
+                report["figures"] = figures
+                with progress.step("write"):
+                    gio.write_json(tmp / "report.json", report)
+                    md = gio.report_markdown(report, figures)
+                    gio.write_text(tmp / "report.md", md)
+                    gio.write_text(tmp / "report.html", gio.report_html(md, tmp))
+    finally:
+        progress.close()
+    if not getattr(args, "quiet", False):
+        if args.json:
+            print(json.dumps(gio.to_jsonable(report), indent=2))
+        else:
+            print("\n".join(gio.report_lines(report)))
+            if args.out:
+                print(f"wrote report.json, report.md, report.html{' and figures' if report.get('figures') else ''} to {args.out}")
+    return 0
+
+
+# ---------------------------------------------------------------------- figures
+def make_figures(jr, fig_dir: Path) -> list[dict]:
+    """Draw what is legible for this range into ``fig_dir`` (PNG + PDF); return ``[{file, caption}]``.
+
+    Always: the component-size histogram and the anonymity-set sizes |[[S|x]]|. Small ranges also get
+    the joint-range grid and the confusability graph G_X (helper functions of :mod:`graphpriv.viz`).
+    G_X is never built for large ranges.
+    """
+    import matplotlib.pyplot as plt
+
+    from ..graphs.confusability import confusability_edge_count_bound
+
+    out = []
+
+    def save(fig, stem, caption):
+        from ..viz.style import save_figure
+
+        save_figure(fig, fig_dir / stem)
+        plt.close(fig)
+        out.append({"file": f"figures/{stem}.png", "pdf": f"figures/{stem}.pdf", "caption": caption})
+
+    save(_overview_figure(jr), "overview", "Left: number of components of G_X by size (public values per component); "
+         "right: number of public values x by anonymity-set size |[[S|x]]| (k-anonymity is the smallest).")
+    if jr.n_sensitive * jr.n_public <= GRID_MAX_CELLS:
+        fig = _optional(_joint_range_figure, jr)
+        if fig is not None:
+            save(fig, "joint_range", "The joint range [[S,X]]: one filled cell per (s, x) pair that occurs, coloured by component of G_X.")
+    if jr.n_public <= GX_MAX_NODES and confusability_edge_count_bound(jr) <= GX_MAX_EDGES:
+        fig = _optional(_confusability_figure, jr)
+        if fig is not None:
+            save(fig, "confusability", "The confusability graph G_X: public values joined when they share a sensitive value; "
+                 "one colour per component (I* = log2 of their number).")
+    return out
+
+
+def _optional(builder, jr):
+    """Run an optional figure builder; a drawing failure is logged, never fatal to the report."""
+    import matplotlib.pyplot as plt
+
+    try:
+        return builder(jr)
+    except Exception as exc:  # noqa: BLE001 - a figure must not sink the analysis
+        logger.warning("skipped figure %s: %s", builder.__name__.strip("_"), exc)
+        plt.close("all")
+        return None
+
+
+def _overview_figure(jr):
+    import numpy as np
+
+    import graphpriv as gp
+    from ..viz.style import PAGE_WIDTH, ROLE, new_figure, style_context
+
+    comps = gp.components(jr)
+    sizes = np.bincount(comps.public, minlength=comps.n_components)
+    deg = jr.public_degrees
+    fig, (a1, a2) = new_figure(PAGE_WIDTH, 2.4, ncols=2)
+    with style_context():
+        for ax, values, color, xlabel, title in (
+            (a1, sizes, ROLE["public"], "component size (public values)", f"{comps.n_components} component(s) of $G_X$"),
+            (a2, deg, ROLE["sensitive"], r"anonymity set size $|[\![S|x]\!]|$", f"k-anonymity: k = {int(deg.min())}"),
+        ):
+            u, c = np.unique(values, return_counts=True)
+            if u.size <= 60:
+                ax.bar(np.arange(u.size), c, color=color, width=0.8)
+                step = max(1, int(np.ceil(u.size / 15)))
+                ax.set_xticks(np.arange(u.size)[::step], [str(v) for v in u[::step]])
+            else:
+                bins = np.unique(np.geomspace(1, values.max() + 1, 40).astype(int))
+                ax.hist(values, bins=bins, color=color)
+                ax.set_xscale("log")
+            ax.set_yscale("log" if c.max() > 50 * max(1, c.min()) else "linear")
+            ax.set_xlabel(xlabel)
+            ax.set_ylabel("count")
+            ax.set_title(title)
+        fig.tight_layout()
+    return fig
+
+
+def _joint_range_figure(jr):
+    from ..viz.style import PAGE_WIDTH, new_figure, style_context
+
+    try:
+        from ..viz import plot_joint_range
+    except ImportError:  # pragma: no cover - viz helpers missing
+        return None
+    w = min(PAGE_WIDTH, max(3.5, 0.25 * jr.n_public + 1.0))
+    h = min(6.0, max(2.0, 0.22 * jr.n_sensitive + 1.0))
+    fig, ax = new_figure(w, h)
+    with style_context():
+        plot_joint_range(jr, ax, color_by="component", title=True)
+        fig.tight_layout()
+    return fig
+
+
+def _confusability_figure(jr):
+    from ..viz.style import COLUMN_WIDTH, PAGE_WIDTH, new_figure, style_context
+
+    try:
+        from ..viz import plot_confusability
+    except ImportError:  # pragma: no cover
+        return None
+    w = COLUMN_WIDTH if jr.n_public <= 30 else PAGE_WIDTH
+    fig, ax = new_figure(w, w * 0.8)
+    with style_context():
+        plot_confusability(jr, ax, title=True)
+        fig.tight_layout()
+    return fig
