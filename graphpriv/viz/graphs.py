@@ -171,11 +171,13 @@ def graph_layout(jr: JointRange, layout: str | Mapping = "components", *, seed: 
     Parameters
     ----------
     jr : JointRange
-    layout : {"components", "spring", "kamada_kawai", "circular"} or mapping
+    layout : {"components", "circle", "spring", "kamada_kawai", "circular"} or mapping
         ``"components"`` (default) packs each component of G_X into its own square box, biggest first, in
         rows (shelf packing), with the component's nodes on a spring (or circular/kamada_kawai) layout
         inside; the same range always gives the same picture and no two components overlap.
         ``"spring"`` / ``"kamada_kawai"`` / ``"circular"`` apply that method inside the component boxes.
+        ``"circle"`` puts every node on one circle (unit spacing), ordered by component and then by code, so
+        components are contiguous arcs and no edge passes through a node; the merge-step views use it.
         A mapping label -> (x, y) is returned as given (missing labels raise).
     seed : int
         Seed of the spring layout.
@@ -206,11 +208,13 @@ def graph_layout(jr: JointRange, layout: str | Mapping = "components", *, seed: 
         if missing:
             raise InputError(f"layout is missing positions for {len(missing)} public value(s), e.g. {missing[:3]}; give every public label a position")
         return {x: np.asarray(layout[x], dtype=float) for x in labels}
-    methods = ("components", "spring", "kamada_kawai", "circular")
+    methods = ("components", "circle", "spring", "kamada_kawai", "circular")
     if layout not in methods:
         raise InputError(f"layout={layout!r} must be one of {methods} or a mapping label -> (x, y)")
     method = "spring" if layout == "components" else layout
     comp = _components(jr)
+    if layout == "circle":
+        return _circle_layout(labels, comp)
     n_comp = int(comp.max()) + 1 if comp.size else 0
     edges = _g_edges(jr) if jr.n_public <= 5000 else np.zeros((0, 2), dtype=np.int64)
     members = [np.flatnonzero(comp == c) for c in range(n_comp)]
@@ -237,6 +241,21 @@ def graph_layout(jr: JointRange, layout: str | Mapping = "components", *, seed: 
         x0 += s
         row_h = max(row_h, s)
     return {labels[j]: pos[j] for j in range(jr.n_public)}
+
+
+def circle_radius(n: int) -> float:
+    """Radius of the ``"circle"`` layout for ``n`` nodes (neighbours one unit apart)."""
+    return 0.5 / np.sin(np.pi / n) if n >= 3 else 0.5
+
+
+def _circle_layout(labels: list, comp: np.ndarray) -> dict:
+    n = len(labels)
+    order = np.lexsort((np.arange(n), comp))
+    R = circle_radius(n)
+    ang = np.pi / 2 + np.pi / max(n, 1) - 2 * np.pi * np.arange(n) / max(n, 1) if n > 2 else np.array([np.pi, 0.0])[:n]
+    pos = np.zeros((n, 2))
+    pos[order] = np.column_stack([np.cos(ang), np.sin(ang)]) * R
+    return {labels[j]: pos[j] for j in range(n)}
 
 
 def _separate(pos: np.ndarray, min_dist: float, iterations: int = 60) -> np.ndarray:
@@ -293,7 +312,7 @@ def _label_fontsize(texts: Sequence[str], radius_pts: float, base: float = 7.5) 
 
 def _draw_graph(ax, pos: np.ndarray, edges, texts, comp_ids, *, edge_colors=None, edge_widths=None,
                 edge_styles=None, node_edge_colors=None, node_edge_widths=None, labels_on=True,
-                face_colors=None, radius=None, node_subset=None, fontsize=None, pad=None):
+                face_colors=None, radius=None, node_subset=None, fontsize=None, pad=None, limits_from=None):
     """Draw nodes (circles of data-unit ``radius``) at ``pos`` (n, 2) joined by ``edges`` (E, 2 indices).
 
     Node discs are sized in data units (so they never overlap, whatever the axes size) and the labels get
@@ -316,8 +335,10 @@ def _draw_graph(ax, pos: np.ndarray, edges, texts, comp_ids, *, edge_colors=None
     ax.set_yticks([])
     for side in ("top", "right", "bottom", "left"):
         ax.spines[side].set_visible(False)
-    if n:
-        lo, hi = pos.min(axis=0), pos.max(axis=0)
+    ext = pos if limits_from is None else np.asarray(limits_from, dtype=float).reshape(-1, 2)
+    if len(ext):
+        span = float((ext.max(axis=0) - ext.min(axis=0)).max())
+        lo, hi = ext.min(axis=0), ext.max(axis=0)
         p = (0.05 * max(span, 1.0) + radius + 0.05) if pad is None else pad
         ax.set_xlim(lo[0] - p, hi[0] + p)
         ax.set_ylim(lo[1] - p, hi[1] + p)

@@ -1,5 +1,443 @@
-"""Merge steps, trace panels and convergence of L(t) (issue 4; in progress)."""
+"""Merge steps, trace panels and convergence of L(t) (issue 4; paper 003, Figs. 3-6 and 8).
+
+A :class:`~graphpriv.MergeTrace` records a mechanism as a sequence of node merges. These views read it:
+
+* :func:`plot_merge_step` draws G_X̂(t), the confusability graph of the quantised range at the end of
+  iteration t: super-nodes labelled by their members (:math:`x_{13}` fuses x1 and x3, as in paper 003,
+  Fig. 4), the node(s) created at t ringed in ``ROLE["merge"]``, the components the merge joined shaded
+  behind them, and I*(S;X̂(t)) = log2 |P(t)| and L(t) written in the panel.
+* :func:`plot_trace` puts several steps side by side (Figs. 4 and 5).
+* :func:`plot_convergence` plots L(t) against t for one or several traces (Figs. 3, 6 and 8).
+
+Layouts are stable: the original public values keep the positions of
+:func:`graphpriv.viz.graph_layout` and a super-node sits at the mean position of its members, nudged
+apart when two nodes would overlap. Component colours follow the original components of G_X: a merged
+component keeps the colour of the component holding its smallest public value.
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+import math
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from ..errors import InputError, InputTypeError
+from ..ranges import JointRange
+from .graphs import (circle_radius, _check_jr, _draw_graph, _get_ax, _labels_on, _min_distance, _separate, _tint, format_label,
+                     graph_layout)
+from .style import COLUMN_WIDTH, PAGE_WIDTH, PALETTE, ROLE, component_color, new_figure
+
+__all__ = ["plot_merge_step", "plot_trace", "plot_convergence", "trace_layout", "step_summary"]
+
+#: Largest number of panels :func:`plot_trace` draws by default (steps are then evenly sampled).
+MAX_DEFAULT_PANELS = 12
+
+_PRIVACY_NAME = {"I*": "I^*", "L0": "L_0", "L0|I*=0": "L_0"}
+
+
+def _check_trace(trace):
+    from ..mechanisms.trace import MergeTrace
+
+    if not isinstance(trace, MergeTrace):
+        raise InputTypeError(f"trace must be a graphpriv MergeTrace (e.g. gp.agglomerate(...).trace), got {type(trace).__name__}")
+    return trace
+
+
+def _check_pair(trace, jr: JointRange):
+    _check_trace(trace)
+    _check_jr(jr)
+    if tuple(jr.public_labels.tolist()) != tuple(trace.public_labels):
+        raise InputError("jr does not have the public labels this trace was recorded on; pass the joint range the mechanism ran on")
+
+
+def trace_layout(trace, jr: JointRange, layout: str | Mapping = "circle", *, seed: int = 0) -> dict:
+    """Base positions (original public label -> (x, y)) shared by every step of ``trace``.
+
+    The layout of G_X from :func:`graphpriv.viz.graph_layout`; pass the result as ``layout=`` to
+    :func:`plot_merge_step` to keep several panels or animation frames aligned.
+
+    Examples
+    --------
+    >>> import graphpriv as gp
+    >>> jr, _ = gp.datasets.paper_example()
+    >>> tr = gp.agglomerate(jr, "I*", 0.3).trace
+    >>> sorted(gp.viz.trace_layout(tr, jr))[:3]
+    ['x1', 'x2', 'x3']
+    """
+    _check_pair(trace, jr)
+    return graph_layout(jr, layout, seed=seed)
+
+
+def step_summary(trace, t: int) -> dict:
+    """Numbers shown on a merge-step panel: t, merged pairs, |Q|, |P|, I* (bits), privacy, utility, L, ΔL.
+
+    Examples
+    --------
+    >>> import graphpriv as gp
+    >>> jr, _ = gp.datasets.paper_example()
+    >>> s = gp.viz.step_summary(gp.agglomerate(jr, "I*", 0.3).trace, 1)     # paper 003, Example 3
+    >>> s["n_components"], round(s["I_star"], 4), round(s["delta_L"], 4)
+    (4, 2.0, -0.0219)
+    """
+    _check_trace(trace)
+    t = trace._check_t(t)
+    st = trace.steps[t]
+    return {
+        "t": t,
+        "merged": st.merged,
+        "n_clusters": st.n_clusters,
+        "n_components": st.n_components,
+        "I_star": math.log2(st.n_components) if st.n_components > 0 else float("nan"),
+        "privacy": st.privacy,
+        "utility": st.utility,
+        "L": st.L,
+        "delta_L": st.delta_L,
+        "accepted": st.accepted,
+        "returned": t == trace.returned,
+    }
+
+
+def _hull(ax, points: np.ndarray, radius: float, color, zorder=0.5):
+    """Soft rounded hull around ``points`` (circles of ``radius``)."""
+    from matplotlib.patches import Polygon
+
+    ang = np.linspace(0, 2 * np.pi, 24, endpoint=False)
+    ring = np.column_stack([np.cos(ang), np.sin(ang)]) * radius
+    cloud = (points[:, None, :] + ring[None, :, :]).reshape(-1, 2)
+    try:
+        from scipy.spatial import ConvexHull
+
+        hull = cloud[ConvexHull(cloud).vertices]
+    except Exception:  # degenerate (collinear) clouds
+        hull = cloud
+    poly = Polygon(hull, closed=True, facecolor=color, edgecolor="none", alpha=0.16, zorder=zorder)
+    poly.set_gid("graphpriv-joined-components")
+    ax.add_patch(poly)
+    return poly
+
+
+def _ring_of(base: dict) -> float | None:
+    """The radius when every base position lies on one circle about the origin (the circle layout)."""
+    pts = np.array(list(base.values()), dtype=float)
+    if len(pts) < 3:
+        return None
+    r = np.hypot(pts[:, 0], pts[:, 1])
+    return float(r.mean()) if np.allclose(r, r.mean(), rtol=1e-6) and r.mean() > 0 else None
+
+
+def _base_radius(base_pts: np.ndarray) -> float:
+    """Node radius shared by every panel of a trace: fits the original layout."""
+    r = min(0.38, 0.42 * _min_distance(base_pts))
+    return r if np.isfinite(r) and r > 0 else 0.38
+
+
+def _place_clusters(clusters, base: dict, code: dict, min_gap: float, ring: float | None = None) -> np.ndarray:
+    """Super-node positions: the mean of the members (projected back on the circle of radius ``ring``
+    for the circle layout) when that spot is free, else the position of the cluster's smallest member
+    (its index), which no other node can occupy."""
+    reps = np.array([base[min(c, key=code.get)] for c in clusters])
+    out = reps.copy()
+    if len(clusters) > 400:
+        return out
+    for k, c in enumerate(clusters):
+        if len(c) == 1:
+            continue
+        cand = np.mean([base[x] for x in c], axis=0)
+        if ring:
+            norm = float(np.hypot(*cand))
+            cand = cand / norm * ring if norm > 1e-9 else base[min(c, key=code.get)]
+        others = np.delete(out, k, axis=0)
+        if not len(others) or np.sqrt(((others - cand) ** 2).sum(1)).min() >= min_gap:
+            out[k] = cand
+    return out
+
+
+def _step_geometry(trace, jr: JointRange, t: int, base: dict, ring: float | None = None):
+    """Positions, edges, labels and colours of G_X̂(t)."""
+    from ..graphs.confusability import confusability_edges
+
+    qjr = trace.quantized_range(jr, t)
+    clusters = trace.quantization(t)                 # index order, aligned with qjr.public_labels
+    labels = list(trace.public_labels)
+    code = {x: i for i, x in enumerate(labels)}
+    base_pts = np.array([base[x] for x in labels])
+    radius = _base_radius(base_pts)
+    pos = _place_clusters(clusters, base, code, 2.4 * radius, ring)
+    edges = confusability_edges(qjr, max_edges=None)
+    comp_code = trace.component_ids(t)               # smallest public code of each value's component
+    comp0 = np.asarray(trace.components0)
+    colour_id = [int(comp0[comp_code[min(code[x] for x in c)]]) for c in clusters]
+    texts = [format_label(tuple(sorted(c, key=code.get))) for c in clusters]
+    return qjr, clusters, pos, edges, colour_id, texts, comp_code, code, base_pts, radius
+
+
+def plot_merge_step(trace, t: int, jr: JointRange, ax=None, *, layout: str | Mapping = "circle",
+                    labels: bool | str | None = "auto", title: str | bool | None = True, annotate: bool = True,
+                    seed: int = 0):
+    """Draw G_X̂(t) after iteration ``t`` of a merge trace (paper 003, Figs. 4 and 5: one panel).
+
+    Parameters
+    ----------
+    trace : MergeTrace
+        From a mechanism, e.g. ``gp.agglomerate(jr, "I*", 0.3).trace``.
+    t : int
+        Step index (0 = the original G_X; negative counts from the end).
+    jr : JointRange
+        The joint range the trace was recorded on.
+    ax : matplotlib Axes, optional
+    layout : str or mapping
+        Base layout of the original public values (:func:`trace_layout` output to share between panels).
+    labels : bool or "auto"
+        Node labels; super-nodes read :math:`x_{13}` for {x1, x3}.
+    title : str or bool
+        ``True``: "t = 1: x1 + x3" (the pair merged at t; "rejected" for a tentative step the stopping rule
+        refused).
+    annotate : bool
+        Write |P(t)|, I*(S;X̂(t)) = log2 |P(t)| and L(t) (and the privacy measure when it is not I*) in the
+        lower-left corner.
+
+    Returns
+    -------
+    matplotlib Axes
+        Node count = |Q(t)|; the node(s) created at t are ringed in ``ROLE["merge"]`` and, when the merge
+        joined components of G_X̂(t-1), the joined component is shaded in the same colour.
+
+    Examples
+    --------
+    >>> import graphpriv as gp
+    >>> jr, _ = gp.datasets.paper_example()
+    >>> tr = gp.agglomerate(jr, "I*", 0.3).trace                  # paper 003, Example 3 / Fig. 4
+    >>> ax = gp.viz.plot_merge_step(tr, 1, jr)
+    >>> len(ax.collections[-1].get_offsets())                      # Fig. 4(a): 6 nodes
+    6
+    >>> [t.get_text() for t in ax.texts][:6]
+    ['$x_{13}$', '$x_{2}$', '$x_{4}$', '$x_{5}$', '$x_{6}$', '$x_{7}$']
+
+    Notes
+    -----
+    Replays the trace to t (O(t + |X|)) and builds G_X̂(t) (O(number of edges)).
+    """
+    _check_pair(trace, jr)
+    t = trace._check_t(t)
+    base = graph_layout(jr, layout, seed=seed)
+    ring = circle_radius(jr.n_public) if isinstance(layout, str) and layout == "circle" else _ring_of(base)
+    qjr, clusters, pos, edges, colour_id, texts, comp_code, code, base_pts, radius = _step_geometry(trace, jr, t, base, ring)
+    ax = _get_ax(ax, COLUMN_WIDTH, None)
+    step = trace.steps[t]
+    new_nodes = set()
+    for a, b in step.merged:
+        u = a | b
+        for k, c in enumerate(clusters):
+            if u <= c:
+                new_nodes.add(k)
+    ring = ROLE["merge"]
+    nec = [ring if k in new_nodes else component_color(colour_id[k]) for k in range(len(clusters))]
+    new = [2.8 if k in new_nodes else 1.3 for k in range(len(clusters))]
+    on = _labels_on(labels, len(clusters))
+    nodes = _draw_graph(ax, pos, edges, texts, colour_id, labels_on=on, node_edge_colors=nec, node_edge_widths=new,
+                        radius=radius, limits_from=base_pts)
+    if not step.accepted:
+        nodes.set_linestyles([(0, (2, 1.5)) if k in new_nodes else "solid" for k in range(len(clusters))])
+    # shade the component(s) the merge joined
+    if t > 0 and step.merged:
+        prev = trace.component_ids(t - 1)
+        for a, b in step.merged:
+            ca = {int(prev[code[x]]) for x in a}
+            cb = {int(prev[code[x]]) for x in b}
+            if ca != cb:
+                comp = comp_code[code[next(iter(a))]]
+                members = [k for k, c in enumerate(clusters) if comp_code[code[next(iter(c))]] == comp]
+                _hull(ax, pos[members], radius * 1.35, ring)
+    if title is True:
+        if t == 0:
+            title = "$t=0$: $G_X$"
+        else:
+            pairs = ", ".join(f"{format_label(tuple(sorted(a, key=code.get)))} + {format_label(tuple(sorted(b, key=code.get)))}"
+                              for a, b in step.merged[:2])
+            if len(step.merged) > 2:
+                pairs += f" (+{len(step.merged) - 2})"
+            title = f"$t={t}$: {pairs}" + ("" if step.accepted else " (rejected)")
+    if title:
+        ax.set_title(title)
+    if annotate:
+        s = step_summary(trace, t)
+        lines = [rf"$|\mathcal{{P}}|={s['n_components']}$", rf"$I^*={s['I_star']:.2f}$"]
+        if trace.objective != "I*":
+            name = _PRIVACY_NAME.get(trace.objective, "privacy")
+            lines.append(f"${name}={s['privacy']:.2f}$")
+        lines.append(rf"$\mathcal{{L}}={s['L']:.3f}$")
+        ax.set_xlabel(", ".join(lines), fontsize=7, color="#333333")
+    return ax
+
+
+def _default_steps(trace) -> list[int]:
+    last = trace.returned
+    if len(trace) - 1 > last and not trace.steps[-1].accepted:
+        last_shown = last
+    else:
+        last_shown = len(trace) - 1
+    steps = list(range(1, last_shown + 1)) or [0]
+    if len(steps) > MAX_DEFAULT_PANELS:
+        idx = np.unique(np.linspace(0, len(steps) - 1, MAX_DEFAULT_PANELS).round().astype(int))
+        steps = [steps[i] for i in idx]
+    return steps
+
+
+def plot_trace(trace, jr: JointRange, steps: Sequence[int] | None = None, ncols: int | None = None, *,
+               layout: str | Mapping = "circle", labels: bool | str | None = "auto", panel_letters: bool = True,
+               width: float = PAGE_WIDTH, panel_height: float | None = None, suptitle: str | None = None, seed: int = 0):
+    """A grid of merge-step panels (paper 003, Figs. 4 and 5); returns the Figure.
+
+    Parameters
+    ----------
+    trace : MergeTrace
+    jr : JointRange
+    steps : sequence of int, optional
+        Steps to draw; default: every accepted step 1..returned (up to :data:`MAX_DEFAULT_PANELS`,
+        evenly sampled beyond that), or ``[0]`` for a trace without merges.
+    ncols : int, optional
+        Panels per row (default ``min(4, len(steps))``).
+    panel_letters : bool
+        Prefix titles with (a), (b), ... as in the paper's sub-figures.
+    width, panel_height : float
+        Figure width (inches; default a full two-column page) and height of one row.
+
+    Returns
+    -------
+    matplotlib Figure
+        With one axes per step, all drawn on the same base layout.
+
+    Examples
+    --------
+    >>> import graphpriv as gp
+    >>> jr, _ = gp.datasets.paper_example()
+    >>> fig = gp.viz.plot_trace(gp.agglomerate(jr, "I*", 0.3).trace, jr)     # Fig. 4: t = 1..4
+    >>> len(fig.axes)
+    4
+    """
+    _check_pair(trace, jr)
+    if steps is None:
+        steps = _default_steps(trace)
+    steps = [trace._check_t(s) for s in steps]
+    if not steps:
+        raise InputError("steps is empty; give at least one step index")
+    n = len(steps)
+    if ncols is None:
+        ncols = min(4, n)
+    if not isinstance(ncols, (int, np.integer)) or ncols < 1:
+        raise InputError(f"ncols must be a positive integer, got {ncols!r}")
+    nrows = math.ceil(n / ncols)
+    base = graph_layout(jr, layout, seed=seed)
+    pts = np.array(list(base.values()))
+    aspect = (np.ptp(pts[:, 1]) + 1.2) / (np.ptp(pts[:, 0]) + 1.2) if len(pts) > 1 else 1.0
+    if panel_height is None:
+        panel_height = float(np.clip(width / ncols * aspect, 1.0, 3.0)) + 0.45
+    fig, axes = new_figure(width, panel_height * nrows, nrows, ncols, squeeze=False, layout="constrained")
+    flat = axes.ravel()
+    for k, (ax, t) in enumerate(zip(flat, steps)):
+        plot_merge_step(trace, t, jr, ax, layout=base, labels=labels)
+        if panel_letters:
+            ax.set_title(f"({chr(97 + k) if k < 26 else k + 1}) " + ax.get_title(), fontsize=9 if ncols < 4 else 8)
+    for ax in flat[n:]:
+        ax.set_visible(False)
+        ax.remove()
+    if suptitle:
+        fig.suptitle(suptitle)
+    return fig
+
+
+def _trace_label(trace) -> str:
+    lam = "" if trace.lam != trace.lam else rf", $\lambda={trace.lam:g}$"
+    return f"{trace.objective}, {trace.utility}{lam}"
+
+
+def plot_convergence(trace_or_traces, ax=None, *, labels: Sequence[str] | None = None, show_rejected: bool = True,
+                     mark_returned: bool = True, colors: Sequence | None = None, title: str | None = None):
+    """L(t) against the iteration index t for one or several merge traces (paper 003, Figs. 3, 6 and 8).
+
+    Parameters
+    ----------
+    trace_or_traces : MergeTrace or sequence of MergeTrace
+    ax : matplotlib Axes, optional
+    labels : sequence of str, optional
+        Legend entries (default "objective, utility, λ").
+    show_rejected : bool
+        Draw a final tentative step that the stopping rule rejected (ΔL >= 0) as a hollow marker joined by a
+        dotted line.
+    mark_returned : bool
+        Ring the step whose quantisation is returned.
+    colors : sequence of colours, optional
+        Default: ``ROLE["frontier"]``, ``ROLE["frontier2"]``, then :data:`PALETTE`.
+
+    Returns
+    -------
+    matplotlib Axes
+        One solid line per trace (accepted steps).
+
+    Examples
+    --------
+    >>> import graphpriv as gp
+    >>> jr, values = gp.datasets.paper_example()
+    >>> t1 = gp.agglomerate(jr, "L0", 0.3).trace                       # paper 003, Fig. 3 (U1)
+    >>> t2 = gp.agglomerate(jr, "L0", 2.5, utility="U2", values=values).trace
+    >>> ax = gp.viz.plot_convergence([t1, t2], labels=["$U_1$", "$U_2$"])
+    >>> [line.get_label() for line in ax.get_lines() if not line.get_label().startswith("_")]
+    ['$U_1$', '$U_2$']
+
+    Notes
+    -----
+    Markers are dropped on traces longer than 40 steps.
+    """
+    from matplotlib.ticker import MaxNLocator
+
+    from ..mechanisms.trace import MergeTrace
+
+    traces = [trace_or_traces] if isinstance(trace_or_traces, MergeTrace) else list(trace_or_traces)
+    if not traces:
+        raise InputError("no traces to plot; pass a MergeTrace or a non-empty list of them")
+    for tr in traces:
+        _check_trace(tr)
+    if labels is not None and len(labels) != len(traces):
+        raise InputError(f"labels has {len(labels)} entries for {len(traces)} traces; give one label per trace")
+    if colors is None:
+        colors = [ROLE["frontier"], ROLE["frontier2"]] + [c for c in PALETTE if c not in (ROLE["frontier"], ROLE["frontier2"])]
+    markers = ["o", "s", "^", "D", "v", "P"]
+    ax = _get_ax(ax, COLUMN_WIDTH, COLUMN_WIDTH * 0.7)
+    for k, tr in enumerate(traces):
+        col = colors[k % len(colors)]
+        acc = np.array([s.accepted for s in tr.steps])
+        t = np.arange(len(tr))
+        L = tr.L
+        mk = markers[k % len(markers)] if len(tr) <= 40 else None
+        ok = t[acc]
+        ax.plot(ok, L[acc], color=col, marker=mk, label=labels[k] if labels else _trace_label(tr), zorder=3)
+        if show_rejected and (~acc).any():
+            for r in t[~acc]:
+                prev = ok[ok < r].max() if (ok < r).any() else None
+                if prev is not None:
+                    ax.plot([prev, r], [L[prev], L[r]], color=col, linestyle=":", linewidth=1.0, zorder=2)
+                ax.plot([r], [L[r]], marker=mk or "o", markerfacecolor="white", markeredgecolor=col, color=col,
+                        linestyle="none", zorder=3)
+        if mark_returned:
+            r = tr.returned
+            ax.plot([r], [L[r]], marker="o", markersize=10, markerfacecolor="none", markeredgecolor=col,
+                    markeredgewidth=1.0, linestyle="none", zorder=4)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("iteration index $t$")
+    ax.set_ylabel(r"$\mathcal{L}(t)$")
+    handles, labs = ax.get_legend_handles_labels()
+    if mark_returned:
+        from matplotlib.lines import Line2D
+
+        handles.append(Line2D([], [], marker="o", markersize=8, markerfacecolor="none", markeredgecolor="#555555", linestyle="none"))
+        labs.append("returned")
+    if show_rejected and any(not s.accepted for tr in traces for s in tr.steps):
+        from matplotlib.lines import Line2D
+
+        handles.append(Line2D([], [], marker="o", markerfacecolor="white", markeredgecolor="#555555", linestyle=":", color="#555555"))
+        labs.append(r"rejected ($\Delta\mathcal{L}\geq 0$)")
+    ax.legend(handles, labs, frameon=False)
+    if title:
+        ax.set_title(title)
+    return ax
