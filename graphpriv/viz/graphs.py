@@ -226,20 +226,30 @@ def graph_layout(jr: JointRange, layout: str | Mapping = "components", *, seed: 
         sub_edges[comp[i]].append((int(local_of[i]), int(local_of[j])))
     # shelf packing of boxes of side ~ sqrt(size), biggest first (ties by component id)
     order = sorted(range(n_comp), key=lambda c: (-members[c].size, c))
-    sides = {c: 1.0 + 1.0 * (np.sqrt(members[c].size) - 1.0) for c in order}
+    sides = {c: (1.0 if members[c].size == 1 else 2.3 if members[c].size == 2 else 1.2 * np.sqrt(members[c].size)) for c in order}
     total = sum(s * s for s in sides.values())
-    width = max(max(sides.values(), default=1.0), 1.25 * np.sqrt(total) * 1.2)
-    pos = np.zeros((jr.n_public, 2))
-    x0, y0, row_h = 0.0, 0.0, 0.0
+    width = max(max(sides.values(), default=1.0), 1.5 * np.sqrt(total))
+    rows: list[list[int]] = [[]]
+    x0 = 0.0
     for c in order:
-        s = sides[c]
-        if x0 > 0 and x0 + s > width + 1e-9:
-            x0, y0, row_h = 0.0, y0 - row_h, 0.0
-        shape = _component_shape(members[c].size, sub_edges[c], seed, method)
-        r = 0.5 * s - 0.3 if members[c].size > 2 else 0.42
-        pos[members[c]] = shape * r + np.array([x0 + s / 2, y0 - s / 2])
-        x0 += s
-        row_h = max(row_h, s)
+        if rows[-1] and x0 + sides[c] > width + 1e-9:
+            rows.append([])
+            x0 = 0.0
+        rows[-1].append(c)
+        x0 += sides[c]
+    pos = np.zeros((jr.n_public, 2))
+    y_top = 0.0
+    for row in rows:
+        row_h = max(sides[c] for c in row)
+        x0 = 0.0
+        for c in row:
+            s = sides[c]
+            k = members[c].size
+            shape = _component_shape(k, sub_edges[c], seed, method)
+            r = 1.1 if k == 2 else 0.5 * s - 0.35
+            pos[members[c]] = shape * r + np.array([x0 + s / 2, y_top - row_h / 2])
+            x0 += s
+        y_top -= row_h
     return {labels[j]: pos[j] for j in range(jr.n_public)}
 
 
