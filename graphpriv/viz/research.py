@@ -1,5 +1,130 @@
-"""Plots for ensembles, strength and search comparisons (issue 8; in progress)."""
+"""Plots for the research tools of issue 8: the phase transition of I* on random joint ranges, the
+strength of G_X versus density, and greedy-versus-search optimality gaps.
+
+Every function draws on ``ax`` (a new figure when ``None``) and returns the axes; nothing calls
+``plt.show()``. Colours come from :data:`graphpriv.viz.style.ROLE`.
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+import numpy as np
+
+from .style import COLUMN_WIDTH, PALETTE, ROLE, new_figure
+
+__all__ = ["plot_phase_transition", "plot_strength_vs_density", "plot_search_gaps"]
+
+
+def _ax(ax, width=COLUMN_WIDTH, height=None):
+    if ax is None:
+        _, ax = new_figure(width, height)
+    return ax
+
+
+def plot_phase_transition(study, ax=None, *, x: str = "density", show_probability: bool = True, logx: bool = True):
+    """Mean I*(S;X) (bits) versus density with its 10-90 % band, and P(I* > 0) on a twin axis.
+
+    Parameters
+    ----------
+    study : EnsembleStudy
+        From :func:`graphpriv.ensemble_study`.
+    ax : matplotlib Axes, optional
+    x : {"density", "degree"}
+        Horizontal axis: the pair probability p, or the mean number of sensitive values per public
+        value p |S|.
+    show_probability : bool
+        Draw P(I* > 0) (right axis).
+    logx : bool
+
+    Returns
+    -------
+    matplotlib Axes (the left one)
+
+    Examples
+    --------
+    >>> import graphpriv as gp
+    >>> from graphpriv.viz.research import plot_phase_transition
+    >>> study = gp.ensemble_study(30, 8, [0.01, 0.1, 0.4], n_samples=10, measures=("I_star",))
+    >>> ax = plot_phase_transition(study)
+    >>> ax.get_ylabel()
+    'I*(S;X) [bits]'
+    """
+    ax = _ax(ax)
+    s = study.summary()
+    d = s.index.to_numpy(dtype=float)
+    xs = d * study.n_sensitive if x == "degree" else d
+    ax.fill_between(xs, s["I_star_q10"], s["I_star_q90"], color=ROLE["frontier"], alpha=0.18, lw=0, label="10–90 % of draws")
+    ax.plot(xs, s["I_star_mean"], "o-", color=ROLE["frontier"], ms=3, label="mean I*")
+    top = np.log2(study.n_public)
+    ax.axhline(top, color=ROLE["edge"], ls="--", lw=0.9)
+    ax.text(xs[-1], top, f"log2|X| = {top:.2f} ", va="bottom", ha="right", fontsize=7, color=ROLE["edge"])
+    ax.set_ylim(-0.1, top * 1.15)
+    ax.set_ylabel("I*(S;X) [bits]")
+    ax.set_xlabel("pair probability p" if x == "density" else "mean |[[S|x]]| = p|S|")
+    if logx:
+        ax.set_xscale("log")
+    handles, labels = ax.get_legend_handles_labels()
+    if show_probability:
+        ax2 = ax.twinx()
+        ax2.spines["right"].set_visible(True)
+        ax2.plot(xs, s["p_positive"], "s--", color=ROLE["frontier2"], ms=2.5, lw=1.0, label="P(I* > 0)")
+        ax2.set_ylim(-0.05, 1.15)
+        ax2.set_ylabel("P(I* > 0)", color=ROLE["frontier2"])
+        ax2.tick_params(axis="y", colors=ROLE["frontier2"])
+        h2, l2 = ax2.get_legend_handles_labels()
+        handles, labels = handles + h2, labels + l2
+    ax.legend(handles, labels, loc="lower left", frameon=False)
+    return ax
+
+
+def plot_strength_vs_density(study, ax=None, *, x: str = "density", logx: bool = True):
+    """Mean network strength of G_X (and edge connectivity when recorded) versus density.
+
+    Strength 0 means decomposable (I* > 0); its growth past the transition measures how far a random
+    range is from leaking a bit without error. Returns the axes.
+    """
+    ax = _ax(ax)
+    s = study.summary()
+    if "strength_mean" not in s:
+        raise ValueError("the study did not record 'strength'; run ensemble_study(..., measures=(..., 'strength'))")
+    d = s.index.to_numpy(dtype=float)
+    xs = d * study.n_sensitive if x == "degree" else d
+    g = study.samples.groupby("density")["strength"]
+    ax.fill_between(xs, g.quantile(0.1).to_numpy(), g.quantile(0.9).to_numpy(), color=ROLE["exact"], alpha=0.12, lw=0)
+    ax.plot(xs, s["strength_mean"], "o-", color=ROLE["exact"], ms=3, label="strength σ(G_X)")
+    if "edge_connectivity_mean" in s:
+        ax.plot(xs, s["edge_connectivity_mean"], "^-", color=ROLE["baseline"], ms=3, label="edge connectivity λ(G_X)")
+    ax.set_ylabel("edges per extra component")
+    ax.set_xlabel("pair probability p" if x == "density" else "mean |[[S|x]]| = p|S|")
+    if logx:
+        ax.set_xscale("log")
+    ax.legend(loc="upper left", frameon=False)
+    return ax
+
+
+def plot_search_gaps(table, ax=None, *, methods=None):
+    """Optimality gaps (objective minus exact optimum) of the greedy and improved searches per instance.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Columns ``instance`` and one ``gap_<method>`` column per method (as returned by
+        :func:`graphpriv.mechanisms.search.compare_searches`).
+    methods : list of str, optional
+        Methods to draw (default: every ``gap_*`` column).
+
+    Returns
+    -------
+    matplotlib Axes
+    """
+    ax = _ax(ax)
+    cols = [c for c in table.columns if c.startswith("gap_")] if methods is None else [f"gap_{m}" for m in methods]
+    n = len(table)
+    width = 0.8 / max(1, len(cols))
+    colours = [ROLE["frontier"], ROLE["frontier2"], ROLE["baseline"], PALETTE[3]]
+    for k, c in enumerate(cols):
+        ax.bar(np.arange(n) + (k - (len(cols) - 1) / 2) * width, table[c].to_numpy(), width,
+               color=colours[k % len(colours)], label=f"{c[4:]} (mean {table[c].mean():.3f})")
+    ax.set_xlabel("instance")
+    ax.set_ylabel("gap to exact optimum")
+    ax.legend(frameon=False, loc="upper right")
+    return ax
