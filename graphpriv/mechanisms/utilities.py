@@ -254,7 +254,7 @@ def _value_array(public_labels: Sequence[Hashable], values: Any) -> np.ndarray:
     if isinstance(values, str):
         if values != "labels":
             raise InputError(f"values={values!r}: give a mapping label -> number or the string 'labels'")
-        mapping = {x: x for x in labels}
+        mapping = {x: x for x in labels if x is not MISSING}
     elif isinstance(values, Mapping):
         mapping = values
     elif hasattr(values, "to_dict") and hasattr(values, "index"):  # pandas Series indexed by label
