@@ -130,13 +130,18 @@ def load_range(args, progress: Progress):
     """Read the two columns of ``args.data`` and build the joint range (shared with sanitize)."""
     import graphpriv as gp
     from .. import io as gio
+    from ..errors import MissingValueError
 
     with progress.step("read"):
         df = gio.read_columns(args.data, [args.sensitive, args.public], roles=["sensitive", "public"],
                               na_values=args.na_values, sep=args.sep)
     logger.info("read %d rows of %s", len(df), args.data)
     with progress.step("joint range"):
-        jr = gp.JointRange.from_dataframe(df, sensitive=args.sensitive, public=args.public, missing=args.missing)
+        try:
+            jr = gp.JointRange.from_dataframe(df, sensitive=args.sensitive, public=args.public, missing=args.missing)
+        except MissingValueError as exc:  # say the fix in command-line terms
+            msg = str(exc).replace("Pass missing='drop'", "Pass --missing drop").replace("missing='keep'", "--missing keep")
+            raise MissingValueError(f"{args.data}: {msg} (row numbers count data rows from 0)") from None
     return df, jr
 
 
