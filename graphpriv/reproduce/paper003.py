@@ -73,3 +73,129 @@ def fig_sec4(quick: bool = False):
     plot_min_cut(jr, min_cut(jr), axes[1], title="(b) global min cut, $\\kappa=0$")
     plot_min_cut(jr, min_cut(jr, "x1", "x2"), axes[2], title="(c) $x_1$-$x_2$ cut, $\\kappa=1$")
     return fig
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Figs. 3-6: Algorithms 1 and 2 on the running example
+# ----------------------------------------------------------------------------------------------------------------
+def _run(objective, lam, utility="U1", example=None):
+    from ..datasets import paper_example
+    from ..mechanisms.agglomerative import agglomerate
+
+    jr, values = paper_example(example)
+    return jr, agglomerate(jr, objective, lam, utility=utility, values=values if utility == "U2" else None)
+
+
+@figure(name="paper003_fig3_convergence_alg1", paper="003", number="Fig. 3",
+        shows="L(t) of Algorithm 1 (problem (3)) on the running example: U1 with lambda = 0.3 (Example 2, returns Q(3), "
+              "one cluster) and U2 with lambda = 2.5 (returns Q(1); the tentative t = 2 with Delta L = 0.0758 >= 0 is the "
+              "hollow marker).",
+        erratum="Example 2 (U2) prints the U1 run's Q(2) and returned set; by its own Delta L = 0.0758 it returns its Q(1) = "
+                "{{x1,x2,x4},{x3,x5},{x6,x7}}, which is what is plotted. The print's y-values are not legible in the text; "
+                "the curve is L(t) = L0 - lambda U from the definitions.")
+def fig3(quick: bool = False):
+    from ..viz.style import COLUMN_WIDTH, new_figure
+    from ..viz.traces import plot_convergence
+
+    _, r1 = _run("L0", _LAM_EX2_U1, "U1")
+    _, r2 = _run("L0", _LAM_EX2_U2, "U2")
+    fig, ax = new_figure(COLUMN_WIDTH, COLUMN_WIDTH * 0.68, layout="constrained")
+    plot_convergence([r1.trace, r2.trace], ax, labels=[r"$U_1$, $\lambda=0.3$", r"$U_2$, $\lambda=2.5$"])
+    return fig
+
+
+@figure(name="paper003_fig4_alg2_U1_merges", paper="003", number="Fig. 4",
+        shows="Example 3 (Algorithm 2, U1, lambda = 0.3): G_X-hat after each iteration t = 1..4; super-nodes x13, x25, "
+              "x46, x137; the merged node is ringed and the components it joined shaded; |P(t)| falls 4, 3, 2, 1 and "
+              "I* from log2 5 to 0.",
+        erratum="Example 3 prints Delta L(1) as log2(4/5) - lambda log2 2 = -0.0219; the value -0.0219 needs "
+                "log2(4/5) + lambda log2 2 (U1 falls by one bit), which is what the code gives.")
+def fig4(quick: bool = False):
+    from ..viz.traces import plot_trace
+
+    jr, r = _run("I*", _LAM_EX3, "U1")
+    return plot_trace(r.trace, jr, steps=[1, 2, 3, 4], ncols=4)
+
+
+@figure(name="paper003_fig5_alg2_U2_merges", paper="003", number="Fig. 5",
+        shows="Example 4 (Algorithm 2, U2, x7 = 4, lambda = 0.3): G_X-hat after each iteration; x14, x35, x356 as printed "
+              "for t = 1..3, then the fourth merge x2 + x7 that the definitions accept.",
+        erratum="The print stops at t = 3 with Q(3) = {{x1,x4},{x3,x5,x6},{x2},{x7}}, but under the stated settings the "
+                "4th merge {x2}+{x7} has Delta L = -0.615 < 0 and is taken (the paper's stop needs lambda >= 0.7792); "
+                "panel (d) shows it.")
+def fig5(quick: bool = False):
+    from ..viz.traces import plot_trace
+
+    jr, r = _run("I*", _LAM_EX4, "U2", example=4)
+    return plot_trace(r.trace, jr, ncols=4)
+
+
+@figure(name="paper003_fig6_convergence_alg2", paper="003", number="Fig. 6",
+        shows="L(t) of Algorithm 2 (problem (5)) with lambda = 0.3: U1 (Example 3, terminates at t = 4 with one component) "
+              "and U2 (Example 4, x7 = 4); both strictly decreasing.",
+        erratum="The U2 curve continues to t = 4 (Delta L = -0.615 < 0 at the 4th merge; Example 4's stop at t = 3 needs "
+                "lambda >= 0.7792).")
+def fig6(quick: bool = False):
+    from ..viz.style import COLUMN_WIDTH, new_figure
+    from ..viz.traces import plot_convergence
+
+    _, r1 = _run("I*", _LAM_EX3, "U1")
+    _, r2 = _run("I*", _LAM_EX4, "U2", example=4)
+    fig, ax = new_figure(COLUMN_WIDTH, COLUMN_WIDTH * 0.68, layout="constrained")
+    plot_convergence([r1.trace, r2.trace], ax, labels=[r"$U_1$ (Example 3)", r"$U_2$ (Example 4)"])
+    return fig
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Fig. 8: the Hungarian heart-disease data
+# ----------------------------------------------------------------------------------------------------------------
+def _hungarian(utility: str):
+    """(jr, values): U1 runs keep missing cholesterol as its own value (the paper's 154 values); U2 needs a
+    number per value, so its runs drop the rows with missing cholesterol (153 values)."""
+    from ..datasets import hungarian_range
+
+    if utility == "U2":
+        jr = hungarian_range(missing="drop")
+        return jr, {x: float(x) for x in jr.public_labels.tolist()}
+    return hungarian_range(), None
+
+
+@figure(name="paper003_fig8_hungarian_convergence", paper="003", number="Fig. 8",
+        shows="Hungarian data (S = age, X = cholesterol): (a) L(t) of Algorithm 1 (problem (3)) with the caption's "
+              "lambda = 2.3 (U1) and 2 (U2); (b) Algorithm 2 (problem (5)) with lambda = 1.3 (U1) and 0.03 (U2); "
+              "(c) the privacy along the full lambda-free merge order of each run, i.e. how far the algorithms could go.",
+        erratum="Not reproducible as printed. G_X of the data has 2 components (age 28 with cholesterol 132 is isolated), "
+                "so I* = 1 bit and Algorithm 2 can merge once, not about 80 times; with the caption's lambda values "
+                "Algorithm 1 rejects its first iteration (U1 and U2) and Algorithm 2 stops at t = 0 (U1) or t = 1 (U2). "
+                "U2 uses raw mg/dl with the missing-cholesterol rows dropped (153 values); the print's scale is unknown.")
+def fig8(quick: bool = False):
+    from ..mechanisms.agglomerative import agglomerate
+    from ..viz.style import PAGE_WIDTH, ROLE, new_figure
+    from ..viz.traces import plot_convergence
+
+    fig, axes = new_figure(PAGE_WIDTH, 2.3, 1, 3, layout="constrained")
+    for ax, obj, letter, alg in ((axes[0], "L0", "a", "Algorithm 1, problem (3)"), (axes[1], "I*", "b", "Algorithm 2, problem (5)")):
+        traces, labels = [], []
+        for u in ("U1", "U2"):
+            jr, vals = _hungarian(u)
+            lam = _HUNGARIAN_LAMS[obj][u]
+            traces.append(agglomerate(jr, obj, lam, utility=u, values=vals).trace)
+            labels.append(rf"$U_{u[1]}$, $\lambda={lam:g}$")
+        plot_convergence(traces, ax, labels=labels, title=f"({letter}) {alg}")
+        ax.legend(frameon=False, fontsize=6)
+    ax = axes[2]
+    styles = {("L0", "U1"): (ROLE["frontier"], "-", "$L_0$, Alg. 1, $U_1$"), ("L0", "U2"): (ROLE["frontier2"], "-", "$L_0$, Alg. 1, $U_2$"),
+              ("I*", "U1"): (ROLE["frontier"], "--", "$I^*$, Alg. 2, $U_1$"), ("I*", "U2"): (ROLE["frontier2"], "--", "$I^*$, Alg. 2, $U_2$")}
+    for (obj, u), (col, ls, lab) in styles.items():
+        jr, vals = _hungarian(u)
+        tr = agglomerate(jr, obj, 0.0, utility=u, values=vals).trace
+        acc = [s.privacy for s in tr.steps if s.accepted]
+        short = len(acc) < 5
+        ax.plot(range(len(acc)), acc, color=col, linestyle=ls, marker=("o" if u == "U1" else "s") if short else None,
+                markersize=7 if u == "U1" else 4, markerfacecolor=col if u == "U2" or not short else "white",
+                label=f"{lab} ({len(acc) - 1} merge{'s' if len(acc) != 2 else ''})")
+    ax.set_xlabel("iteration index $t$")
+    ax.set_ylabel("privacy leakage (bits)")
+    ax.set_title(r"(c) full merge order ($\lambda=0$)")
+    ax.legend(frameon=False, fontsize=6)
+    return fig

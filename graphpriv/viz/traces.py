@@ -253,8 +253,9 @@ def plot_merge_step(trace, t: int, jr: JointRange, ax=None, *, layout: str | Map
         if t == 0:
             title = "$t=0$: $G_X$"
         else:
+            ordered = [sorted((a, b), key=lambda c: min(code[x] for x in c)) for a, b in step.merged[:2]]
             pairs = ", ".join(f"{format_label(tuple(sorted(a, key=code.get)))} + {format_label(tuple(sorted(b, key=code.get)))}"
-                              for a, b in step.merged[:2])
+                              for a, b in ordered)
             if len(step.merged) > 2:
                 pairs += f" (+{len(step.merged) - 2})"
             title = f"$t={t}$: {pairs}" + ("" if step.accepted else " (rejected)")
