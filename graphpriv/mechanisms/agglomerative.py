@@ -551,17 +551,26 @@ def _alg2_u2(prob: _Problem, stopper: _Stopper) -> _Traj:
                     heapq.heappush(heap, (qq, min(i, jj), max(i, jj), i, int(ver[i])))
 
     recompute(np.arange(n))
+    stale = np.zeros(n, dtype=bool)  # cached best partner invalid; the cached key is a lower bound
     traj = _Traj(prob.istar(ncomp), -max_dbar(), n, ncomp)
     n_cl = n
     while ncomp > 1:
         while True:
             qq, lo, hi, i, v = heapq.heappop(heap)
-            if v == ver[i] and active[i] and bp[i] >= 0 and bq[i] == qq:
+            if v != ver[i] or not active[i]:
+                continue
+            if stale[i]:  # lazy re-evaluation: the true key is >= the cached one
+                stale[i] = False
+                ver[i] += 1
+                recompute(np.array([i]))
+                continue
+            if bp[i] >= 0 and bq[i] == qq:
                 break
         a, b = lo, hi
         r, o = a, b
         A, B = comp[a], comp[b]
         active[o] = False
+        stale[o] = False
         ver[o] += 1
         ver[r] += 1
         pc.merge(r, o)
@@ -578,25 +587,25 @@ def _alg2_u2(prob: _Problem, stopper: _Stopper) -> _Traj:
             return traj
         if ncomp == 1:
             break
-        # clusters whose best partner vanished or is now in their own component
+        # clusters whose cached partner vanished or now lies in their own component become stale;
+        # their best over the remaining options is >= the cached key, the new cluster r is the only new option
         bpc = np.where(bp >= 0, comp[np.maximum(bp, 0)], -1)
-        stale = active & ((bp == a) | (bp == b) | ((comp == A) & (bpc == A)))
-        stale[r] = True
-        R = np.flatnonzero(stale)
-        # r's row first: other clusters may now prefer r
+        newly = active & ~stale & ((bp == a) | (bp == b) | ((comp == A) & (bpc == A)))
+        newly[r] = False
+        stale |= newly
         row_ok = active & (comp != A)
         costs_r = pc.rows(np.array([r]), row_ok[None, :] if not pc.fast else None)[0]
         q_r = np.where(row_ok, _q(costs_r), np.inf)
-        better = row_ok & ~stale & ((q_r < bq) | ((q_r == bq) & (r < bp)))
+        better = row_ok & ((q_r < bq) | ((q_r == bq) & (r < bp)))
         for j in np.flatnonzero(better).tolist():
             ver[j] += 1
+            stale[j] = False
             bp[j] = r
             bq[j] = q_r[j]
             heapq.heappush(heap, (float(q_r[j]), min(j, r), max(j, r), j, int(ver[j])))
-        for i in R.tolist():
-            ver[i] += 1
-        if len(R):
-            recompute(R)
+        # r itself
+        stale[r] = False
+        recompute(np.array([r]))
     traj.rejected = False
     return traj
 
