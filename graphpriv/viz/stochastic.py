@@ -83,7 +83,7 @@ def plot_nmil_cdf(mc, ax=None, *, title: str | None = None, colors=None):
     for k, col in enumerate(mc.nmil.columns):
         plot_ecdf(mc.nmil[col], ax, label=col, color=colors[k % len(colors)], ls=styles[k % len(styles)])
     ax.set_xlabel("NMIL (normalised mutual-information loss)")
-    ax.set_xlim(0, 1.0)
+    ax.set_xlim(0, 1.02)
     ax.legend(loc="upper left", frameon=False)
     ax.set_title(title or f"Watchdog utility loss over {len(mc.nmil)} random p(s,x)")
     return ax
@@ -122,8 +122,9 @@ def plot_eps_delta_trace(result, axes=None, *, title: str | None = None):
         a.scatter(pos[acc], vals[acc], color=ROLE["baseline"], marker="o", s=18, zorder=3, label="accepted (peeled)")
         a.scatter(pos[~acc], vals[~acc], color=ROLE["cut"], marker="x", s=18, zorder=3, label="rejected")
     a1.axhline(result.nmil_watchdog, color=ROLE["edge"], lw=0.8, ls=":")
+    a1.text(-0.45, result.nmil_watchdog, " plain watchdog", color=ROLE["edge"], fontsize=6, ha="left", va="top")
     a1.set_ylabel("NMIL if peeled")
-    a1.legend(frameon=False, loc="upper right", fontsize=6)
+    a1.legend(frameon=False, loc="center right", fontsize=6)
     a2.axhline(result.delta, color=ROLE["cut"], lw=0.8, ls="--")
     a2.text(-0.45, result.delta, rf"$\delta={result.delta:g}$", color=ROLE["cut"], fontsize=7, va="bottom")
     a2.set_ylabel(r"$\Delta_{\rm total}$ if peeled")
@@ -228,7 +229,8 @@ def plot_reduction_losses(df, ax=None, *, title: str | None = None, unit: str = 
     ax.set_xlabel(r"reduction level $\alpha$")
     ax.set_ylabel("utility loss")
     ax.set_xlim(0, 1)
-    ax.set_ylim(bottom=0)
-    ax.legend(frameon=False, loc="upper left")
+    top = float(np.nanmax(df[["mi_loss_markov", "tv_markov", "mi_loss_optimal", "tv_optimal"]].to_numpy()))
+    ax.set_ylim(0, max(top * 1.45, 0.1))
+    ax.legend(frameon=False, loc="upper left", fontsize=6)
     ax.set_title(title or "Utility losses grow with α")
     return ax
