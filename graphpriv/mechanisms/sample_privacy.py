@@ -200,6 +200,8 @@ class SynergisticDisclosure:
         All vertices of S (on the support, column order of ``hypergraph.support``).
     weights : ndarray, shape (K,)
         The LP optimum u* (weights of all vertices).
+    costs : ndarray, shape (K,)
+        c_k = H(P_{W|X^n} p_k), the LP costs of the vertices.
     used : ndarray of int
         Indices of the vertices with u*_k > 0 (row order of ``mapping``).
     lp_value : float
@@ -221,6 +223,7 @@ class SynergisticDisclosure:
     posteriors: np.ndarray = field(repr=False)
     vertices: np.ndarray = field(repr=False)
     weights: np.ndarray = field(repr=False)
+    costs: np.ndarray = field(repr=False)
     used: np.ndarray = field(repr=False)
     lp_value: float = field(repr=False)
     h_w: float = field(repr=False)
@@ -291,7 +294,8 @@ def _assemble(hg: SampleHypergraph, PW, p, M, u, V, lp_value, h_w, base, groups_
     viol = float(np.abs(M @ joint_xy.T - np.outer(M @ p, joint_xy.sum(1))).max()) if M.size else 0.0
     info = _mi(PW @ joint_xy.T, base)
     return SynergisticDisclosure(
-        value=float(h_w - lp_value), mapping=mapping, p_y=p_y, posteriors=posteriors, vertices=V, weights=u, used=used,
+        value=float(h_w - lp_value), mapping=mapping, p_y=p_y, posteriors=posteriors, vertices=V, weights=u,
+        costs=_H(V @ PW.T, base), used=used,
         lp_value=lp_value, h_w=h_w, upper_bound=groups_bound, information=info, privacy_violation=viol,
         hypergraph=hg, base=base)
 

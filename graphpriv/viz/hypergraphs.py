@@ -1,5 +1,410 @@
-"""Hypergraph H_n views: incidence matrix, Levi graph, polytope vertices (issue 6; in progress)."""
+"""Pictures of the sample hypergraph H_n (paper 004): incidence matrix, Levi graph, hyperedges, polytope S.
+
+* :func:`plot_incidence` -- a block-structured heatmap of any (sparse) 0/1 or weighted matrix; it is
+  generic (row blocks, labels) so a joint range's (|S|, |X|) matrix can use it too.
+* :func:`plot_hypergraph_incidence` -- P of a :class:`~graphpriv.SampleHypergraph` (rows = sample
+  values in blocks, columns = support points, weights p(x^n) on top), optionally with a null basis.
+* :func:`plot_levi_graph` -- the bipartite (Levi) graph: value nodes on the left by sample, hyperedge
+  nodes on the right, coloured by connected component.
+* :func:`plot_hyperedges` -- parallel coordinates, one axis per sample, one polyline per hyperedge
+  (for n = 2 this is the bipartite support graph); coloured by component, or by output y of a
+  disclosure mapping with width proportional to p(x^n, y).
+* :func:`plot_privacy_polytope` -- S in null-space coordinates (segment for nul = 1, polygon for
+  nul = 2, a 2-D projection otherwise), vertices labelled with their LP costs, p marked and the
+  optimal cell shaded.
+* :func:`plot_channel` -- a channel p(x | w) as a two-column transition diagram (paper 004, Fig. 3).
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from typing import Sequence
+
+import numpy as np
+import scipy.sparse as sp
+
+from .style import PALETTE, ROLE, component_color, new_figure
+
+__all__ = [
+    "plot_incidence",
+    "plot_hypergraph_incidence",
+    "plot_levi_graph",
+    "plot_hyperedges",
+    "plot_privacy_polytope",
+    "plot_channel",
+]
+
+
+def _ax(ax, width=3.5, height=None):
+    if ax is None:
+        _, ax = new_figure(width, height)
+    return ax
+
+
+def _fmt_label(v) -> str:
+    if isinstance(v, (float, np.floating)) and float(v).is_integer():
+        return str(int(v))
+    return str(v)
+
+
+def plot_incidence(matrix, *, row_blocks: Sequence[int] | None = None, block_names: Sequence[str] | None = None,
+                   row_labels: Sequence[str] | None = None, col_labels: Sequence[str] | None = None, ax=None,
+                   cmap: str = "Blues", colorbar: bool = False, title: str | None = None, xlabel: str | None = None,
+                   annotate: bool | None = None):
+    """Heatmap of a (sparse) incidence or weight matrix with optional row blocks.
+
+    Parameters
+    ----------
+    matrix : array_like or scipy sparse, shape (R, C)
+        0/1 incidence (drawn as filled cells) or non-negative weights (colour scale); signed
+        matrices use a diverging scale.
+    row_blocks : sequence of int, optional
+        Sizes of consecutive row blocks (e.g. |X_1|, ..., |X_n|); separators are drawn between them.
+    block_names : sequence of str, optional
+        A name per block, written left of the block.
+    row_labels, col_labels : sequence of str, optional
+    ax : matplotlib Axes, optional
+    annotate : bool, optional
+        Write the values in the cells (default: for small non-binary matrices).
+
+    Returns
+    -------
+    matplotlib Axes
+    """
+    M = matrix.toarray() if sp.issparse(matrix) else np.asarray(matrix, dtype=float)
+    M = np.asarray(M, dtype=float)
+    R, C = M.shape
+    ax = _ax(ax, width=max(2.0, min(7.16, 0.35 * C + 1.2)), height=max(1.5, min(6.0, 0.3 * R + 0.8)))
+    signed = (M < 0).any()
+    binary = np.isin(M, (0.0, 1.0)).all()
+    if signed:
+        vmax = max(np.abs(M).max(), 1e-12)
+        im = ax.imshow(M, cmap="RdBu_r", vmin=-vmax, vmax=vmax, aspect="auto", interpolation="nearest")
+    elif binary:
+        from matplotlib.colors import ListedColormap
+
+        im = ax.imshow(M, cmap=ListedColormap(["white", ROLE["public"]]), vmin=0, vmax=1, aspect="auto", interpolation="nearest")
+    else:
+        im = ax.imshow(M, cmap=cmap, vmin=0, aspect="auto", interpolation="nearest")
+    ax.set_xticks(np.arange(C) - 0.5, minor=True)
+    ax.set_yticks(np.arange(R) - 0.5, minor=True)
+    ax.grid(which="minor", color=ROLE["grid"], linewidth=0.5)
+    ax.tick_params(which="minor", length=0)
+    for side in ("top", "right", "bottom", "left"):
+        ax.spines[side].set_visible(True)
+        ax.spines[side].set_linewidth(0.6)
+    if row_blocks is not None:
+        edges = np.cumsum(row_blocks)[:-1]
+        for e in edges:
+            ax.axhline(e - 0.5, color=ROLE["exact"], linewidth=1.0)
+        if block_names is not None:
+            starts = np.concatenate([[0], np.cumsum(row_blocks)[:-1]])
+            for s0, m, name in zip(starts, row_blocks, block_names):
+                ax.annotate(name, xy=(0, s0 + (m - 1) / 2), xycoords=("axes fraction", "data"), xytext=(-28, 0),
+                            textcoords="offset points", ha="right", va="center", fontsize=7, fontweight="bold")
+    ax.set_yticks(np.arange(R))
+    ax.set_yticklabels(row_labels if row_labels is not None else [str(i) for i in range(R)])
+    ax.set_xticks(np.arange(C))
+    ax.set_xticklabels(col_labels if col_labels is not None else [str(j) for j in range(C)],
+                       rotation=90 if C > 8 else 0, fontsize=6 if C > 12 else 7)
+    if annotate is None:
+        annotate = (not binary) and R * C <= 120
+    if annotate:
+        for i in range(R):
+            for j in range(C):
+                if M[i, j] != 0:
+                    ax.text(j, i, f"{M[i, j]:.2g}", ha="center", va="center", fontsize=5.5,
+                            color="white" if abs(M[i, j]) > 0.6 * np.abs(M).max() else "black")
+    if xlabel:
+        ax.set_xlabel(xlabel)
+    if title:
+        ax.set_title(title)
+    if colorbar:
+        ax.figure.colorbar(im, ax=ax, fraction=0.04, pad=0.02)
+    return ax
+
+
+def _point_label(hg, pt) -> str:
+    return "(" + ",".join(_fmt_label(hg.labels[i][a]) for i, a in enumerate(pt)) + ")"
+
+
+def plot_hypergraph_incidence(hg, *, ax=None, null_basis: str | None = None, title: str | None = None):
+    """The incidence matrix P of H_n (paper 004, eq. (3)), rows grouped by sample, columns = support points.
+
+    With ``null_basis="circuits"`` or ``"svd"`` the null basis is drawn below P as a signed heatmap
+    (the balanced signed hyperedge weightings, spec §5.2). Column labels carry p(x^n) when weighted.
+
+    Returns
+    -------
+    matplotlib Axes (the incidence panel)
+    """
+    P = hg.incidence.toarray()
+    cols = [_point_label(hg, pt) for pt in hg.support]
+    if hg.weights is not None and hg.n_edges <= 16:
+        cols = [f"{c}\n{w:.3g}" for c, w in zip(cols, hg.weights)]
+    rows = [f"{_fmt_label(hg.labels[i][a])}" for i, m in enumerate(hg.sizes) for a in range(m)]
+    if null_basis is not None and ax is None:
+        N = hg.null_basis(null_basis)
+        fig, axes = new_figure(max(2.5, min(7.16, 0.4 * hg.n_edges + 1.5)), 0.3 * (P.shape[0] + N.shape[1]) + 1.6, nrows=2,
+                               gridspec_kw=dict(height_ratios=[P.shape[0], max(N.shape[1], 1)]), sharex=True)
+        ax, ax2 = axes
+    else:
+        ax = _ax(ax, width=max(2.5, min(7.16, 0.4 * hg.n_edges + 1.5)), height=0.3 * P.shape[0] + 1.2)
+        ax2 = None
+    plot_incidence(P, row_blocks=hg.sizes, block_names=list(hg.names), row_labels=rows, col_labels=cols, ax=ax,
+                   title=title or f"Incidence matrix P of $H_{{{hg.n}}}$ (rank {hg.rank}, nullity {hg.nullity})")
+    if ax2 is not None:
+        N = hg.null_basis(null_basis)
+        if N.shape[1]:
+            plot_incidence(N.T, row_labels=[f"$n_{k + 1}$" for k in range(N.shape[1])], col_labels=cols, ax=ax2,
+                           annotate=N.shape[1] * hg.n_edges <= 80)
+        ax2.set_title("null basis of P (signed hyperedge weights)", fontsize=8)
+    return ax
+
+
+def _vertex_positions(hg, gap: float = 0.8):
+    pos, y = {}, 0.0
+    for i, m in enumerate(hg.sizes):
+        for a in range(m):
+            pos[(i, a)] = y
+            y -= 1.0
+        y -= gap
+    return pos, -y - gap
+
+
+def plot_levi_graph(hg, *, ax=None, title: str | None = None):
+    """The bipartite (Levi) graph of H_n: value nodes (left, grouped by sample) joined to hyperedge nodes (right).
+
+    Nodes and edges are coloured by connected component; hyperedge node area is proportional to
+    p(x^n); isolated (zero-marginal) values are drawn hollow.
+
+    Returns
+    -------
+    matplotlib Axes
+    """
+    pos, height = _vertex_positions(hg)
+    E = hg.n_edges
+    ax = _ax(ax, width=3.5, height=max(2.0, 0.18 * max(height, E) + 0.8))
+    comp = hg.components()
+    ey = np.linspace(0, -(height - 1), E) if E > 1 else np.array([-(height - 1) / 2])
+    w = hg.weights if hg.weights is not None else np.full(E, 1.0 / E)
+    for j, pt in enumerate(hg.support):
+        c = component_color(int(comp.edge[j]))
+        for i, a in enumerate(pt):
+            ax.plot([0, 1], [pos[(i, int(a))], ey[j]], color=c, linewidth=0.7, alpha=0.7, zorder=1)
+    for (i, a), y in pos.items():
+        k = comp.common_part()[i][a]
+        face = component_color(int(k)) if k >= 0 else "white"
+        ax.scatter([0], [y], s=36, color=face, edgecolor=ROLE["exact"], linewidth=0.6, zorder=3)
+        ax.text(-0.06, y, f"{hg.names[i]}={_fmt_label(hg.labels[i][a])}", ha="right", va="center", fontsize=7)
+    sizes = 12 + 110 * w / w.max()
+    ax.scatter(np.ones(E), ey, s=sizes, marker="s", color=[component_color(int(k)) for k in comp.edge],
+               edgecolor=ROLE["exact"], linewidth=0.5, zorder=3)
+    if E <= 24:
+        for j, pt in enumerate(hg.support):
+            ax.text(1.12, ey[j], _point_label(hg, pt) + (f"  p={w[j]:.3g}" if hg.weights is not None else ""),
+                    ha="left", va="center", fontsize=6.5)
+    ax.set_xlim(-0.75, 2.0)
+    ax.axis("off")
+    ax.set_title(title or f"Levi graph of $H_{{{hg.n}}}$: {comp.n_components} component(s)")
+    return ax
+
+
+def plot_hyperedges(hg, *, result=None, ax=None, title: str | None = None, max_width: float = 6.0):
+    """Parallel-coordinates drawing of H_n: one vertical axis per sample, one polyline per hyperedge.
+
+    Without ``result`` polylines are coloured by connected component with width proportional to
+    p(x^n). With a :class:`~graphpriv.SynergisticDisclosure` (or any object with ``mapping`` and
+    ``hypergraph``) each hyperedge is split into one line per output y (colour = y), width
+    proportional to p(x^n, y): each colour class is a vertex of S -- a forest and an edge cover for
+    n = 2 (spec §5.4). For n = 2 this is the bipartite support graph.
+
+    Returns
+    -------
+    matplotlib Axes
+    """
+    n = hg.n
+    ax = _ax(ax, width=max(2.4, 1.2 * n + 1.0), height=max(1.8, 0.35 * max(hg.sizes) + 0.9))
+    w = hg.weights if hg.weights is not None else np.full(hg.n_edges, 1.0 / hg.n_edges)
+    xs = np.arange(n)
+
+    def ypos(i, a):
+        m = hg.sizes[i]
+        return (m - 1) / 2 - a
+
+    if result is None:
+        comp = hg.components()
+        for j, pt in enumerate(hg.support):
+            ax.plot(xs, [ypos(i, int(a)) for i, a in enumerate(pt)], color=component_color(int(comp.edge[j])),
+                    linewidth=0.4 + max_width * w[j] / w.max(), alpha=0.75, solid_capstyle="round", zorder=1)
+    else:
+        K = result.mapping[:, hg.flat_index]
+        joint = K * w[None, :]
+        L = K.shape[0]
+        scale = max_width / joint.max()
+        offs = (np.arange(L) - (L - 1) / 2) * 0.07
+        for y in range(L):
+            for j, pt in enumerate(hg.support):
+                if joint[y, j] > 1e-12:
+                    ax.plot(xs, [ypos(i, int(a)) + offs[y] for i, a in enumerate(pt)], color=PALETTE[y % len(PALETTE)],
+                            linewidth=0.4 + scale * joint[y, j], alpha=0.8, solid_capstyle="round", zorder=1)
+        from matplotlib.lines import Line2D
+
+        handles = [Line2D([], [], color=PALETTE[y % len(PALETTE)], linewidth=2, label=f"y={y + 1}") for y in range(L)]
+        ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=min(L, 5), frameon=False, fontsize=6.5)
+    for i in range(n):
+        m = hg.sizes[i]
+        ys = [ypos(i, a) for a in range(m)]
+        ax.plot([i, i], [min(ys) - 0.3, max(ys) + 0.3], color=ROLE["grid"], linewidth=3, zorder=0)
+        ax.scatter([i] * m, ys, s=28, color="white", edgecolor=ROLE["exact"], linewidth=0.7, zorder=3)
+        for a in range(m):
+            ax.text(i + (-0.08 if i == 0 else 0.08), ypos(i, a), _fmt_label(hg.labels[i][a]),
+                    ha="right" if i == 0 else "left", va="center", fontsize=7)
+    ax.set_xticks(xs)
+    ax.set_xticklabels(hg.names)
+    ax.set_yticks([])
+    ax.spines["left"].set_visible(False)
+    ax.spines["bottom"].set_visible(False)
+    ax.tick_params(axis="x", length=0)
+    ax.set_xlim(-0.4, n - 0.6)
+    if title is None:
+        title = "hyperedges by output y" if result is not None else f"hyperedges of $H_{{{n}}}$"
+    ax.set_title(title)
+    return ax
+
+
+def plot_privacy_polytope(result, *, ax=None, title: str | None = None, label_vertices: bool = True):
+    """The polytope S of private posteriors in null-space coordinates, with the optimal cell shaded.
+
+    Coordinates are z = N^T (t - p) for an orthonormal null basis N of P (p at the origin). For
+    nul(P) = 1 S is a segment, for nul(P) = 2 a polygon (Example 2: a quadrilateral with p in the
+    triangle {p_1, p_2, p_4}); for larger nullity the drawing is the projection on the first two
+    null directions. Vertices are labelled with their LP costs H(P_{W|X} p_k); the vertices used by
+    the optimal mapping are filled and their convex hull shaded.
+
+    Parameters
+    ----------
+    result : SynergisticDisclosure
+        Output of :func:`~graphpriv.synergistic_disclosure` or :func:`~graphpriv.self_disclosure`.
+
+    Returns
+    -------
+    matplotlib Axes
+    """
+    hg = result.hypergraph
+    p = hg.weights
+    V = result.vertices
+    ax = _ax(ax, width=3.2, height=2.8)
+    nul = hg.nullity
+    if nul == 0:
+        ax.scatter([0], [0], color=ROLE["exact"], zorder=3)
+        ax.text(0.05, 0.05, "S = {p} (nullity 0)", fontsize=7)
+        ax.axis("off")
+        ax.set_title(title or "polytope S")
+        return ax
+    N = hg.null_basis("svd")
+    # orient the basis so the picture is deterministic: first nonzero entry of each column positive
+    for k in range(N.shape[1]):
+        nz = np.flatnonzero(np.abs(N[:, k]) > 1e-9)
+        if nz.size and N[nz[0], k] < 0:
+            N[:, k] = -N[:, k]
+    Z = (V - p[None, :]) @ N[:, : min(2, nul)]
+    if nul == 1:
+        Z = np.column_stack([Z[:, 0], np.zeros(len(Z))])
+    used = np.zeros(len(V), dtype=bool)
+    used[result.used] = True
+    from scipy.spatial import ConvexHull, QhullError
+
+    def hull_poly(pts):
+        if len(pts) >= 3:
+            try:
+                h = ConvexHull(pts)
+                return pts[h.vertices]
+            except QhullError:
+                pass
+        order = np.lexsort(pts.T[::-1])
+        return pts[order]
+
+    outline = hull_poly(Z)
+    if len(outline) >= 3 and nul >= 2:
+        ax.fill(outline[:, 0], outline[:, 1], facecolor=ROLE["grid"], edgecolor=ROLE["edge"], linewidth=0.8, alpha=0.6, zorder=0)
+    else:
+        ax.plot(outline[:, 0], outline[:, 1], color=ROLE["edge"], linewidth=1.5, zorder=0)
+    cell = hull_poly(Z[used])
+    if len(cell) >= 3:
+        ax.fill(cell[:, 0], cell[:, 1], facecolor=ROLE["merge"], alpha=0.35, edgecolor=ROLE["merge"], linewidth=1.0, zorder=1,
+                label="optimal cell")
+    elif len(cell) == 2:
+        ax.plot(cell[:, 0], cell[:, 1], color=ROLE["merge"], linewidth=3, alpha=0.6, zorder=1, label="optimal cell")
+    ax.scatter(Z[~used, 0], Z[~used, 1], s=22, facecolor="white", edgecolor=ROLE["exact"], zorder=3, label="vertex of S")
+    ax.scatter(Z[used, 0], Z[used, 1], s=26, color=ROLE["merge"], edgecolor=ROLE["exact"], zorder=3, label="vertex used (y)")
+    ax.scatter([0], [0], marker="*", s=80, color=ROLE["frontier2"], edgecolor=ROLE["exact"], linewidth=0.5, zorder=4, label="$p_{X^n}$")
+    if label_vertices and len(V) <= 12:
+        span = np.ptp(Z, axis=0).max() or 1.0
+        T = []
+        for k, z in enumerate(Z):
+            d = z / (np.linalg.norm(z) or 1.0)
+            t = z + 0.2 * span * d
+            T.append(t)
+            ax.annotate(f"c={result.costs[k]:.3f}" + (f"\nu={result.weights[k]:.2f}" if used[k] else ""),
+                        xy=z, xytext=t, ha="center", va="center", fontsize=6)
+        T = np.array(T)
+        ax.scatter(T[:, 0], T[:, 1] * (1 if nul >= 2 else 0), s=0, alpha=0)  # make room for the labels
+    if nul >= 2:
+        ax.set_aspect("equal", adjustable="datalim")
+        ax.margins(0.12)
+    else:
+        span1 = np.ptp(Z[:, 0]) or 1.0
+        ax.set_xlim(Z[:, 0].min() - 0.45 * span1, Z[:, 0].max() + 0.45 * span1)
+        ax.set_ylim(-0.3 * span1, 0.3 * span1)
+    ax.set_xticks([])
+    ax.set_yticks([])
+    for side in ("left", "bottom"):
+        ax.spines[side].set_visible(False)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=2, frameon=False, fontsize=6.5)
+    extra = "" if nul <= 2 else f" (projection, nullity {nul})"
+    ax.set_title(title or f"polytope S: {len(V)} vertices{extra}")
+    return ax
+
+
+def plot_channel(p_x_given_w, *, w_labels=None, x_labels=None, w_name: str = "W", x_name: str = "X", ax=None,
+                 title: str | None = None, node_colors=None):
+    """A channel p(x | w) as a transition diagram: W values on the left, X values on the right.
+
+    Edge width is proportional to p(x | w) and each edge is labelled with it (paper 004, Fig. 3).
+
+    Parameters
+    ----------
+    p_x_given_w : array_like, shape (|X|, |W|)
+        Column w is p(. | w).
+
+    Returns
+    -------
+    matplotlib Axes
+    """
+    C = np.asarray(p_x_given_w, dtype=float)
+    mx, mw = C.shape
+    ax = _ax(ax, width=2.2, height=max(1.6, 0.5 * max(mx, mw) + 0.6))
+    yw = (mw - 1) / 2 - np.arange(mw)
+    yx = (mx - 1) / 2 - np.arange(mx)
+    w_labels = w_labels if w_labels is not None else [f"{w_name}={w}" for w in range(mw)]
+    x_labels = x_labels if x_labels is not None else [f"{x_name}={x}" for x in range(mx)]
+    for w in range(mw):
+        for x in range(mx):
+            if C[x, w] > 0:
+                ax.plot([0, 1], [yw[w], yx[x]], color=ROLE["edge"], linewidth=0.5 + 3 * C[x, w], alpha=0.8, zorder=1)
+                t = 0.3 if mx > 1 else 0.5
+                ax.text(t, yw[w] + t * (yx[x] - yw[w]) + 0.07, f"{C[x, w]:.2g}", fontsize=6, ha="center", va="bottom",
+                        color=ROLE["exact"])
+    colors = node_colors if node_colors is not None else [ROLE["sensitive"]] * mw
+    ax.scatter(np.zeros(mw), yw, s=60, color=colors, edgecolor=ROLE["exact"], linewidth=0.6, zorder=3)
+    ax.scatter(np.ones(mx), yx, s=60, color=ROLE["public"], edgecolor=ROLE["exact"], linewidth=0.6, zorder=3)
+    for w in range(mw):
+        ax.text(-0.1, yw[w], w_labels[w], ha="right", va="center", fontsize=7)
+    for x in range(mx):
+        ax.text(1.1, yx[x], x_labels[x], ha="left", va="center", fontsize=7)
+    ax.set_xlim(-0.75, 1.75)
+    ax.set_ylim(min(yw.min(), yx.min()) - 0.5, max(yw.max(), yx.max()) + 0.5)
+    ax.axis("off")
+    if title:
+        ax.set_title(title)
+    return ax

@@ -1,0 +1,201 @@
+"""Paper 004 (Rassouli, Rosas, Gündüz, "Data Disclosure under Perfect Sample Privacy"): Figs. 3-5, Table I, Example 2.
+
+The paper's Figs. 4 and 5 are curves without numbers; they are rebuilt from the definitions with
+graphpriv's exact routines (spec ``perfect-sample-privacy.md`` §4.7 gives the values used as test
+oracles). Fig. 3 is an illustration of the latent reduction W̃ (Theorem 2); it is drawn for the spec's
+§4.5 merge example. Table I and Example 2 are drawn as extra figures, plus hypergraph / polytope views.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from . import figure
+
+__all__: list[str] = []
+
+_TABLE1 = dict(p_w=np.array([2 / 3, 1 / 3]), p_x_given_w=np.array([[0.9, 0.1], [0.1, 0.9]]))
+_EX2_P = np.array([[1, 3, 2], [2, 3, 1]]) / 12
+# BSC(2/3) / BEC(1/2) model (the paper's displayed P_{W|X^2} swaps the erasure columns; same I_s)
+_EX2_PW = np.array([[1, 1 / 3, 0, 1, 2 / 3, 0], [0, 2 / 3, 1, 0, 1 / 3, 1]])
+
+
+def _iid(q: float, n: int) -> np.ndarray:
+    px = np.array([1 - q, q])
+    p = px
+    for _ in range(n - 1):
+        p = np.multiply.outer(p, px)
+    return p
+
+
+@figure(name="paper004_fig3_latent_reduction", paper="004", number="Fig. 3",
+        shows="Latent reduction W̃ = T^X(W): values of W with identical p(x|w) are merged (left: p_W = (1/4, 1/4, 1/2), "
+              "P(X=1|w) = (0.2, 0.2, 0.7); right: W̃ with 2 values), so C_X(W) = H(W̃) = 1 bit < H(W) = 1.5 bits.",
+        erratum="The paper's Fig. 3 has no numbers; it is drawn for the spec's Theorem 2 merge example (spec §4.5).")
+def fig3(quick: bool = False):
+    from ..mechanisms.sample_privacy import latent_reduction
+    from ..viz.hypergraphs import plot_channel
+    from ..viz.style import PAGE_WIDTH, component_color, new_figure
+
+    p_w = np.array([0.25, 0.25, 0.5])
+    C = np.array([[0.8, 0.8, 0.3], [0.2, 0.2, 0.7]])
+    red = latent_reduction(p_w, C)
+    fig, axes = new_figure(PAGE_WIDTH * 0.62, 1.9, ncols=2, layout="constrained")
+    plot_channel(C, ax=axes[0], w_labels=[f"W={w} ({p_w[w]:g})" for w in range(3)], x_labels=["X=0", "X=1"],
+                 node_colors=[component_color(int(k)) for k in red.merge],
+                 title=f"$p_{{X|W}}$, H(W) = {float(-(p_w * np.log2(p_w)).sum()):.2g} bits")
+    groups = [[w for w in range(3) if red.merge[w] == k] for k in range(red.p_w_tilde.size)]
+    plot_channel(red.p_x_given_w_tilde, ax=axes[1],
+                 w_labels=[f"W̃={k} = {{{','.join(f'w{w}' for w in g)}}} ({red.p_w_tilde[k]:g})" for k, g in enumerate(groups)],
+                 x_labels=["X=0", "X=1"], node_colors=[component_color(k) for k in range(len(groups))],
+                 title=f"$p_{{X|\\tilde W}}$, $C_X(W) = H(\\tilde W)$ = {red.value:.2g} bit")
+    return fig
+
+
+def _fig4_data(qs, n=4):
+    from ..mechanisms.sample_privacy import partial_processing, preprocessing_information, preprocessing_mechanism, self_disclosure
+
+    rows = []
+    for q in qs:
+        p = _iid(q, n)
+        h = n * float(-(q * math.log2(q) + (1 - q) * math.log2(1 - q)))
+        rows.append((q, self_disclosure(p).value / h, partial_processing(p).information / h,
+                     preprocessing_mechanism(p).information / h, preprocessing_information(q, n, formula="eq67") / h))
+    return np.array(rows)
+
+
+@figure(name="paper004_fig4_heuristics_n4", paper="004", number="Fig. 4",
+        shows="Self-disclosure efficiency of n = 4 i.i.d. Bern(q) samples: optimal (Algorithms 1-2), partial processing "
+              "Y_par, pre-processing Y_pre (exact) and the paper's eq. (67) for Y_pre, with the Lemma 6 bound 1 - 1/n.",
+        erratum="Eq. (67) is exact only for n = 2; for n = 4 it underestimates Y_pre (dashed); the solid Y_pre curve is "
+                "the exact value (spec §4.8).")
+def fig4(quick: bool = False):
+    from ..viz.style import COLUMN_WIDTH, ROLE, new_figure
+
+    qs = np.array([0.1, 0.3, 0.5]) if quick else np.round(np.arange(0.02, 0.5001, 0.02), 4)
+    d = _fig4_data(qs)
+    fig, ax = new_figure(COLUMN_WIDTH, COLUMN_WIDTH * 0.75, layout="constrained")
+    ax.plot(d[:, 0], d[:, 1], color=ROLE["exact"], marker="o", markersize=2.5, label="optimal (Alg. 1-2)")
+    ax.plot(d[:, 0], d[:, 2], color=ROLE["frontier"], marker="s", markersize=2.5, label="$Y_{par}$ (Lemma 7)")
+    ax.plot(d[:, 0], d[:, 3], color=ROLE["frontier2"], marker="^", markersize=2.5, label="$Y_{pre}$ exact")
+    ax.plot(d[:, 0], d[:, 4], color=ROLE["frontier2"], linestyle="--", label="$Y_{pre}$ per eq. (67)")
+    ax.axhline(0.75, color=ROLE["baseline"], linestyle=":", label="Lemma 6: $1 - 1/n$")
+    ax.set_xlabel("$q = P(X_k = 1)$")
+    ax.set_ylabel("efficiency $\\hat I / H(X^4)$")
+    ax.set_xlim(0, 0.5)
+    ax.set_ylim(0, 0.8)
+    ax.set_title("n = 4 i.i.d. Bernoulli samples")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=2, frameon=False, fontsize=6.5)
+    return fig
+
+
+@figure(name="paper004_fig5_asymptotic_efficiency", paper="004", number="Fig. 5",
+        shows="Asymptotic (n → ∞) efficiency on i.i.d. Bern(q) bits: optimal (= 1, Theorem 4), Y_par (Example 4), "
+              "Y_pre exact (spec §4.8) and per the paper's eq. (67).",
+        erratum="The paper's eq. (67) curve (dashed) understates Y_pre; with the exact formula Y_pre beats Y_par for "
+                "q < 1 - 1/√2 ≈ 0.293 (marked), contrary to the paper's remark.")
+def fig5(quick: bool = False):
+    from ..mechanisms.sample_privacy import binary_iid_asymptotic_efficiency as eff
+    from ..viz.style import COLUMN_WIDTH, ROLE, new_figure
+
+    qs = np.linspace(0.01, 0.5, 12 if quick else 99)
+    fig, ax = new_figure(COLUMN_WIDTH, COLUMN_WIDTH * 0.75, layout="constrained")
+    ax.plot(qs, np.ones_like(qs), color=ROLE["exact"], label="optimal (Theorem 4)")
+    ax.plot(qs, [eff(q, "par") for q in qs], color=ROLE["frontier"], label="$Y_{par}$")
+    ax.plot(qs, [eff(q, "pre") for q in qs], color=ROLE["frontier2"], label="$Y_{pre}$ exact")
+    ax.plot(qs, [eff(q, "pre_eq67") for q in qs], color=ROLE["frontier2"], linestyle="--", label="$Y_{pre}$ per eq. (67)")
+    qc = 1 - 1 / math.sqrt(2)
+    ax.axvline(qc, color=ROLE["edge"], linewidth=0.7, linestyle=":")
+    ax.annotate("$1 - 1/\\sqrt{2}$", xy=(qc, 0.05), xytext=(4, 0), textcoords="offset points", fontsize=6.5)
+    ax.set_xlabel("$q = P(X_k = 1)$")
+    ax.set_ylabel("asymptotic efficiency")
+    ax.set_xlim(0, 0.5)
+    ax.set_ylim(0, 1.05)
+    ax.set_title("n → ∞, i.i.d. Bernoulli samples")
+    ax.legend(loc="center left", frameon=False, fontsize=6.5)
+    return fig
+
+
+@figure(name="paper004_table1_is_vs_n", paper="004", number="Table I",
+        shows="I_s(W, X^n) for W ~ Bern(1/3), X_i|W i.i.d. BSC(0.1), n = 1..5 (paper: n = 2, 3, 4), with the Prop. 2 bound, "
+              "the genie J(W, X^n) and C_1(0) = 0 (left) and I(W; X^n) tending to C_X(W) = H(W) (right).",
+        erratum="n = 5 is not in the paper (0.0539 > I_s(4): I_s is not monotone, convergence to C_1(0) = 0 is slow).")
+def table1(quick: bool = False):
+    from ..mechanisms.sample_privacy import disclosure_bounds, genie_disclosure, iid_samples_model, synergistic_disclosure
+    from ..viz.style import PAGE_WIDTH, ROLE, new_figure
+
+    ns = [1, 2, 3] if quick else [1, 2, 3, 4, 5]
+    Is, ub, iw = [], [], []
+    for n in ns:
+        pw, px = iid_samples_model(_TABLE1["p_w"], _TABLE1["p_x_given_w"], n)
+        Is.append(synergistic_disclosure(pw, px).value)
+        b = disclosure_bounds(pw, px)
+        ub.append(b.upper)
+        iw.append(b.i_w_xn)
+    nj = [1, 2] if quick else [1, 2, 3]
+    J = [genie_disclosure(_TABLE1["p_w"], _TABLE1["p_x_given_w"], n) for n in nj]
+    hw = float(-(_TABLE1["p_w"] * np.log2(_TABLE1["p_w"])).sum())
+    fig, axes = new_figure(PAGE_WIDTH * 0.7, 2.1, ncols=2, layout="constrained")
+    ax = axes[0]
+    ax.plot(ns, ub, color=ROLE["edge"], marker="v", linestyle="--", label="Prop. 2 bound")
+    ax.plot(nj, J, color=ROLE["frontier2"], marker="s", label="genie $J(W,X^n)$")
+    ax.plot(ns, Is, color=ROLE["exact"], marker="o", label="$I_s(W,X^n)$")
+    ax.axhline(0, color=ROLE["baseline"], linestyle=":", label="$C_1(0) = 0$")
+    for n, v in zip(ns, Is):
+        if n >= 2:
+            ax.annotate(f"{v:.3g}", xy=(n, v), xytext=(0, 5), textcoords="offset points", ha="center", fontsize=6)
+    ax.set_xlabel("number of samples n")
+    ax.set_ylabel("bits")
+    ax.set_xticks(ns)
+    ax.set_title("synergistic disclosure")
+    ax.legend(frameon=False, fontsize=6.5, loc="upper left")
+    ax = axes[1]
+    ax.plot(ns, iw, color=ROLE["frontier"], marker="o", label="$I(W;X^n)$")
+    ax.axhline(hw, color=ROLE["exact"], linestyle=":", label="$C_X(W) = H(W)$")
+    ax.set_xlabel("number of samples n")
+    ax.set_xticks(ns)
+    ax.set_ylim(0, 1)
+    ax.set_title("Theorem 2")
+    ax.legend(frameon=False, fontsize=6.5, loc="lower right")
+    return fig
+
+
+@figure(name="paper004_ex2_hypergraph", paper="004", number="Example 2",
+        shows="Example 2 (W ~ Bern(1/2), X1 = BSC(2/3), X2 = BEC(1/2)): incidence matrix P of H_2, its Levi graph, the "
+              "hyperedges coloured by the optimal output y (each colour a vertex of S: a forest and an edge cover), and "
+              "the polytope S (4 vertices, costs c_k, optimal weights u = 1/3) with I_s = 0.0134 bits.",
+        erratum="The paper's displayed p_1..p_3 are garbled and p_4 is missing; the vertices drawn are the correct 6-vectors "
+                "(spec §4.2). P_{W|X^2} from the stated model (the print swaps its erasure columns; I_s is the same).")
+def ex2(quick: bool = False):
+    from ..graphs.hypergraph import SampleHypergraph
+    from ..mechanisms.sample_privacy import synergistic_disclosure
+    from ..viz.hypergraphs import plot_hyperedges, plot_hypergraph_incidence, plot_levi_graph, plot_privacy_polytope
+    from ..viz.style import PAGE_WIDTH, new_figure
+
+    hg = SampleHypergraph.from_pmf(_EX2_P, labels=[[0, 1], ["0", "e", "1"]])
+    res = synergistic_disclosure(_EX2_PW, hg)
+    fig, axes = new_figure(PAGE_WIDTH, 4.6, nrows=2, ncols=2, layout="constrained")
+    plot_hypergraph_incidence(hg, ax=axes[0, 0], title="(a) incidence matrix P (weights p below)")
+    plot_levi_graph(hg, ax=axes[0, 1], title="(b) Levi graph of $H_2$")
+    plot_hyperedges(hg, result=res, ax=axes[1, 0], title="(c) optimal mapping: hyperedges by y")
+    plot_privacy_polytope(res, ax=axes[1, 1], title=f"(d) polytope S, $I_s$ = {res.value:.4f} bits")
+    return fig
+
+
+@figure(name="paper004_table1_hypergraph_n3", paper="004", number="Table I (n = 3)",
+        shows="The Table I model at n = 3: the 3-uniform hypergraph H_3 (full binary support) in parallel coordinates, "
+              "split by the optimal output y (3 outputs, width ∝ p(x^n, y)), and the 9-vertex polytope S projected on two "
+              "null directions (nullity 4).")
+def table1_hypergraph(quick: bool = False):
+    from ..mechanisms.sample_privacy import iid_samples_model, synergistic_disclosure
+    from ..viz.hypergraphs import plot_hyperedges, plot_privacy_polytope
+    from ..viz.style import PAGE_WIDTH, new_figure
+
+    pw, px = iid_samples_model(_TABLE1["p_w"], _TABLE1["p_x_given_w"], 3)
+    res = synergistic_disclosure(pw, px)
+    fig, axes = new_figure(PAGE_WIDTH * 0.75, 2.6, ncols=2, layout="constrained")
+    plot_hyperedges(res.hypergraph, result=res, ax=axes[0], title="$H_3$ hyperedges by optimal y")
+    plot_privacy_polytope(res, ax=axes[1], label_vertices=False, title=f"S (9 vertices), $I_s$ = {res.value:.4f} bits")
+    return fig
