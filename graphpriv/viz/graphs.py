@@ -47,7 +47,7 @@ _LABEL_RE = re.compile(r"^([A-Za-z]+)_?(\d+)$")
 # --------------------------------------------------------------------------------------------------
 # labels
 # --------------------------------------------------------------------------------------------------
-def format_label(label, *, math: bool = True) -> str:
+def format_label(label, *, math: bool = True, max_members: int | None = None) -> str:
     """Display string for a public label or a super-node (tuple/frozenset of labels).
 
     Labels of the form ``<letters><digits>`` are typeset as the paper does: ``"x1"`` -> :math:`x_1`, and a
@@ -60,6 +60,9 @@ def format_label(label, *, math: bool = True) -> str:
     label : hashable, tuple or frozenset
     math : bool
         Use matplotlib mathtext (``$x_{13}$``); otherwise plain text (``x13``).
+    max_members : int, optional
+        Abbreviate super-nodes with more members: the first two, an ellipsis and the count
+        (``x_{1,3...}(7)``).
 
     Examples
     --------
@@ -71,6 +74,8 @@ def format_label(label, *, math: bool = True) -> str:
     'x2,10'
     >>> format_label((132, 150))
     '132+150'
+    >>> format_label(("x1", "x3", "x4", "x7"), math=False, max_members=3)
+    'x1,3…(4)'
     """
     if isinstance(label, (tuple, list, frozenset, set)):
         members = list(label)
@@ -80,6 +85,17 @@ def format_label(label, *, math: bool = True) -> str:
             return format_label(members[0], math=math)
     else:
         members = [label]
+    if max_members is not None and len(members) > max(max_members, 2):
+        try:
+            members = sorted(members, key=lambda m: (int(_LABEL_RE.match(str(m)).group(2)) if _LABEL_RE.match(str(m)) else 0, str(m)))
+        except (TypeError, ValueError):
+            pass
+        n_all = len(members)
+        first = [_LABEL_RE.match(str(m)) for m in members[:2]]
+        if all(first) and first[0].group(1) == first[1].group(1):
+            prefix, idx = first[0].group(1), ",".join(p.group(2) for p in first)
+            return f"${prefix}_{{{idx}\\ldots}}$({n_all})" if math else f"{prefix}{idx}…({n_all})"
+        return ",".join(_plain(m) for m in members[:2]) + f"…({n_all})"
     parsed = [_LABEL_RE.match(str(m)) for m in members]
     if all(parsed) and len({p.group(1) for p in parsed}) == 1:
         idx = sorted((p.group(2) for p in parsed), key=int)
@@ -354,10 +370,12 @@ def _draw_graph(ax, pos: np.ndarray, edges, texts, comp_ids, *, edge_colors=None
         ax.set_ylim(lo[1] - p, hi[1] + p)
     if len(edges):
         segs = np.stack([pos[edges[:, 0]], pos[edges[:, 1]]], axis=1)
+        dense = len(edges) > 3 * max(n, 1) or n > 60
         ec = edge_colors if edge_colors is not None else [ROLE["edge"]] * len(edges)
-        ew = edge_widths if edge_widths is not None else [1.0 if n <= 60 else 0.5] * len(edges)
+        ew = edge_widths if edge_widths is not None else [0.5 if dense else 1.0] * len(edges)
         ls = edge_styles if edge_styles is not None else ["solid"] * len(edges)
-        lc = LineCollection(segs, colors=ec, linewidths=ew, linestyles=ls, zorder=1, capstyle="round")
+        lc = LineCollection(segs, colors=ec, linewidths=ew, linestyles=ls, zorder=1, capstyle="round",
+                            alpha=0.45 if dense and edge_colors is None else None)
         lc.set_gid("graphpriv-edges")
         ax.add_collection(lc)
     if face_colors is None:
@@ -384,9 +402,9 @@ def _draw_graph(ax, pos: np.ndarray, edges, texts, comp_ids, *, edge_colors=None
     return nodes
 
 
-def _labels_on(labels, n: int) -> bool:
+def _labels_on(labels, n: int, limit: int = LABEL_MAX_NODES) -> bool:
     if labels is None or labels == "auto":
-        return n <= LABEL_MAX_NODES
+        return n <= limit
     return bool(labels)
 
 

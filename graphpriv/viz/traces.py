@@ -18,6 +18,7 @@ component keeps the colour of the component holding its smallest public value.
 from __future__ import annotations
 
 import math
+import re
 from typing import Mapping, Sequence
 
 import numpy as np
@@ -29,6 +30,9 @@ from .graphs import (circle_radius, _check_jr, _draw_graph, _get_ax, _labels_on,
 from .style import COLUMN_WIDTH, PAGE_WIDTH, PALETTE, ROLE, component_color, new_figure
 
 __all__ = ["plot_merge_step", "plot_trace", "plot_convergence", "trace_layout", "step_summary"]
+
+#: Merge-step panels with more nodes than this are drawn without node labels unless ``labels=True``.
+TRACE_LABEL_MAX_NODES = 24
 
 #: Largest number of panels :func:`plot_trace` draws by default (steps are then evenly sampled).
 MAX_DEFAULT_PANELS = 12
@@ -164,11 +168,21 @@ def _step_geometry(trace, jr: JointRange, t: int, base: dict, ring: float | None
     base_pts = np.array([base[x] for x in labels])
     radius = _base_radius(base_pts)
     pos = _place_clusters(clusters, base, code, 2.4 * radius, ring)
+    if ring and len(labels) > TRACE_LABEL_MAX_NODES and 1 < len(pos) < len(labels):
+        # big circle layouts: keep the clusters' angular order but spread them evenly round the circle
+        ang = np.arctan2(pos[:, 1], pos[:, 0])
+        order = np.argsort(-ang, kind="stable")
+        new = np.pi / 2 - 2 * np.pi * np.arange(len(pos)) / len(pos)
+        pos = pos.copy()
+        pos[order] = np.column_stack([np.cos(new), np.sin(new)]) * ring
+    span = float(np.ptp(base_pts, axis=0).max()) if len(base_pts) > 1 else 1.0
+    if len(pos) < len(labels):  # fewer nodes than the original layout: let them grow (up to 9% of the span)
+        radius = max(radius, min(0.42 * _min_distance(pos), 0.09 * span))
     edges = confusability_edges(qjr, max_edges=None)
     comp_code = trace.component_ids(t)               # smallest public code of each value's component
     comp0 = np.asarray(trace.components0)
     colour_id = [int(comp0[comp_code[min(code[x] for x in c)]]) for c in clusters]
-    texts = [format_label(tuple(sorted(c, key=code.get))) for c in clusters]
+    texts = [format_label(tuple(sorted(c, key=code.get)), max_members=4) for c in clusters]
     return qjr, clusters, pos, edges, colour_id, texts, comp_code, code, base_pts, radius
 
 
@@ -234,7 +248,7 @@ def plot_merge_step(trace, t: int, jr: JointRange, ax=None, *, layout: str | Map
     ring = ROLE["merge"]
     nec = [ring if k in new_nodes else component_color(colour_id[k]) for k in range(len(clusters))]
     new = [2.8 if k in new_nodes else 1.3 for k in range(len(clusters))]
-    on = _labels_on(labels, len(clusters))
+    on = _labels_on(labels, len(clusters), TRACE_LABEL_MAX_NODES)
     nodes = _draw_graph(ax, pos, edges, texts, colour_id, labels_on=on, node_edge_colors=nec, node_edge_widths=new,
                         radius=radius, limits_from=base_pts)
     if not step.accepted:
@@ -253,22 +267,28 @@ def plot_merge_step(trace, t: int, jr: JointRange, ax=None, *, layout: str | Map
         if t == 0:
             title = "$t=0$: $G_X$"
         else:
-            ordered = [sorted((a, b), key=lambda c: min(code[x] for x in c)) for a, b in step.merged[:2]]
-            pairs = ", ".join(f"{format_label(tuple(sorted(a, key=code.get)))} + {format_label(tuple(sorted(b, key=code.get)))}"
-                              for a, b in ordered)
-            if len(step.merged) > 2:
-                pairs += f" (+{len(step.merged) - 2})"
+            if not step.merged:
+                pairs = "no merge"
+            elif len(step.merged) > 1:
+                pairs = f"{len(step.merged)} merges"
+            else:
+                a, b = sorted(step.merged[0], key=lambda c: min(code[x] for x in c))
+                pairs = (f"{format_label(tuple(sorted(a, key=code.get)), max_members=3)} + "
+                         f"{format_label(tuple(sorted(b, key=code.get)), max_members=3)}")
+                if len(re.sub(r"[${}_\\]|ldots", "", pairs)) > 24:
+                    pairs = f"{len(a)} + {len(b)} values"
             title = f"$t={t}$: {pairs}" + ("" if step.accepted else " (rejected)")
     if title:
         ax.set_title(title)
     if annotate:
         s = step_summary(trace, t)
-        lines = [rf"$|\mathcal{{P}}|={s['n_components']}$", rf"$I^*={s['I_star']:.2f}$"]
+        first = [rf"$|\mathcal{{P}}|={s['n_components']}$", rf"$I^*={s['I_star']:.2f}$"]
+        second = []
         if trace.objective != "I*":
             name = _PRIVACY_NAME.get(trace.objective, "privacy")
-            lines.append(f"${name}={s['privacy']:.2f}$")
-        lines.append(rf"$\mathcal{{L}}={s['L']:.3f}$")
-        ax.set_xlabel(", ".join(lines), fontsize=7, color="#333333")
+            second.append(f"${name}={s['privacy']:.2f}$")
+        second.append(rf"$\mathcal{{L}}={s['L']:.3f}$")
+        ax.set_xlabel(", ".join(first) + "\n" + ", ".join(second), fontsize=7, color="#333333")
     return ax
 
 
