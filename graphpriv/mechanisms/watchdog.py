@@ -65,7 +65,7 @@ __all__ = [
 class _Prep:
     """Per-distribution quantities in nats; zero-mass sensitive rows dropped, zero-mass x published."""
 
-    __slots__ = ("P", "ps", "px", "lnps", "HX", "eps_x", "_I", "px_lnpx", "live")
+    __slots__ = ("P", "ps", "px", "lnps", "HX", "eps_x", "_I", "px_lnpx", "live", "_PT")
 
     def __init__(self, P: np.ndarray, keep_matrix: bool = True):
         ps_all = P.sum(axis=1)
@@ -88,6 +88,14 @@ class _Prep:
         self._I = I if keep_matrix else None
         self.px_lnpx = np.where(self.live, self.px * lnpx, 0.0)
         self.HX = float(-self.px_lnpx.sum())
+        self._PT = None
+
+    @property
+    def PT(self) -> np.ndarray:
+        """C-contiguous transpose: column x of P as a contiguous row (fast per-symbol updates)."""
+        if self._PT is None:
+            self._PT = np.ascontiguousarray(self.P.T)
+        return self._PT
 
     def delta_x(self, eps: float) -> np.ndarray:
         """Delta(eps, x) for every x."""
@@ -362,7 +370,7 @@ class CriticalLevel:
 
     eps: float                 # threshold eps_j (a distinct eps(x) value, or 0)
     n_randomized: int          # |X_eps^c|
-    randomized: tuple          # X_eps^c labels
+    added: tuple               # labels that enter X_eps^c at this level (chain (6): one symbol, or a tie group)
     eps_c: float               # eps(X_eps^c)
     eps_eff: float             # max{max_{X_eps} eps(x), eps^c}
     delta0: float              # Delta(eps, X_eps^c)
@@ -375,6 +383,13 @@ class CriticalSweep:
 
     base: float
     levels: tuple
+
+    def randomized(self, j: int) -> tuple:
+        """Labels of X_eps^c at level ``j`` (the union of ``added`` up to j, in decreasing eps(x))."""
+        out: list = []
+        for lev in self.levels[: j + 1]:
+            out.extend(lev.added)
+        return tuple(out)
 
     def to_frame(self) -> pd.DataFrame:
         return pd.DataFrame([asdict(r) for r in self.levels])
@@ -418,17 +433,18 @@ def critical_sweep(jd, *, base: float = math.e) -> CriticalSweep:
     n = len(ex)
     rows = []
     labels = jd.public_labels
+    PT = prep.PT
     for t in levels_vals:
+        k0 = k
         while k < n and ex[order[k]] > t:
             j = order[k]
-            col += prep.P[:, j]
-            pb += prep.px[j]
-            A += prep.px_lnpx[j]
+            col += PT[j]
+            pb += float(prep.px[j])
+            A += float(prep.px_lnpx[j])
             k += 1
-        rnd_idx = np.sort(order[:k])
         eps_c, d0 = prep.block(col, t) if k else (0.0, 0.0)
         max_pub = float(ex[order[k]]) if k < n else 0.0
-        rows.append(CriticalLevel(eps=t / lnb, n_randomized=k, randomized=tuple(labels[rnd_idx].tolist()),
+        rows.append(CriticalLevel(eps=t / lnb, n_randomized=k, added=tuple(labels[np.sort(order[k0:k])].tolist()),
                                   eps_c=eps_c / lnb, eps_eff=max(max_pub, eps_c) / lnb, delta0=d0,
                                   nmil=prep.nmil_of(pb, A) if k else 0.0))
     return CriticalSweep(base=b, levels=tuple(rows))
@@ -591,11 +607,11 @@ def _greedy_core(prep: _Prep, e: float, delta: float, eps_bar: float, *, prefilt
     nB = int(rnd.sum())
     steps = []
     lnps = prep.lnps
-    P = prep.P
+    PT = prep.PT if len(cand) > 64 else prep.P.T
     px = prep.px
     HX = prep.HX
     for pos, x in enumerate(cand):
-        c2 = col - P[:, x]
+        c2 = col - PT[x]
         np.maximum(c2, 0.0, out=c2)
         pb2 = pb - float(px[x])
         A2 = A - float(prep.px_lnpx[x])
