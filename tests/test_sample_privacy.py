@@ -497,3 +497,54 @@ def test_bad_input_errors():
 def test_base_nats():
     res = gp.synergistic_disclosure([[1, 0, 0, 1], [0, 1, 1, 0]], np.full((2, 2), 0.25), base="e")
     assert res.value == pytest.approx(math.log(2)) and "base" in repr(res)
+
+
+# ------------------------------------------------------------------ Corollary 3.1, Prop. 4
+def _cor31_channel(dependent: bool) -> np.ndarray:
+    """X = (X', V), W = (W', V); codes w = 2 w' + v, x = 2 x' + v."""
+    pxv = np.array([[0.8, 0.3], [0.2, 0.7]])
+    C = np.zeros((4, 4))
+    for wp, v, xp in itertools.product(range(2), range(2), range(2)):
+        C[2 * xp + v, 2 * wp + v] = (0.8 if xp == wp else 0.2) if dependent else pxv[xp, v]
+    return C
+
+
+@pytest.mark.parametrize("n,dependent,expected", [(2, False, 0.0), (3, False, 0.0), (2, True, 0.0111), (3, True, 0.0369)])
+def test_corollary31_common_part_blocks_disclosure(n, dependent, expected):
+    """Spec §4.9: with W' independent of X' given V, I_s = 0 (H_n has 2 components, the values of V);
+    if X' depends on W' (BSC(0.2)) I_s = 0.0111 (n = 2), 0.0369 (n = 3)."""
+    J = np.array([[0.3, 0.2], [0.1, 0.4]])
+    p_w = np.array([J[wp, v] for wp in range(2) for v in range(2)])
+    pw, px = gp.iid_samples_model(p_w, _cor31_channel(dependent), n)
+    res = gp.synergistic_disclosure(pw, px)
+    assert res.hypergraph.components().n_components == 2
+    assert round(res.value, 4) == expected
+    assert gp.is_disclosure_feasible(pw, px) == dependent
+
+
+def test_prop4_mapping_independent_of_w_when_nullity_one():
+    """Prop. 4 (with the spec's nul(P) = 1 hypothesis): the optimal mapping depends on p_X only."""
+    rng = np.random.default_rng(11)
+    p = rng.dirichlet(np.ones(4)).reshape(2, 2)
+    maps = []
+    for _ in range(5):
+        pw = rng.dirichlet(np.ones(3), size=4).T
+        res = gp.synergistic_disclosure(pw, p)
+        if res.value > 1e-9:
+            maps.append(res.mapping)
+    assert len(maps) >= 2 and all(_same_rows(m, maps[0], atol=1e-8) for m in maps)
+
+
+def test_prop4_counterexample_mapping_depends_on_w():
+    """Spec §6.8: |supp| = sum|X_i| - n + 2 but nul(P) = 2 (disconnected H_2): optima depend on W."""
+    sup = [t for t in itertools.product(range(3), range(3)) if t not in [(2, 2), (0, 2)]] + [(3, 3)]
+    w = np.array([1, 2, 1, 2, 1, 2, 1, 2.0])
+    hg = gp.SampleHypergraph.from_support([4, 4], sup, w / w.sum())
+    assert hg.nullity == 2
+    rng = np.random.default_rng(1)
+    seen = set()
+    for _ in range(20):
+        pw = rng.dirichlet(np.ones(3) * 0.5, size=16).T
+        res = gp.synergistic_disclosure(pw, hg)
+        seen.add(tuple(sorted(tuple(np.round(r, 6)) for r in res.posteriors)))
+    assert len(seen) > 1
