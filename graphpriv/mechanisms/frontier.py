@@ -1,5 +1,292 @@
-"""Paper 003 mechanisms as merge/contract: frontier (issue 3; in progress)."""
+"""Privacy-utility Pareto frontiers of paper 003's mechanisms (Section VII, Figs. 7 and 9).
+
+For Algorithms 1 and 2 the merge *order* never depends on λ -- only the stopping test ΔL >= 0 does --
+so :func:`pareto_frontier` runs ONE full trajectory (until one cluster, resp. one component) and reads
+off, for every λ >= 0, which Q(t) the algorithm would return. Each point carries the λ range that
+selects it. For Section V-C (``"L0|I*=0"``) the order depends on λ and the mechanism is run once per λ.
+
+Normalisations (Figs. 7 and 9 of paper 003): normalised privacy = privacy(X̂) / privacy(X) (L0 or I*
+of the unquantised X); utility loss = 1 - U1(X; X̂) / U1(X; X) for U1 and U2(X; X̂) / Û2 for U2, with
+Û2 = U2 of the one-cluster quantisation (the largest distortion, so that the loss lies in [0, 1] for
+every quantisation whose distortion does not exceed it).
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+import math
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+import numpy as np
+import pandas as pd
+
+from ..errors import InputError, InputTypeError
+from ..ranges import JointRange
+from .agglomerative import (_DL_TOL, _Problem, _build_trace, _check_lam, _evaluate_groups, _result_from_trace,
+                            _trajectory, agglomerate)
+from .trace import MergeTrace, _groups
+
+__all__ = ["FrontierPoint", "Frontier", "pareto_frontier", "pareto_filter"]
+
+
+@dataclass(frozen=True)
+class FrontierPoint:
+    """One non-dominated (privacy, utility) point.
+
+    Attributes
+    ----------
+    privacy, utility : float
+    quantization : list of frozenset
+    lam_min, lam_max : float
+        The λ range selecting this point (``lam_max`` may be inf; NaN when no λ selects it, e.g. an
+        unsupported point of the exact frontier).
+    t : int or None
+        Step of the trajectory the point comes from (greedy frontiers).
+    """
+
+    privacy: float
+    utility: float
+    quantization: list = field(repr=False)
+    lam_min: float = float("nan")
+    lam_max: float = float("nan")
+    t: int | None = None
+
+    @property
+    def n_clusters(self) -> int:
+        return len(self.quantization)
+
+
+@dataclass(frozen=True, eq=False)
+class Frontier:
+    """A privacy-utility frontier (privacy minimised, utility maximised).
+
+    Attributes
+    ----------
+    points : tuple of FrontierPoint
+        Non-dominated points, by increasing privacy.
+    objective, utility : str
+    method : str
+        "greedy" (one trajectory), "greedy-per-lambda" (Section V-C) or "exact".
+    privacy_of_x, utility_of_x : float
+        Privacy and utility of the unquantised X (normalisation references).
+    utility_hat : float
+        Û2 = U2 of the one-cluster quantisation (U2 normalisation), U of one cluster for U1 (= 0).
+    trace : MergeTrace or None
+        The full λ-free trajectory (greedy Algorithms 1/2).
+    """
+
+    points: tuple
+    objective: str
+    utility: str
+    method: str
+    privacy_of_x: float
+    utility_of_x: float
+    utility_hat: float
+    trace: MergeTrace | None = field(default=None, repr=False)
+
+    def __len__(self) -> int:
+        return len(self.points)
+
+    def __iter__(self):
+        return iter(self.points)
+
+    @property
+    def privacy(self) -> np.ndarray:
+        return np.array([p.privacy for p in self.points])
+
+    @property
+    def utility_values(self) -> np.ndarray:
+        return np.array([p.utility for p in self.points])
+
+    def normalized_privacy(self) -> np.ndarray:
+        """privacy / privacy of X (NaN when X itself has zero privacy leakage)."""
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return self.privacy / self.privacy_of_x if self.privacy_of_x > 0 else np.full(len(self), np.nan)
+
+    def utility_loss(self) -> np.ndarray:
+        """1 - U1(X̂)/U1(X) for U1; U2(X̂)/Û2 for U2 (Figs. 7 and 9 of paper 003)."""
+        u = self.utility_values
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if self.utility == "U2":
+                return u / self.utility_hat if self.utility_hat != 0 else np.full(len(self), np.nan)
+            return 1 - u / self.utility_of_x if self.utility_of_x != 0 else np.full(len(self), np.nan)
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per point: privacy, utility, normalised privacy, utility loss, λ range, size, Q."""
+        return pd.DataFrame({
+            "privacy": self.privacy,
+            "utility": self.utility_values,
+            "privacy_normalized": self.normalized_privacy(),
+            "utility_loss": self.utility_loss(),
+            "lam_min": [p.lam_min for p in self.points],
+            "lam_max": [p.lam_max for p in self.points],
+            "n_clusters": [p.n_clusters for p in self.points],
+            "t": [p.t for p in self.points],
+            "quantization": [p.quantization for p in self.points],
+        })
+
+    def __repr__(self) -> str:
+        return (f"Frontier(objective={self.objective!r}, utility={self.utility!r}, method={self.method!r}, "
+                f"points={len(self.points)})")
+
+
+def pareto_filter(privacy: Sequence[float], utility: Sequence[float], tol: float = 1e-12) -> np.ndarray:
+    """Indices of the non-dominated points (privacy minimised, utility maximised), by increasing privacy.
+
+    Of several points with equal (privacy, utility) the first is kept.
+
+    Examples
+    --------
+    >>> import graphpriv as gp
+    >>> gp.pareto_filter([1.0, 0.5, 0.5, 2.0], [2.0, 1.0, 1.5, 1.9]).tolist()
+    [2, 0]
+    """
+    p = np.asarray(privacy, dtype=float)
+    u = np.asarray(utility, dtype=float)
+    if p.shape != u.shape or p.ndim != 1:
+        raise InputError("privacy and utility must be 1-d sequences of the same length")
+    order = np.lexsort((np.arange(len(p)), -u, p))
+    keep = []
+    best_u = -np.inf
+    for i in order.tolist():
+        if u[i] > best_u + tol:
+            keep.append(i)
+            best_u = u[i]
+    return np.array(keep, dtype=np.int64)
+
+
+def _lam_grid(lams) -> np.ndarray:
+    try:
+        arr = np.asarray(lams, dtype=float).ravel()
+    except (TypeError, ValueError):
+        raise InputTypeError("lams must be a sequence of numbers >= 0") from None
+    if arr.size == 0:
+        raise InputError("lams must hold at least one λ value")
+    if not np.all(np.isfinite(arr)) or (arr < 0).any():
+        raise InputError("every λ in lams must be a finite number >= 0")
+    return np.unique(arr)
+
+
+def _returned_t(dp: np.ndarray, du: np.ndarray, nonempty: np.ndarray, lams: np.ndarray) -> np.ndarray:
+    """t(λ) = number of leading accepted steps, for every λ (vectorised, chunked)."""
+    T = len(dp)
+    out = np.empty(len(lams), dtype=np.int64)
+    if T == 0:
+        out[:] = 0
+        return out
+    chunk = max(1, 4_000_000 // T)
+    for s0 in range(0, len(lams), chunk):
+        lam = lams[s0:s0 + chunk, None]
+        acc = ((dp[None, :] - lam * du[None, :]) < -_DL_TOL) & nonempty[None, :]
+        rej = ~acc
+        first = np.where(rej.any(axis=1), rej.argmax(axis=1), T)
+        out[s0:s0 + chunk] = first
+    return out
+
+
+def _exact_lams(dp: np.ndarray, du: np.ndarray) -> np.ndarray:
+    """λ values covering every acceptance pattern: 0, every threshold, midpoints, one beyond."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        tau = dp / du
+    tau = tau[np.isfinite(tau) & (tau > 0)]
+    tau = np.unique(tau)
+    pts = [np.zeros(1), tau]
+    if len(tau):
+        pts.append((tau[:-1] + tau[1:]) / 2)
+        pts.append(tau[:1] / 2)
+        pts.append(tau[-1:] * 2 + 1)
+    else:
+        pts.append(np.ones(1))
+    return np.unique(np.concatenate(pts))
+
+
+def pareto_frontier(jr: JointRange, objective: str, utility: Any = "U1", values: Any = None, lams=None, *,
+                    base: float = 2) -> Frontier:
+    """Non-dominated (privacy, utility) points of Algorithm 1, Algorithm 2 or Section V-C over λ.
+
+    Parameters
+    ----------
+    jr : JointRange
+    objective : {"L0", "I*", "L0|I*=0"}
+    utility, values : as in :func:`graphpriv.agglomerate`
+    lams : sequence of float >= 0, optional
+        λ values to consider. For Algorithms 1/2 the default considers *every* λ >= 0 exactly (the
+        thresholds where a step's ΔL changes sign); for ``"L0|I*=0"`` the default is
+        ``[0] + geomspace(1e-3, 1e3, 49)``.
+    base : float, default 2
+
+    Returns
+    -------
+    Frontier
+        ``.points`` (privacy, utility, quantisation, λ range), ``.to_frame()``, normalisations
+        ``.normalized_privacy()`` and ``.utility_loss()``, and for Algorithms 1/2 the full ``.trace``.
+
+    Examples
+    --------
+    >>> import graphpriv as gp
+    >>> jr, values = gp.datasets.paper_example()
+    >>> f = gp.pareto_frontier(jr, "I*")
+    >>> [(round(p.privacy, 3), round(p.utility, 3)) for p in f.points]
+    [(0.0, 1.222), (2.322, 2.807)]
+    >>> f.points[0].lam_min, round(f.points[0].lam_max, 4)          # Example 3's λ = 0.3 lies here
+    (0.0, 0.3219)
+    >>> f.to_frame()[["privacy_normalized", "utility_loss"]].round(4).values.tolist()   # Fig. 7 axes
+    [[0.0, 0.5646], [1.0, 0.0]]
+
+    Notes
+    -----
+    Algorithms 1/2: one trajectory (see :func:`graphpriv.agglomerate` for its cost) plus O(T · |Λ|)
+    vectorised work for T steps and |Λ| values of λ. Points are Q(t) of the trajectory that some λ
+    selects; the λ range of a point is [lam_min, lam_max) (for U2, whose utility can rise along a
+    trajectory, the set of λ selecting a point is reported by its extremes).
+    """
+    prob = _Problem(jr, objective, utility, values, base)
+    n = prob.n
+    one = [np.arange(n)]
+    p_x, u_x = _evaluate_groups(prob, [np.array([i]) for i in range(n)])
+    _, u_hat = _evaluate_groups(prob, one)
+    if prob.objective == "L0|I*=0":
+        grid = _lam_grid(np.concatenate([[0.0], np.geomspace(1e-3, 1e3, 49)]) if lams is None else lams)
+        found: dict = {}
+        for lam in grid.tolist():
+            r = agglomerate(jr, objective, lam, utility, values, base=base)
+            key = tuple(sorted(tuple(sorted(map(repr, c))) for c in r.quantization))
+            if key not in found:
+                found[key] = [r, lam, lam]
+            else:
+                found[key][2] = lam
+        items = list(found.values())
+        keep = pareto_filter([it[0].privacy for it in items], [it[0].utility for it in items])
+        pts = tuple(FrontierPoint(items[i][0].privacy, items[i][0].utility, items[i][0].quantization, items[i][1], items[i][2], None)
+                    for i in keep.tolist())
+        return Frontier(pts, prob.objective, prob.utility_name, "greedy-per-lambda", p_x, u_x, u_hat, None)
+
+    traj = _trajectory(prob, None)
+    trace = _build_trace(prob, traj, 0.0)
+    priv = np.asarray(traj.priv, dtype=float)
+    util = np.asarray(traj.util, dtype=float)
+    dp = np.diff(priv)
+    du = np.diff(util)
+    nonempty = np.array([len(m) > 0 for m in traj.merges[1:]], dtype=bool)
+    exact = lams is None
+    grid = _exact_lams(dp, du) if exact else _lam_grid(lams)
+    tsel = _returned_t(dp, du, nonempty, grid)
+    ts = np.unique(tsel)
+    lam_lo = {}
+    lam_hi = {}
+    for t in ts.tolist():
+        sel = grid[tsel == t]
+        lam_lo[t] = float(sel.min())
+        if exact:
+            # the range extends up to the next grid value selecting another t (thresholds are grid points)
+            above = grid[(grid > sel.max()) & (tsel != t)]
+            lam_hi[t] = float(above.min()) if len(above) else math.inf
+        else:
+            lam_hi[t] = float(sel.max())
+    keep = pareto_filter(priv[ts], util[ts])
+    pts = []
+    for k in keep.tolist():
+        t = int(ts[k])
+        res = _result_from_trace(prob, trace, t)
+        pts.append(FrontierPoint(float(priv[t]), float(util[t]), res.quantization, lam_lo[t], lam_hi[t], t))
+    return Frontier(tuple(pts), prob.objective, prob.utility_name, "greedy", p_x, u_x, u_hat, trace)
