@@ -689,14 +689,16 @@ def _polish(M: np.ndarray, p: np.ndarray, V: np.ndarray, tol: float) -> np.ndarr
     if V.shape[0] == 0:
         return V
     b = M @ p
+    V = np.where(V > tol, V, 0.0)
+    bad = np.abs(V @ M.T - b[None, :]).max(axis=1) > 1e-12
+    for k in np.flatnonzero(bad):  # re-solve only the vertices that are not accurate already
+        F = np.flatnonzero(V[k] > 0)
+        x, *_ = np.linalg.lstsq(M[:, F], b, rcond=None)
+        V[k] = 0.0
+        V[k, F] = np.clip(x, 0, None)
     out = {}
     scale = max(tol, 1e-12)
-    for v in V:
-        F = np.flatnonzero(v > tol)
-        x, *_ = np.linalg.lstsq(M[:, F], b, rcond=None)
-        t = np.zeros_like(v)
-        t[F] = np.clip(x, 0, None)
-        key = tuple(np.round(t / scale).astype(np.int64))
+    for key, t in zip(map(tuple, np.round(V / scale).astype(np.int64)), V):
         out.setdefault(key, t)
     W = np.array(list(out.values()))
     keys = np.round(W, 9)
