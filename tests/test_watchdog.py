@@ -290,6 +290,9 @@ def test_apply_samples_from_the_channel():
     np.testing.assert_allclose(freq, 0.2, atol=0.03)
     r = gp.watchdog_eps_delta(jd, 1.0, 0.02, 3.0)
     assert set(r.apply(["x1", "x6", "x7"], rng=1)) == {"x1"}          # merged into the block's first symbol
+    # the (s, x, rng) form of the other mechanisms; s is ignored
+    np.testing.assert_array_equal(r.apply(["s1", "s2", "s3"], ["x1", "x6", "x2"], 1), ["x1", "x1", "x2"])
+    assert r.kernel.shape == (8, 8) and w.kernel is not None
 
 
 @pytest.mark.parametrize(

@@ -266,14 +266,25 @@ class WatchdogResult:
             labels = labels[:-1]
         return W, labels
 
-    def apply(self, x, rng=None) -> np.ndarray:
-        """Sanitise public values: each x in X_eps is kept, each x in X_eps^c replaced by y ~ R.
+    @property
+    def kernel(self) -> np.ndarray:
+        """Alias of :attr:`channel` (the mechanism's kernel p(y|x), rows indexed by x)."""
+        return self.channel
+
+    def apply(self, s, x=None, rng=None) -> np.ndarray:
+        """Sanitise records: each x in X_eps is kept, each x in X_eps^c replaced by y ~ R.
+
+        Call as ``apply(x, rng=...)`` or, like the other mechanisms, ``apply(s, x, rng)``; the watchdog
+        only looks at X, so ``s`` is ignored.
 
         Parameters
         ----------
+        s : sequence of sensitive labels (ignored), or the public labels when ``x`` is None
         x : label or sequence of public labels
-        rng : int, numpy Generator or None
+        rng : int, numpy Generator or None (keyword in the one-argument form)
         """
+        if x is None:
+            x = s
         codes = _codes_of(x, self.public_labels, "x")
         y = _sample(self.channel, codes, np.random.default_rng(rng))
         return self.public_labels[y]
@@ -542,8 +553,15 @@ class EpsDeltaResult:
         blocks += [np.array([i]) for i in np.flatnonzero(self.published)]
         return _xinv_channel(len(self.public_labels), blocks)
 
-    def apply(self, x, rng=None) -> np.ndarray:
-        """Sanitise public values with :attr:`channel`."""
+    @property
+    def kernel(self) -> np.ndarray:
+        """Alias of :attr:`channel`."""
+        return self.channel
+
+    def apply(self, s, x=None, rng=None) -> np.ndarray:
+        """Sanitise records with :attr:`channel`: ``apply(x, rng=...)`` or ``apply(s, x, rng)`` (s ignored)."""
+        if x is None:
+            x = s
         codes = _codes_of(x, self.public_labels, "x")
         return self.public_labels[_sample(self.channel, codes, np.random.default_rng(rng))]
 
