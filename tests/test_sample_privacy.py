@@ -548,3 +548,10 @@ def test_prop4_counterexample_mapping_depends_on_w():
         res = gp.synergistic_disclosure(pw, hg)
         seen.add(tuple(sorted(tuple(np.round(r, 6)) for r in res.posteriors)))
     assert len(seen) > 1
+
+
+def test_precomputed_vertices_are_validated():
+    with pytest.raises(InputError, match="vertices"):
+        gp.synergistic_disclosure(EX2_PW_PAPER, EX2_P, vertices=np.full((2, 6), 1 / 6))
+    with pytest.raises(InputError, match="shape"):
+        gp.synergistic_disclosure(EX2_PW_PAPER, EX2_P, vertices=np.ones((2, 4)))

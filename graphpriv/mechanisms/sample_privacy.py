@@ -262,8 +262,11 @@ def _disclose(PW: np.ndarray, p: np.ndarray, M: np.ndarray, *, method: str, max_
                        max_vertices=max_vertices, tol=tol)
     else:
         V = np.asarray(vertices, dtype=float)
-        if V.ndim != 2 or V.shape[1] != p.size:
-            raise InputError(f"vertices must have shape (K, {p.size}), got {V.shape}")
+        if V.ndim != 2 or V.shape[1] != p.size or V.shape[0] == 0:
+            raise InputError(f"vertices must have shape (K, {p.size}) -- one vertex of S per row, on the support -- got {V.shape}")
+        if (V < -tol).any() or np.abs(V @ M.T - (M @ p)[None, :]).max() > 1e-8:
+            raise InputError("vertices are not points of S = {t >= 0 : P t = P p} for this p_xn; "
+                             "compute them with privacy_polytope_vertices(SampleHypergraph.from_pmf(p_xn))")
     K = V.shape[0]
     costs = _H(V @ PW.T, base)
     h_w = float(_H(PW @ p, base))
