@@ -555,3 +555,18 @@ def test_precomputed_vertices_are_validated():
         gp.synergistic_disclosure(EX2_PW_PAPER, EX2_P, vertices=np.full((2, 6), 1 / 6))
     with pytest.raises(InputError, match="shape"):
         gp.synergistic_disclosure(EX2_PW_PAPER, EX2_P, vertices=np.ones((2, 4)))
+
+
+@settings(max_examples=30, deadline=None)
+@given(random_models())
+def test_merging_parts_only_lowers_disclosure(model):
+    """Spec §5.6: protecting (X_1, X_2) jointly (merging two parts of H_n) shrinks Null(P) and S, so I_s decreases;
+    protecting nothing beyond X_1 (deleting parts) enlarges them, so I_s increases."""
+    p, pw = model
+    n = p.ndim
+    base = gp.synergistic_disclosure(pw, p, method="bases").value
+    merged = gp.synergistic_disclosure(pw, p, protected=[(0, 1)] + [(i,) for i in range(2, n)], method="bases")
+    assert merged.value <= base + 1e-9
+    assert gp.verify_sample_privacy(merged.mapping, p, protected=[(0, 1)]).is_private
+    fewer = gp.synergistic_disclosure(pw, p, protected=[(0,)], method="bases")
+    assert fewer.value >= base - 1e-9
