@@ -111,10 +111,14 @@ class _UnionFind:
 
 def _groups(ids: np.ndarray) -> list[np.ndarray]:
     """Codes grouped by id, groups ordered by their smallest code."""
+    ids = np.asarray(ids)
+    if len(ids) == 0:
+        return []
     order = np.argsort(ids, kind="stable")
     sorted_ids = ids[order]
-    cuts = np.flatnonzero(np.diff(sorted_ids)) + 1
-    groups = np.split(order, cuts)
+    cuts = (np.flatnonzero(np.diff(sorted_ids)) + 1).tolist()
+    bounds = [0, *cuts, len(ids)]
+    groups = [order[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
     groups.sort(key=lambda g: int(g[0]))
     return groups
 
