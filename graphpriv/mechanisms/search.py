@@ -47,11 +47,10 @@ __all__ = [
     "exact_minimum",
     "ExactMinimum",
     "compare_searches",
-    "EXACT_MAX_PUBLIC",
 ]
 
 #: Largest |X| for :func:`exact_minimum` (Bell(11) = 678,570 partitions).
-EXACT_MAX_PUBLIC = 11
+_EXACT_MAX = 11
 _TOL = 1e-12
 
 
@@ -710,7 +709,7 @@ def _exact_from_table(ev: "_Eval", table, lam: float) -> "ExactMinimum":
 
 
 def exact_minimum(jr: JointRange, objective: str, lam: float, utility: Any = "U1", values: Any = None, *, base: float = 2,
-                  max_public: int = EXACT_MAX_PUBLIC) -> ExactMinimum:
+                  max_public: int = _EXACT_MAX) -> ExactMinimum:
     """Exact minimum of the Lagrangian by enumerating every set partition of [[X]] (the test oracle).
 
     Parameters
@@ -793,8 +792,8 @@ def compare_searches(instances: Sequence, objective: str, lam, utility: Any = "U
         table = ev = None
         if exact:
             ev = _Eval(jr, objective, 0.0, utility, values, base, 0.0)
-            if ev.n > EXACT_MAX_PUBLIC:
-                raise TooLargeError(f"instance {k} has |X| = {ev.n} > {EXACT_MAX_PUBLIC}; pass exact=False")
+            if ev.n > _EXACT_MAX:
+                raise TooLargeError(f"instance {k} has |X| = {ev.n} > {_EXACT_MAX}; pass exact=False")
             table = _exact_table(ev)
         for lm in lams:
             row = {"instance": k, "lam": float(lm), "n_public": jr.n_public, "n_sensitive": jr.n_sensitive}
