@@ -426,6 +426,8 @@ def test_lp_properties_on_random_models(model):
     assert -1e-9 <= res.value <= h_w + 1e-9  # the LP optimum never exceeds H(W)
     assert res.value <= res.upper_bound + 1e-9  # Prop. 2
     assert res.n_outputs <= res.hypergraph.nullity + 1  # Prop. 3
+    if res.value > 1e-9:  # Corollary 1.1 (for Algorithm 2's vertex decompositions)
+        assert res.n_outputs >= math.ceil(res.hypergraph.n_edges / res.hypergraph.rank)
     assert res.information == pytest.approx(res.value, abs=1e-8)
     chk = gp.verify_sample_privacy(res.mapping, p, p_w_given_xn=pw)
     assert chk.is_private and max(chk.leakage) < 1e-9
@@ -570,3 +572,15 @@ def test_merging_parts_only_lowers_disclosure(model):
     assert gp.verify_sample_privacy(merged.mapping, p, protected=[(0, 1)]).is_private
     fewer = gp.synergistic_disclosure(pw, p, protected=[(0,)], method="bases")
     assert fewer.value >= base - 1e-9
+
+
+def test_asymptotic_bounds_chain():
+    """Prop. 5 chain on spec §4.5's model and the Table I model (C_1(0) = 0, C_2(0) = 0.1925)."""
+    b = gp.asymptotic_bounds(np.ones(3) / 3, [[0.9, 0.5, 0.1], [0.1, 0.5, 0.9]])
+    assert b.lower <= b.c1_zero <= b.c2_zero <= b.h_wtilde_given_x + 1e-12 <= b.h_w_given_x + 1e-12
+    np.testing.assert_allclose([b.lower, b.c1_zero, b.c2_zero, b.h_w_given_x, b.c_x], [0.5850, 0.9183, 1.0516, 1.2310, 1.5850], atol=5e-5)
+    t = gp.asymptotic_bounds(TABLE1["p_w"], TABLE1["p_x_given_w"])
+    assert t.c1_zero == pytest.approx(0, abs=1e-12) and t.c2_zero == pytest.approx(0.1925, abs=5e-5)
+    # merged W: H(W~|X) < H(W|X)
+    m = gp.asymptotic_bounds([0.25, 0.25, 0.5], [[0.8, 0.8, 0.3], [0.2, 0.2, 0.7]])
+    assert m.h_wtilde_given_x < m.h_w_given_x and m.c_x == pytest.approx(1.0)

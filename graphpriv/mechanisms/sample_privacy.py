@@ -79,6 +79,8 @@ __all__ = [
     "latent_reduction",
     "output_perturbation_capacity",
     "genie_disclosure",
+    "AsymptoticBounds",
+    "asymptotic_bounds",
 ]
 
 _ATOL = 1e-9
@@ -1142,3 +1144,45 @@ def genie_disclosure(p_w, p_x_given_w, n: int, *, base: float = 2) -> float:
     u, V, lp, h_w = _disclose(PW, hg.weights, M, method="auto", max_support=MAX_POLYTOPE_SUPPORT,
                               max_bases=MAX_BASES, max_vertices=1_000_000, base=base)
     return float(h_w - lp)
+
+
+@dataclass(frozen=True)
+class AsymptoticBounds:
+    """The chain of paper 004, Prop. 5 and Remark 5 (bits by default):
+
+    (C_X(W) - log|X|)^+ <= C_1(0) <= C_2(0) <= H(W̃ | X) <= H(W | X),
+
+    where C_1(0) = lim_n I_s(W, X^n) (Theorem 3) and C_2(0) = J(W, X^1).
+    """
+
+    lower: float
+    c1_zero: float
+    c2_zero: float
+    h_wtilde_given_x: float
+    h_w_given_x: float
+    c_x: float
+
+
+def asymptotic_bounds(p_w, p_x_given_w, *, base: float = 2) -> AsymptoticBounds:
+    """Prop. 5 of paper 004 for the i.i.d. model: bounds on the limit C_1(0) of I_s(W, X^n).
+
+    (The extracted paper prints "H(W|X) <= H(W|X)"; the chain's last step is H(W̃|X) <= H(W|X).)
+
+    Examples
+    --------
+    Spec §4.5 (W uniform on 3 values, P(X = 1 | w) = 0.1, 0.5, 0.9):
+
+    >>> b = asymptotic_bounds(np.ones(3) / 3, [[.9, .5, .1], [.1, .5, .9]])
+    >>> [round(v, 4) for v in (b.lower, b.c1_zero, b.c2_zero, b.h_w_given_x)]
+    [0.585, 0.9183, 1.0516, 1.231]
+    """
+    base = check_base(base)
+    pw, C = _check_channel(p_w, p_x_given_w)
+    red = latent_reduction(pw, C, base=base)
+    jw = C * pw[None, :]
+    jt = red.p_x_given_w_tilde * red.p_w_tilde[None, :]
+    h_w_x = float(_H(jw.ravel(), base) - _H(jw.sum(1), base))
+    h_t_x = float(_H(jt.ravel(), base) - _H(jt.sum(1), base))
+    lower = max(0.0, red.value - math.log(C.shape[0]) / math.log(base))
+    return AsymptoticBounds(lower, output_perturbation_capacity(pw, C, base=base), genie_disclosure(pw, C, 1, base=base),
+                            h_t_x, h_w_x, red.value)
