@@ -69,6 +69,13 @@ def plot_incidence(matrix, *, row_blocks: Sequence[int] | None = None, block_nam
     Returns
     -------
     matplotlib Axes
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> ax = plot_incidence(np.eye(3), row_blocks=[1, 2], block_names=["A", "B"])
+    >>> ax.images[0].get_array().shape
+    (3, 3)
     """
     M = matrix.toarray() if sp.issparse(matrix) else np.asarray(matrix, dtype=float)
     M = np.asarray(M, dtype=float)
@@ -136,6 +143,14 @@ def plot_hypergraph_incidence(hg, *, ax=None, null_basis: str | None = None, tit
     Returns
     -------
     matplotlib Axes (the incidence panel)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from graphpriv import SampleHypergraph
+    >>> ax = plot_hypergraph_incidence(SampleHypergraph.from_pmf(np.full((2, 2), 0.25)), null_basis="circuits")
+    >>> ax.get_title()
+    'Incidence matrix P of $H_{2}$ (rank 3, nullity 1)'
     """
     P = hg.incidence.toarray()
     cols = [_point_label(hg, pt) for pt in hg.support]
@@ -180,6 +195,13 @@ def plot_levi_graph(hg, *, ax=None, title: str | None = None):
     Returns
     -------
     matplotlib Axes
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from graphpriv import SampleHypergraph
+    >>> plot_levi_graph(SampleHypergraph.from_pmf(np.eye(2) / 2)).get_title()
+    'Levi graph of $H_{2}$: 2 component(s)'
     """
     pos, height = _vertex_positions(hg)
     E = hg.n_edges
@@ -221,6 +243,15 @@ def plot_hyperedges(hg, *, result=None, ax=None, title: str | None = None, max_w
     Returns
     -------
     matplotlib Axes
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from graphpriv import SampleHypergraph, self_disclosure
+    >>> res = self_disclosure(np.full((2, 2), 0.25))
+    >>> ax = plot_hyperedges(res.hypergraph, result=res)
+    >>> [t.get_text() for t in ax.get_legend().get_texts()]
+    ['y=1', 'y=2']
     """
     n = hg.n
     ax = _ax(ax, width=max(2.4, 1.2 * n + 1.0), height=max(1.8, 0.35 * max(hg.sizes) + 0.9))
@@ -289,6 +320,13 @@ def plot_privacy_polytope(result, *, ax=None, title: str | None = None, label_ve
     Returns
     -------
     matplotlib Axes
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from graphpriv import self_disclosure
+    >>> plot_privacy_polytope(self_disclosure(np.outer([0.7, 0.3], [0.6, 0.4]))).get_title()
+    'polytope S: 2 vertices'
     """
     hg = result.hypergraph
     p = hg.weights
@@ -380,6 +418,12 @@ def plot_channel(p_x_given_w, *, w_labels=None, x_labels=None, w_name: str = "W"
     Returns
     -------
     matplotlib Axes
+
+    Examples
+    --------
+    >>> ax = plot_channel([[0.8, 0.3], [0.2, 0.7]])
+    >>> len(ax.lines)
+    4
     """
     C = np.asarray(p_x_given_w, dtype=float)
     mx, mw = C.shape
