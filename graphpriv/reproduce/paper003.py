@@ -106,7 +106,7 @@ def fig3(quick: bool = False):
 
 @figure(name="paper003_fig4_alg2_U1_merges", paper="003", number="Fig. 4",
         shows="Example 3 (Algorithm 2, U1, lambda = 0.3): G_X-hat after each iteration t = 1..4; super-nodes x13, x25, "
-              "x46, x137; the merged node is ringed and the components it joined shaded; |P(t)| falls 4, 3, 2, 1 and "
+              "x46, x137; the merged node is ringed and the components it joined shaded; the number of components falls 4, 3, 2, 1 and "
               "I* from log2 5 to 0.",
         erratum="Example 3 prints Delta L(1) as log2(4/5) - lambda log2 2 = -0.0219; the value -0.0219 needs "
                 "log2(4/5) + lambda log2 2 (U1 falls by one bit), which is what the code gives.")
