@@ -102,8 +102,9 @@ class _Eval:
     def feasible(self, ncomp):
         return ncomp == 1 if self.objective == "L0|I*=0" else np.ones_like(ncomp, dtype=bool)
 
-    def quick(self, members) -> tuple[float, float, int]:
-        """(privacy, utility, |P|) of a partition given as lists of codes (pure Python, cached costs)."""
+    def quick(self, members, components: bool = False) -> tuple[float, float, int]:
+        """(privacy, utility, |P|) of a partition given as lists of codes (pure Python, cached costs).
+        |P| is only computed when the objective needs it or ``components`` is True (else 1)."""
         masks = self.masks
         cl = []
         min_s = None
@@ -115,7 +116,7 @@ class _Eval:
             c = acc.bit_count()
             min_s = c if min_s is None or c < min_s else min_s
         ncomp = 1
-        if self.objective != "L0":
+        if components or self.objective != "L0":
             # groups of clusters sharing sensitive values = components of G_X̂
             comps: list[int] = []
             for acc in cl:
@@ -236,7 +237,12 @@ class _State:
             st.mx = self.mx.copy(); st.mx[i] = max(self.mx[i], self.mx[j]); st.mx = st.mx[keep]
         if ev.is_u2:
             st.dbar = self.dbar.copy()
-            st.dbar[i] = ev.cost(mi)
+            if ev.fast:
+                c = st.sm[i] / st.cnt[i]
+                d = max(c - st.mn[i], st.mx[i] - c)
+                st.dbar[i] = d * d if ev.ub.squared else d
+            else:
+                st.dbar[i] = ev.cost(mi)
             st.dbar = st.dbar[keep]
         else:
             st.dbar = None
@@ -246,86 +252,113 @@ class _State:
         return st
 
 
+_TRIU: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _triu(k: int) -> tuple[np.ndarray, np.ndarray]:
+    if k not in _TRIU:
+        _TRIU[k] = np.triu_indices(k, 1)
+    return _TRIU[k]
+
+
 def _excl(vals: np.ndarray, I: np.ndarray, J: np.ndarray, largest: bool) -> np.ndarray:
-    """For every pair (I, J): the min (or max) of ``vals`` over the positions other than I and J."""
-    k = len(vals)
-    order = np.argsort(-vals if largest else vals, kind="stable")[:3]
+    """vals (W, k); for every state w and pair (I, J): min (or max) of vals[w] over positions other than I, J."""
+    W, k = vals.shape
     pad = -np.inf if largest else np.inf
-    v = np.full(3, pad)
-    o = np.full(3, -1)
-    v[:len(order)] = vals[order]
-    o[:len(order)] = order
-    out = np.where((o[2] != I) & (o[2] != J), v[2], pad) if k >= 3 else np.full(len(I), pad)
-    out = np.where((o[1] != I) & (o[1] != J), v[1], out)
-    out = np.where((o[0] != I) & (o[0] != J), v[0], out)
+    order = np.argsort(-vals if largest else vals, axis=1, kind="stable")[:, :3]
+    v = np.full((W, 3), pad)
+    o = np.full((W, 3), -1)
+    v[:, :order.shape[1]] = np.take_along_axis(vals, order, axis=1)
+    o[:, :order.shape[1]] = order
+    out = np.full((W, len(I)), pad)
+    for r in (2, 1, 0):
+        orr = o[:, r:r + 1]
+        out = np.where((orr != I) & (orr != J), v[:, r:r + 1], out)
     return out
 
 
-def _children(ev: _Eval, st: _State):
-    """Arrays (I, J, priv, util, L, score, ncomp) over the admissible merges of a state."""
-    k = len(st.members)
+def _children(ev: _Eval, states: list) -> tuple | None:
+    """All admissible merges of a list of states with the same number k of clusters, vectorised.
+
+    Returns flat arrays (state, I, J, priv, util, L, score, ncomp, at_min) or None.
+    """
+    k = len(states[0].members)
     if k < 2:
         return None
-    I, J = np.triu_indices(k, 1)
-    inter = (st.Sb.astype(np.int32) @ st.Sb.T.astype(np.int32))[I, J]
-    new_s = st.ssz[I] + st.ssz[J] - inter
-    cross = st.comp[I] != st.comp[J]
+    W = len(states)
+    I, J = _triu(k)
+    Sb = np.stack([st.Sb for st in states]).astype(np.int32)                 # (W, k, |S|)
+    ssz = np.stack([st.ssz for st in states])                                # (W, k)
+    comp = np.stack([st.comp for st in states])
+    inter = np.matmul(Sb, Sb.transpose(0, 2, 1))[:, I, J]                     # (W, P)
+    sI, sJ = ssz[:, I], ssz[:, J]
+    new_s = sI + sJ - inter
+    cross = comp[:, I] != comp[:, J]
     if ev.objective == "L0":
-        ok = ~((inter == st.ssz[I]) & (inter == st.ssz[J]))          # Φ: different S-sets
+        ok = ~((inter == sI) & (inter == sJ))                                 # Φ: different S-sets
     elif ev.objective == "I*":
-        ok = cross                                                 # Ψ: different components
+        ok = cross                                                            # Ψ: different components
     else:
-        ok = np.ones(len(I), dtype=bool)
+        ok = np.ones_like(cross)
     if not ok.any():
         return None
-    I, J, new_s, cross = I[ok], J[ok], new_s[ok], cross[ok]
-    ncomp = st.ncomp - cross.astype(np.int64)
-    min_s = np.minimum(_excl(st.ssz.astype(float), I, J, largest=False), new_s)
+    ncomp = np.array([st.ncomp for st in states])[:, None] - cross.astype(np.int64)
+    min_s = np.minimum(_excl(ssz.astype(float), I, J, largest=False), new_s)
     priv = ev.priv_from(min_s, ncomp)
     if ev.is_u2:
+        dbar = np.stack([st.dbar for st in states])
         if ev.fast:
-            c = (st.sm[I] + st.sm[J]) / (st.cnt[I] + st.cnt[J])
-            d = np.maximum(c - np.minimum(st.mn[I], st.mn[J]), np.maximum(st.mx[I], st.mx[J]) - c)
+            cnt = np.stack([st.cnt for st in states]); sm = np.stack([st.sm for st in states])
+            mn = np.stack([st.mn for st in states]); mx = np.stack([st.mx for st in states])
+            c = (sm[:, I] + sm[:, J]) / (cnt[:, I] + cnt[:, J])
+            d = np.maximum(c - np.minimum(mn[:, I], mn[:, J]), np.maximum(mx[:, I], mx[:, J]) - c)
             if ev.ub.squared:
                 d = d * d
         else:
-            d = np.array([ev.cost(st.members[a] + st.members[b]) for a, b in zip(I.tolist(), J.tolist())])
-        util = ev.util_from(None, np.maximum(_excl(st.dbar, I, J, largest=True), d))
+            d = np.full(ok.shape, np.inf)
+            for w, st in enumerate(states):
+                for p in np.flatnonzero(ok[w]).tolist():
+                    d[w, p] = ev.cost(st.members[I[p]] + st.members[J[p]])
+        util = ev.util_from(None, np.maximum(_excl(dbar, I, J, largest=True), d))
     else:
-        util = ev.util_from(np.maximum(_excl(st.z.astype(float), I, J, largest=True), st.z[I] + st.z[J]), None)
+        z = np.stack([st.z for st in states]).astype(float)
+        util = ev.util_from(np.maximum(_excl(z, I, J, largest=True), z[:, I] + z[:, J]), None)
     L = priv - ev.lam * util
     # secondary key (L0 objectives): how many clusters sit at the smallest |S|𝒳| after the merge -- the
     # bottleneck min |S|𝒳| rises only once all of them are merged, so fewer is progress on a plateau of L
-    srt = np.sort(st.ssz)
-    at_min = (np.searchsorted(srt, min_s, side="right") - np.searchsorted(srt, min_s, side="left")
-              - (st.ssz[I] == min_s) - (st.ssz[J] == min_s) + (new_s == min_s))
-    return I, J, priv, util, L, ev.score_from(L, ncomp), ncomp, at_min
+    at_min = ((ssz[:, None, :] == min_s[:, :, None]).sum(axis=2)
+              - (sI == min_s) - (sJ == min_s) + (new_s == min_s))
+    score = ev.score_from(L, ncomp)
+    w_idx, p_idx = np.nonzero(ok)
+    return (w_idx, I[p_idx], J[p_idx], priv[ok], util[ok], L[ok], score[ok], ncomp[ok], at_min[ok])
 
 
 # ====================================================================== candidates
 def _greedy_candidate(ev: _Eval, jr, utility, values, base) -> tuple[_State, float]:
     """Best prefix of the greedy merge order (L0, I*: the λ-free order, run with λ = 0) or the greedy run
     itself (problem (10)). Returns (state, L of the greedy run at λ)."""
-    from .agglomerative import agglomerate
+    from .agglomerative import _returned_index, _trajectory
 
-    g = agglomerate(jr, ev.objective, ev.lam, utility, values, base=base)
+    prob = ev.prob
     if ev.objective == "L0|I*=0":
-        tr = g.trace
-        best_t = tr.returned
+        traj = _trajectory(prob, ev.lam)
+        g_t = best_t = len(traj) - 1
     else:
-        tr = agglomerate(jr, ev.objective, 0.0, utility, values, base=base).trace
-        Ls = np.asarray(tr.step_privacy) - ev.lam * np.asarray(tr.step_utility)
-        best_t = int(np.argmin(Ls))      # first minimum: the least merged among equals
-    path = tuple((int(a), int(b)) for step in tr.step_merges[1:best_t + 1] for a, b in step)
-    ids = tr.cluster_ids(best_t)
-    groups: dict[int, list[int]] = {}
-    for x, c in enumerate(ids.tolist()):
-        groups.setdefault(c, []).append(x)
-    best = _State.from_members(ev, list(groups.values()), path)
+        traj = _trajectory(prob, None)             # the λ-free merge order of Algorithms 1 / 2
+        g_t, _ = _returned_index(prob, traj, ev.lam)
+        Ls = np.asarray(traj.priv) - ev.lam * np.asarray(traj.util)
+        best_t = int(np.argmin(Ls))                # first minimum: the least merged among equals
+    g_L = traj.priv[g_t] - ev.lam * traj.util[g_t]
+    steps = traj.merges
+    path = tuple((int(a), int(b)) for step in steps[1:best_t + 1] for a, b in step)
+    groups = {0: [[x] for x in range(ev.n)]}
+    for clusters in _replay(ev.n, path):
+        groups = {0: clusters}
+    best = _State.from_members(ev, groups[0], path)
     if ev.objective == "L0":
         # Algorithm 1 merges several pairs per sweep: also try every single-merge prefix of its order
-        flat = [(int(a), int(b)) for step in tr.step_merges[1:] for a, b in step]
-        if len(flat) > len(tr.step_merges) - 1:
+        flat = [(int(a), int(b)) for step in steps[1:] for a, b in step]
+        if len(flat) > len(steps) - 1:
             best_L, best_k = best.L, None
             for k, clusters in enumerate(_replay(ev.n, flat)):
                 pv, ut, _ = ev.quick(clusters)
@@ -334,7 +367,7 @@ def _greedy_candidate(ev: _Eval, jr, utility, values, base) -> tuple[_State, flo
             if best_k is not None:
                 clusters = list(_replay(ev.n, flat[:best_k + 1]))[-1]
                 best = _State.from_members(ev, clusters, tuple(flat[:best_k + 1]))
-    return best, g.L
+    return best, g_L
 
 
 def _replay(n: int, merges):
@@ -358,22 +391,12 @@ def _beam(ev: _Eval, width: int, max_depth: int | None, pareto: int = 0) -> _Sta
     depth = 0
     while beam and (max_depth is None or depth < max_depth):
         depth += 1
-        parts = []
-        for b, st in enumerate(beam):
-            ch = _children(ev, st)
-            if ch is not None:
-                parts.append((b, ch))
-        if not parts:
+        ch = _children(ev, beam)
+        if ch is None:
             break
-        B = np.concatenate([np.full(len(ch[0]), b) for b, ch in parts])
-        I = np.concatenate([ch[0] for _, ch in parts])
-        J = np.concatenate([ch[1] for _, ch in parts])
-        priv = np.concatenate([ch[2] for _, ch in parts])
-        util = np.concatenate([ch[3] for _, ch in parts])
-        L = np.concatenate([ch[4] for _, ch in parts])
-        score = np.concatenate([ch[5] for _, ch in parts])
-        ncomp = np.concatenate([ch[6] for _, ch in parts])
-        at_min = np.concatenate([ch[7] for _, ch in parts]) if ev.objective != "I*" else np.zeros(len(score))
+        B, I, J, priv, util, L, score, ncomp, at_min = ch
+        if ev.objective == "I*":
+            at_min = np.zeros(len(score))
         feas = ev.feasible(ncomp)
         if feas.any():
             Lf = np.where(feas, L, np.inf)
@@ -384,11 +407,13 @@ def _beam(ev: _Eval, width: int, max_depth: int | None, pareto: int = 0) -> _Sta
         new, keys = [], set()
 
         def take(a):
-            child = beam[B[a]].merge(ev, int(I[a]), int(J[a]), float(priv[a]), float(util[a]))
-            key = child.key()
+            st, i, j = beam[B[a]], int(I[a]), int(J[a])
+            mem = st.members
+            key = tuple(tuple(m) for m in mem[:i]) + (tuple(sorted(mem[i] + mem[j])),) + \
+                tuple(tuple(m) for m in mem[i + 1:j]) + tuple(tuple(m) for m in mem[j + 1:])
             if key not in keys:
                 keys.add(key)
-                new.append(child)
+                new.append(st.merge(ev, i, j, float(priv[a]), float(util[a])))
 
         for a in order.tolist():
             take(a)
@@ -460,20 +485,20 @@ def _result(ev: _Eval, st: _State, search: str, info: dict):
     cur = [[x] for x in range(n)]
     where = list(range(n))
     privs, utils, ncl, ncomps = [], [], [], []
-    s0 = _State.from_members(ev, cur)
-    privs.append(s0.priv); utils.append(s0.util); ncl.append(n); ncomps.append(s0.ncomp)
+    pv, ut, nc = ev.quick(cur, components=True)
+    privs.append(pv); utils.append(ut); ncl.append(n); ncomps.append(nc)
     merges = [()]
     for a, b in st.path:
         ra, rb = where[a], where[b]
         r, o = min(ra, rb), max(ra, rb)
-        merged = sorted(cur[r] + cur[o])
         for y in cur[o]:
             where[y] = r
-        cur[r] = merged
+        cur[r] = sorted(cur[r] + cur[o])
         cur[o] = []
         merges.append(((r, o),))
-        s = _State.from_members(ev, [m for m in cur if m])
-        privs.append(s.priv); utils.append(s.util); ncl.append(len(s.members)); ncomps.append(s.ncomp)
+        live = [m for m in cur if m]
+        pv, ut, nc = ev.quick(live, components=True)
+        privs.append(pv); utils.append(ut); ncl.append(len(live)); ncomps.append(nc)
     L = [p - ev.lam * u for p, u in zip(privs, utils)]
     dL = [float("nan")] + [L[t] - L[t - 1] for t in range(1, len(L))]
     p = ev.prob

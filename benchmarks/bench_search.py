@@ -1,0 +1,113 @@
+"""Greedy vs better-than-greedy search vs exact optimum (issue 8).
+
+Prints, for paper 003's three problems ((3) "L0", (5) "I*", (10) "L0|I*=0") and both utilities, the mean
+optimality gap L - L_exact of the greedy mechanism and of ``search="beam"`` / ``search="local"`` on seeded
+random instances (|X| <= 10), the fraction of the greedy gap closed, and the run-time ratio
+(total search time / total greedy time). Then greedy vs search on the Hungarian data (|X| = 153).
+
+    python benchmarks/bench_search.py [--instances 20] [--max-public 9] [--seed 0] [--width 3] [--pareto 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+import pandas as pd
+
+import graphpriv as gp
+
+SETTINGS = [(obj, ut, lams) for obj in ("L0", "I*", "L0|I*=0")
+            for ut, lams in (("U1", [0.3, 1.0, 3.0]), ("U2", [0.1, 0.3, 1.0]))]
+
+
+def instances(n: int, seed: int, min_public: int, max_public: int):
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(n):
+        nx_ = int(rng.integers(min_public, max_public + 1))
+        ns = int(rng.integers(3, 9))
+        jr = gp.random_joint_range(ns, nx_, float(rng.uniform(0.12, 0.35)), seed=rng)
+        values = {x: float(v) for x, v in zip(jr.public_labels, np.round(rng.uniform(0, 10, size=jr.n_public), 1))}
+        out.append((jr, values))
+    return out
+
+
+def small(args) -> pd.DataFrame:
+    inst = instances(args.instances, args.seed, args.min_public, args.max_public)
+    frames = []
+    for obj, ut, lams in SETTINGS:
+        data = [(jr, v if ut == "U2" else None) for jr, v in inst]
+        t = gp.compare_searches(data, obj, lams, ut, methods=("greedy", "local"), repeat=args.repeat)
+        tb = gp.compare_searches(data, obj, lams, ut, methods=("beam",), repeat=args.repeat, exact=False,
+                                 width=args.width, pareto=args.pareto)
+        t["L_beam"], t["time_beam"] = tb["L_beam"], tb["time_beam"]
+        t["gap_beam"] = np.maximum(0.0, t["L_beam"] - t["L_exact"])
+        t["objective"], t["utility"] = obj, ut
+        frames.append(t)
+    return pd.concat(frames, ignore_index=True)
+
+
+def report(t: pd.DataFrame) -> None:
+    rows = []
+    for (obj, ut), g in t.groupby(["objective", "utility"], sort=False):
+        rows.append({
+            "objective": obj, "utility": ut, "runs": len(g),
+            "gap_greedy": g.gap_greedy.mean(), "gap_beam": g.gap_beam.mean(), "gap_local": g.gap_local.mean(),
+            "closed_beam": 1 - g.gap_beam.mean() / g.gap_greedy.mean() if g.gap_greedy.mean() > 0 else float("nan"),
+            "greedy_optimal": (g.gap_greedy < 1e-9).mean(), "beam_optimal": (g.gap_beam < 1e-9).mean(),
+            "beam_worse": int((g.gap_beam > g.gap_greedy + 1e-9).sum()),
+            "time_ratio_beam": g.time_beam.sum() / g.time_greedy.sum(),
+            "time_ratio_local": g.time_local.sum() / g.time_greedy.sum(),
+        })
+    s = pd.DataFrame(rows)
+    with pd.option_context("display.width", 200, "display.max_columns", 30):
+        print(s.round(4).to_string(index=False))
+    print(f"\nALL: mean gap greedy {t.gap_greedy.mean():.4f}, beam {t.gap_beam.mean():.4f} "
+          f"(closes {1 - t.gap_beam.mean() / t.gap_greedy.mean():.1%}), local {t.gap_local.mean():.4f}; "
+          f"beam worse than greedy in {int((t.gap_beam > t.gap_greedy + 1e-9).sum())} of {len(t)} runs; "
+          f"time ratio beam/greedy {t.time_beam.sum() / t.time_greedy.sum():.1f}x "
+          f"(median per run {np.median(t.time_beam / t.time_greedy):.1f}x), local/greedy {t.time_local.sum() / t.time_greedy.sum():.1f}x")
+
+
+def hungarian(args) -> None:
+    jr = gp.datasets.hungarian_range(missing="drop")
+    print(f"\nHungarian (S = age, X = cholesterol, missing dropped): {jr}")
+    rows = []
+    for obj, ut, lams in SETTINGS:
+        vals = "labels" if ut == "U2" else None
+        for lam in lams[::2]:
+            t0 = time.perf_counter(); g = gp.agglomerate(jr, obj, lam, ut, vals); tg = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            b = gp.agglomerate(jr, obj, lam, ut, vals, search="beam", width=1, pareto=0, local=False)
+            tb = time.perf_counter() - t0
+            rows.append({"objective": obj, "utility": ut, "lam": lam, "L_greedy": g.L, "L_beam": b.L,
+                         "improvement": g.L - b.L, "clusters_greedy": g.n_clusters, "clusters_beam": b.n_clusters,
+                         "time_greedy_ms": 1000 * tg, "time_beam_ms": 1000 * tb, "ratio": tb / tg})
+    with pd.option_context("display.width", 200, "display.max_columns", 30):
+        print(pd.DataFrame(rows).round(4).to_string(index=False))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--instances", type=int, default=20)
+    ap.add_argument("--min-public", type=int, default=6)
+    ap.add_argument("--max-public", type=int, default=9)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--width", type=int, default=3)
+    ap.add_argument("--pareto", type=int, default=3)
+    ap.add_argument("--no-hungarian", action="store_true")
+    args = ap.parse_args()
+    t0 = time.perf_counter()
+    t = small(args)
+    print(f"{args.instances} random instances, |X| in [{args.min_public}, {args.max_public}], seed {args.seed}, "
+          f"beam width {args.width} + pareto {args.pareto}; {len(t)} runs ({time.perf_counter() - t0:.0f} s)\n")
+    report(t)
+    if not args.no_hungarian:
+        hungarian(args)
+
+
+if __name__ == "__main__":
+    main()
