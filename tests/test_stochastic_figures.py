@@ -31,6 +31,8 @@ def test_registered_with_errata():
         assert name in specs and specs[name].figure == number
     assert "red curve" in specs["paper002_fig1_tightness"].erratum
     assert "do not reproduce" in specs["paper000_fig2_tradeoff_ldp"].erratum
+    for name in EXPECTED:      # a '|' would break the manifest's markdown table
+        assert "|" not in specs[name].shows and "|" not in specs[name].erratum, name
 
 
 def test_quick_build_writes_files_and_manifest(tmp_path):

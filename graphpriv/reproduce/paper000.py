@@ -42,7 +42,7 @@ def fig1(quick: bool = False):
         shows="Example 1, alpha in (0, 1]: utility loss D_TV(X;Y) (left) and H(X) - I(X;Y) in bits (right) against "
               "LDP(S -> Y) for Lemma 1's Markov kernel and Proposition 1's non-Markov kernel (north-west plan).",
         erratum="The paper's LDP axis runs to 4, but LDP(S->Y) <= log2 5 = 2.32 for Example 1 over alpha in (0, 1]. "
-                "D_TV = 1 - sum P_X(x) P(x|x) (the paper's un-halved sum is twice that). The Example 1 numbers in the "
+                "D_TV = 1 - sum P_X(x) P(Y=x given X=x) (the paper's un-halved sum is twice that). The Example 1 numbers in the "
                 "text (I = 1.19 / 0.36, D_TV = 0.23 / 0.68) do not reproduce; at alpha = 0.5 the definitions give "
                 "1.359 / 0.428 bits and 0.105 / 0.355.")
 def fig2(quick: bool = False):
@@ -60,8 +60,8 @@ def fig2(quick: bool = False):
 
 @figure(name="paper000_fig3_tradeoff_distortion", paper="000/001", number="Fig. 3",
         shows="Example 1: expected distortion E[d(X,Y)] against log-lift L(S -> Y) (bits), Markov vs the optimal "
-              "non-Markov kernel (Proposition 2 transport LP), with d(x', x) = |i - j| on a, b, c, d -> 1..4.",
-        erratum="The paper never states d; graphpriv assumes the metric |i - j| (so Proposition 2 is optimal). "
+              "non-Markov kernel (Proposition 2 transport LP), with d(x', x) = abs(i - j) on a, b, c, d -> 1..4.",
+        erratum="The paper never states d; graphpriv assumes the metric abs(i - j) (so Proposition 2 is optimal). "
                 "The paper's log-lift axis runs to 2.8 but L(S->Y) <= log2 2.4 = 1.26 for Example 1.")
 def fig3(quick: bool = False):
     from ..viz.stochastic import plot_reduction_tradeoff

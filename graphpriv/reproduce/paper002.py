@@ -37,7 +37,7 @@ def _demo_P():
 
 
 @figure(name="paper002_fig1_tightness", paper="002", number="Fig. 1",
-        shows="CDF over 5000 random p(s,x) (|S|=15, |X|=20, eps=2 nats) of the maximum abs-log-lift on X_eps^c "
+        shows="CDF over 5000 random p(s,x) (15 sensitive x 20 public values, eps=2 nats) of the maximum abs-log-lift on X_eps^c "
               "before randomisation (blue) and after the optimal X-invariant randomisation, eps^c (yellow, Theorem 1).",
         erratum="The red curve (upper bound of ref. [9], Prop. 2, capped at 23) is not drawn: the paper does not state "
                 "that bound and ref. [9] is not available. " + _ERR_LAW)
@@ -67,7 +67,7 @@ def fig2(quick: bool = False):
 
 
 @figure(name="paper002_alg1_trace", paper="002", number="Algorithm 1 (trace)",
-        shows="Algorithm 1 on one Fig. 2-style draw (uniform p(s,x), |S|=15, |X|=20, seed 0; eps=1, delta=0.01, "
+        shows="Algorithm 1 on one Fig. 2-style draw (uniform p(s,x), 15 x 20, seed 0; eps=1, delta=0.01, "
               "eps_bar=4 nats): NMIL and Delta_total if each candidate is peeled off the merged block; 9 of 16 "
               "candidates are peeled (a prefix of the Delta-sorted list), NMIL 0.931 -> 0.382.",
         erratum="Not a figure of the paper: a graphpriv view of the merge/peel sequence of Algorithm 1.")
