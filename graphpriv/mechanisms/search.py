@@ -403,7 +403,16 @@ def _beam(ev: _Eval, width: int, max_depth: int | None, pareto: int = 0) -> _Sta
             a = int(np.argmin(Lf))
             if best is None or Lf[a] < best.L - _TOL:
                 best = beam[B[a]].merge(ev, int(I[a]), int(J[a]), float(priv[a]), float(util[a]))
+        # branch and bound: merges never raise the utility and the privacy is >= 0, so no descendant of a
+        # child beats -λ·U(child); drop children that cannot improve on the best feasible partition
+        if best is not None:
+            alive = -ev.lam * util < best.L - _TOL
+            if not alive.any():
+                break
+        else:
+            alive = np.ones(len(score), dtype=bool)
         order = np.lexsort((np.arange(len(score)), at_min, np.round(score, 12)))
+        order = order[alive[order]]
         new, keys = [], set()
 
         def take(a):
@@ -425,6 +434,7 @@ def _beam(ev: _Eval, width: int, max_depth: int | None, pareto: int = 0) -> _Sta
             # bottlenecks: the optimum often needs merges that first raise L)
             pkey = np.round(score + ev.lam * util, 9) + 1e-6 * at_min
             o = np.lexsort((np.arange(len(pkey)), -np.round(util, 9), pkey))
+            o = o[alive[o]]
             front, best_u = [], -np.inf
             for a in o.tolist():
                 if util[a] > best_u + 1e-12:
@@ -523,7 +533,7 @@ def _check_int(v, name, lo=1):
 
 # ====================================================================== public searches
 def beam_search(jr: JointRange, objective: str, lam: float, utility: Any = "U1", values: Any = None, *, base: float = 2,
-                width: int = 3, pareto: int = 3, local: bool = True, max_passes: int = 3, penalty: float = 1.0,
+                width: int = 3, pareto: int = 3, local: bool | None = None, max_passes: int = 3, penalty: float = 1.0,
                 max_depth: int | None = None):
     """Beam search over merge sequences for paper 003's problems (3), (5) and (10), never worse than greedy.
 
@@ -539,8 +549,9 @@ def beam_search(jr: JointRange, objective: str, lam: float, utility: Any = "U1",
         Cost grows about linearly with it.
     pareto : int, default 3
         Extra partitions kept per depth, spread along the depth's (privacy, utility) Pareto front (0: off).
-    local : bool, default True
+    local : bool, optional
         Finish with single-value moves between clusters (first improvement, at most ``max_passes`` passes).
+        Default: on for |X| <= 40 (a pass costs O(|X|^2 |Q|) pure-Python work, seconds at |X| = 150).
     max_passes : int
     penalty : float, default 1.0
         Problem (10) only: children are ranked by L0 - λU + penalty · I* (eq. (11) with λ' = penalty);
@@ -599,6 +610,8 @@ def beam_search(jr: JointRange, objective: str, lam: float, utility: Any = "U1",
     found = _beam(ev, width, max_depth, pareto)
     if found is not None and found.L < best.L - _TOL:
         best, source = found, "beam"
+    if local is None:
+        local = ev.n <= 40
     if local and max_passes:
         starts = [greedy] if found is None or found.key() == greedy.key() else [greedy, found]
         for start in starts:
