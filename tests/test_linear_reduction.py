@@ -263,3 +263,18 @@ def test_callable_distance_on_labels():
     pos = {"a": 1, "b": 2, "c": 3, "d": 4}
     m = gp.linear_reduction(EX1, 0.5, "optimal", "distance", lambda u, v: abs(pos[u] - pos[v]))
     assert m.expected_distortion == pytest.approx(0.189)
+
+
+def test_optimal_markov_kernel_extension():
+    # spec 3.1 (extension, not in the paper): best Markov kernel for TV at alpha = 0.5 is 0.2178
+    K = gp.optimal_markov_kernel(EX1, 0.5)
+    np.testing.assert_allclose(EX1.p_x_given_s() @ K, gp.target_conditional(EX1, 0.5), atol=1e-9)
+    assert gp.total_variation_loss(EX1, K) == pytest.approx(0.2178, abs=1e-4)
+    op = gp.linear_reduction(EX1, 0.5, "optimal")
+    assert op.tv <= gp.total_variation_loss(EX1, K) <= gp.linear_reduction(EX1, 0.5).tv
+    Kd = gp.optimal_markov_kernel(EX1, 0.5, "distance", D_ABS)
+    assert gp.expected_distortion(EX1, Kd, D_ABS) <= 0.5825 + 1e-9
+    # unique Markov solution at full column rank: the LP returns Lemma 1
+    rng = np.random.default_rng(2)
+    jd = gp.JointDistribution.from_conditional(rng.dirichlet(np.ones(3), size=5), rng.dirichlet(np.ones(5)))
+    np.testing.assert_allclose(gp.optimal_markov_kernel(jd, 0.3), gp.markov_kernel(jd, 0.3), atol=1e-7)
