@@ -29,14 +29,14 @@ from .trace import MergeTrace, _groups
 __all__ = ["FrontierPoint", "Frontier", "pareto_frontier", "pareto_filter"]
 
 
-@dataclass(frozen=True)
 class FrontierPoint:
-    """One non-dominated (privacy, utility) point.
+    """One non-dominated (privacy, utility) point (immutable).
 
     Attributes
     ----------
     privacy, utility : float
     quantization : list of frozenset
+        The quantisation achieving the point (built on first access for greedy frontiers).
     lam_min, lam_max : float
         The λ range selecting this point (``lam_max`` may be inf; NaN when no λ selects it, e.g. an
         unsupported point of the exact frontier).
@@ -44,16 +44,53 @@ class FrontierPoint:
         Step of the trajectory the point comes from (greedy frontiers).
     """
 
-    privacy: float
-    utility: float
-    quantization: list = field(repr=False)
-    lam_min: float = float("nan")
-    lam_max: float = float("nan")
-    t: int | None = None
+    __slots__ = ("_privacy", "_utility", "_q", "_lam_min", "_lam_max", "_t", "_ids", "_labels")
+
+    def __init__(self, privacy: float, utility: float, quantization=None, lam_min: float = float("nan"),
+                 lam_max: float = float("nan"), t: int | None = None, *, ids=None, labels=None):
+        if quantization is None and (ids is None or labels is None):
+            raise InputError("FrontierPoint needs a quantization (or cluster ids and labels)")
+        object.__setattr__(self, "_privacy", float(privacy))
+        object.__setattr__(self, "_utility", float(utility))
+        object.__setattr__(self, "_q", None if quantization is None else list(quantization))
+        object.__setattr__(self, "_lam_min", float(lam_min))
+        object.__setattr__(self, "_lam_max", float(lam_max))
+        object.__setattr__(self, "_t", t)
+        object.__setattr__(self, "_ids", ids)
+        object.__setattr__(self, "_labels", labels)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("FrontierPoint is immutable")
+
+    privacy = property(lambda self: self._privacy)
+    utility = property(lambda self: self._utility)
+    lam_min = property(lambda self: self._lam_min)
+    lam_max = property(lambda self: self._lam_max)
+    t = property(lambda self: self._t)
+
+    @property
+    def quantization(self) -> list:
+        if self._q is None:
+            labels = self._labels
+            object.__setattr__(self, "_q", [frozenset(labels[i] for i in g.tolist()) for g in _groups(self._ids)])
+        return self._q
 
     @property
     def n_clusters(self) -> int:
-        return len(self.quantization)
+        if self._q is None:
+            return int(len(np.unique(self._ids)))
+        return len(self._q)
+
+    def __eq__(self, other):
+        if not isinstance(other, FrontierPoint):
+            return NotImplemented
+        return (self.privacy, self.utility, self.t) == (other.privacy, other.utility, other.t) and set(self.quantization) == set(other.quantization)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (f"FrontierPoint(privacy={self.privacy:.4g}, utility={self.utility:.4g}, n_clusters={self.n_clusters}, "
+                f"lam=[{self.lam_min:.4g}, {self.lam_max:.4g}), t={self.t})")
 
 
 @dataclass(frozen=True, eq=False)
@@ -174,6 +211,13 @@ def _returned_t(dp: np.ndarray, du: np.ndarray, nonempty: np.ndarray, lams: np.n
     if T == 0:
         out[:] = 0
         return out
+    if np.all(du <= 0):
+        # step t accepted iff λ < τ_t; t(λ) = number of leading steps whose running min of τ exceeds λ
+        with np.errstate(divide="ignore", invalid="ignore"):
+            tau = np.where(du < 0, (-_DL_TOL - dp) / -du, np.where(dp < -_DL_TOL, np.inf, -np.inf))
+        tau = np.where(nonempty, tau, -np.inf)
+        m = np.minimum.accumulate(tau)
+        return np.searchsorted(-m, -lams, side="left").astype(np.int64)
     chunk = max(1, 4_000_000 // T)
     for s0 in range(0, len(lams), chunk):
         lam = lams[s0:s0 + chunk, None]
@@ -242,10 +286,9 @@ def pareto_frontier(jr: JointRange, objective: str, utility: Any = "U1", values:
     """
     prob = _Problem(jr, objective, utility, values, base)
     n = prob.n
-    one = [np.arange(n)]
-    p_x, u_x = _evaluate_groups(prob, [np.array([i]) for i in range(n)])
-    _, u_hat = _evaluate_groups(prob, one)
+    u_hat = prob.ub.partition_value([np.arange(n)])
     if prob.objective == "L0|I*=0":
+        p_x, u_x = _evaluate_groups(prob, [np.array([i]) for i in range(n)])
         grid = _lam_grid(np.concatenate([[0.0], np.geomspace(1e-3, 1e3, 49)]) if lams is None else lams)
         found: dict = {}
         for lam in grid.tolist():
@@ -263,6 +306,7 @@ def pareto_frontier(jr: JointRange, objective: str, utility: Any = "U1", values:
 
     traj = _trajectory(prob, None)
     trace = _build_trace(prob, traj, 0.0)
+    p_x, u_x = float(traj.priv[0]), float(traj.util[0])
     priv = np.asarray(traj.priv, dtype=float)
     util = np.asarray(traj.util, dtype=float)
     dp = np.diff(priv)
@@ -284,9 +328,10 @@ def pareto_frontier(jr: JointRange, objective: str, utility: Any = "U1", values:
         else:
             lam_hi[t] = float(sel.max())
     keep = pareto_filter(priv[ts], util[ts])
+    ids_at = trace.cluster_ids_at(int(ts[k]) for k in keep.tolist())
+    labels = tuple(prob.labels)
     pts = []
     for k in keep.tolist():
         t = int(ts[k])
-        res = _result_from_trace(prob, trace, t)
-        pts.append(FrontierPoint(float(priv[t]), float(util[t]), res.quantization, lam_lo[t], lam_hi[t], t))
+        pts.append(FrontierPoint(float(priv[t]), float(util[t]), None, lam_lo[t], lam_hi[t], t, ids=ids_at[t], labels=labels))
     return Frontier(tuple(pts), prob.objective, prob.utility_name, "greedy", p_x, u_x, u_hat, trace)

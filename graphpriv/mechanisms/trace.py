@@ -30,6 +30,7 @@ from typing import Any, Hashable, Iterable, Sequence
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
+from scipy.sparse.csgraph import connected_components
 
 from .._validation import MISSING
 from ..errors import InputError, InputTypeError, UnknownLabelError
@@ -229,31 +230,44 @@ class MergeTrace:
         return t
 
     # ------------------------------------------------------------------ replay
+    def _merge_edges(self, t: int) -> tuple[np.ndarray, np.ndarray]:
+        pairs = [p for step in self.step_merges[1:t + 1] for p in step]
+        if not pairs:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        arr = np.asarray(pairs, dtype=np.int64)
+        return arr[:, 0], arr[:, 1]
+
+    @staticmethod
+    def _min_code_ids(n: int, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        """Connected components of the graph on codes 0..n-1 with the given edges, labelled by smallest code."""
+        if len(rows) == 0:
+            return np.arange(n, dtype=np.int64)
+        g = sp.coo_array((np.ones(len(rows), dtype=np.int8), (rows, cols)), shape=(n, n)).tocsr()
+        _, lab = connected_components(g, directed=False)
+        minc = np.full(lab.max() + 1, n, dtype=np.int64)
+        np.minimum.at(minc, lab, np.arange(n, dtype=np.int64))
+        return minc[lab]
+
     def cluster_ids(self, t: int | None = None) -> np.ndarray:
         """Cluster index (smallest member code) of every public code in Q(t) (default: returned t)."""
         t = self._check_t(t)
-        uf = _UnionFind(self.n_public)
-        for step in self.step_merges[1:t + 1]:
-            for a, b in step:
-                uf.union(int(a), int(b))
-        return np.fromiter((uf.find(i) for i in range(self.n_public)), dtype=np.int64, count=self.n_public)
+        return self._min_code_ids(self.n_public, *self._merge_edges(t))
+
+    def cluster_ids_at(self, ts: Iterable[int]) -> dict[int, np.ndarray]:
+        """:meth:`cluster_ids` for several steps: {t: ids}."""
+        return {t: self.cluster_ids(t) for t in sorted({self._check_t(int(t)) for t in ts})}
 
     def component_ids(self, t: int | None = None) -> np.ndarray:
         """Component id of every public code in P(t): the smallest public code of its component."""
         t = self._check_t(t)
         n = self.n_public
         comp0 = np.asarray(self.components0, dtype=np.int64)
-        uf = _UnionFind(n)
-        first: dict[int, int] = {}
-        for i, c in enumerate(comp0.tolist()):
-            if c in first:
-                uf.union(first[c], i)
-            else:
-                first[c] = i
-        for step in self.step_merges[1:t + 1]:
-            for a, b in step:
-                uf.union(int(a), int(b))
-        return np.fromiter((uf.find(i) for i in range(n)), dtype=np.int64, count=n)
+        # P(0): chain the codes of every original component, then add the merges
+        order = np.argsort(comp0, kind="stable")
+        same = comp0[order][1:] == comp0[order][:-1]
+        r0, c0 = order[:-1][same], order[1:][same]
+        rm, cm = self._merge_edges(t)
+        return self._min_code_ids(n, np.concatenate([r0, rm]), np.concatenate([c0, cm]))
 
     def _label_groups(self, ids: np.ndarray) -> list[frozenset]:
         labels = self.public_labels
