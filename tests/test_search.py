@@ -179,3 +179,14 @@ def test_search_gap_plot(gap_table):
     ax = plot_search_gaps(sub, methods=["greedy", "beam"])
     assert ax.get_ylabel() == "gap to exact optimum"
     assert len(ax.patches) == 2 * len(sub)
+
+
+def test_gap_figures(tmp_path, gap_table):
+    from graphpriv.reproduce import build_all
+    from graphpriv.viz.research import plot_gap_summary
+
+    ax = plot_gap_summary(gap_table)
+    assert len(ax.patches) == 3 * 6 and ax.get_ylabel().startswith("mean gap")
+    built = build_all(tmp_path, only=["research_search_gaps"], quick=True, formats=("png",))
+    assert [s.name for s in built] == ["research_search_gaps"]
+    assert (tmp_path / "research_search_gaps.png").stat().st_size > 1000

@@ -11,7 +11,7 @@ import numpy as np
 
 from .style import COLUMN_WIDTH, PALETTE, ROLE, new_figure
 
-__all__ = ["plot_phase_transition", "plot_strength_vs_density", "plot_search_gaps"]
+__all__ = ["plot_phase_transition", "plot_strength_vs_density", "plot_search_gaps", "plot_gap_summary"]
 
 
 def _ax(ax, width=COLUMN_WIDTH, height=None):
@@ -126,5 +126,42 @@ def plot_search_gaps(table, ax=None, *, methods=None):
                color=colours[k % len(colours)], label=f"{c[4:]} (mean {table[c].mean():.3f})")
     ax.set_xlabel("instance")
     ax.set_ylabel("gap to exact optimum")
-    ax.legend(frameon=False, loc="upper right")
+    top = float(np.nanmax(table[cols].to_numpy())) if n else 0.0
+    ax.set_ylim(0, (top if top > 0 else 1.0) * 1.35)
+    ax.set_xticks(np.arange(n))
+    ax.legend(frameon=False, loc="upper center", ncol=len(cols), bbox_to_anchor=(0.5, 1.0))
+    return ax
+
+
+def plot_gap_summary(table, ax=None, *, methods=("greedy", "beam", "local")):
+    """Mean optimality gap per (objective, utility) setting for each method, as grouped bars.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Rows of :func:`graphpriv.compare_searches` with added ``objective`` and ``utility`` columns.
+    methods : sequence of str
+        Methods with a ``gap_<method>`` column.
+
+    Returns
+    -------
+    matplotlib Axes
+    """
+    ax = _ax(ax)
+    g = table.groupby(["objective", "utility"], sort=False)
+    keys = list(g.groups)
+    means = g[[f"gap_{m}" for m in methods]].mean()
+    width = 0.8 / len(methods)
+    colours = {"greedy": ROLE["frontier"], "beam": ROLE["frontier2"], "local": ROLE["baseline"]}
+    x = np.arange(len(keys))
+    for k, m in enumerate(methods):
+        vals = means[f"gap_{m}"].to_numpy()
+        ax.bar(x + (k - (len(methods) - 1) / 2) * width, vals, width, color=colours.get(m, PALETTE[3 + k % 4]),
+               label=f"{m} (mean {table[f'gap_{m}'].mean():.3f})")
+    ax.set_xticks(x)
+    ax.set_xticklabels([f"{o}\n{u}" for o, u in keys])
+    ax.set_ylabel("mean gap to exact optimum")
+    top = float(np.nanmax(means.to_numpy())) if len(keys) else 1.0
+    ax.set_ylim(0, (top if top > 0 else 1.0) * 1.3)
+    ax.legend(frameon=False, loc="upper left", ncol=len(methods))
     return ax
