@@ -287,7 +287,7 @@ def _alg1(prob: _Problem, stopper: _Stopper) -> _Traj:
 
     def util_value():
         if isinstance(ub, _BoundU2):
-            return -max(dbar[i] for i in range(n) if active[i])
+            return 0.0 - max(dbar[i] for i in range(n) if active[i])
         return ub.value_from_max_size(max(size[i] for i in range(n) if active[i]))
 
     min_s = min(ssize)
@@ -552,7 +552,7 @@ def _alg2_u2(prob: _Problem, stopper: _Stopper) -> _Traj:
 
     recompute(np.arange(n))
     stale = np.zeros(n, dtype=bool)  # cached best partner invalid; the cached key is a lower bound
-    traj = _Traj(prob.istar(ncomp), -max_dbar(), n, ncomp)
+    traj = _Traj(prob.istar(ncomp), 0.0 - max_dbar(), n, ncomp)
     n_cl = n
     while ncomp > 1:
         while True:
@@ -579,7 +579,7 @@ def _alg2_u2(prob: _Problem, stopper: _Stopper) -> _Traj:
         ncomp -= 1
         n_cl -= 1
         priv = prob.istar(ncomp)
-        util = -max_dbar()
+        util = 0.0 - max_dbar()
         reject = stopper.reject(traj.priv[-1], traj.util[-1], priv, util)
         traj.add(((a, b),), priv, util, n_cl, ncomp)
         if reject:
@@ -628,7 +628,7 @@ def _problem10(prob: _Problem, lam: float) -> _Traj:
 
     def cur_util():
         if is_u2:
-            return -float(pc.dbar[active].max())
+            return 0.0 - float(pc.dbar[active].max())
         return ub.value_from_max_size(int(size[active].max()))
 
     traj = _Traj(prob.l0(int(ssz.min())), cur_util(), n, ncomp)
@@ -674,7 +674,7 @@ def _problem10(prob: _Problem, lam: float) -> _Traj:
                     if c == i:
                         continue
                     others_max = np.where(js != c, val, others_max)
-                util_new = -np.maximum(others_max, cst)
+                util_new = 0.0 - np.maximum(others_max, cst)
             else:
                 others_max = np.full(len(js), -np.inf)
                 for val, c in reversed(big_z):

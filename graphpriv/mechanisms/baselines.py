@@ -105,7 +105,7 @@ def k_anonymity_generalization(jr: JointRange, k: int, values: Any = None, *, ut
     def state():
         priv = prob.l0(min(len(s) for s in sset.values()))
         if isinstance(ub, _BoundU2):
-            util = -max(dbar.values())
+            util = 0.0 - max(dbar.values())
         else:
             util = ub.value_from_max_size(max(len(m) for m in members.values()))
         return priv, util

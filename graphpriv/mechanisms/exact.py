@@ -146,7 +146,7 @@ def exact_frontier(jr: JointRange, objective: str, utility: Any = "U1", values: 
         dtab = np.zeros(N)
         for m in range(1, N):
             dtab[m] = prob.ub.cluster_cost([i for i in range(n) if m >> i & 1])
-        util = -np.where(nonempty, dtab[bl], -np.inf).max(axis=1)
+        util = 0.0 - np.where(nonempty, dtab[bl], -np.inf).max(axis=1)
     else:
         util = (math.log(n) - np.log(size[bl].max(axis=1))) / prob.lb
     # privacy per partition

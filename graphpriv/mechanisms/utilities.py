@@ -228,7 +228,7 @@ class _BoundU2(_Bound):
         return float(np.max(self._dist(members, self._codeword(members))))
 
     def partition_value(self, groups) -> float:
-        return -max(self.cluster_cost(g) for g in groups)
+        return 0.0 - max(self.cluster_cost(g) for g in groups)
 
 
 def as_utility(utility: Any, values: Any = None) -> Utility:
