@@ -33,8 +33,6 @@ logger = logging.getLogger("graphpriv.cli")
 ANIMATION_MAX_PUBLIC = 200
 #: ... with at most this many frames (steps are subsampled beyond).
 ANIMATION_MAX_FRAMES = 40
-#: Largest number of λ values tried when the frontier is computed by a λ sweep.
-MAX_SWEEP = 200
 
 EXAMPLES = """\
 Examples:
@@ -46,7 +44,8 @@ Examples:
 problem (10): the release always has I* = 0). Quote them in a shell ('I*').
 --utility: U1 = I0(X -> X^) in bits (worst-case resolution kept); U2 = -(largest |x - codeword|) with
 centroid codewords (needs numeric public values; missing values must be dropped: --missing drop).
---lam X runs with multiplier X; --min-utility T picks, from the frontier over λ, the most private
+--lam X runs with multiplier X; --min-utility T picks, from the frontier over λ
+(graphpriv.pareto_frontier: exact over every λ for L0 and I*, a λ grid for L0|I*=0), the most private
 release with utility >= T (U1: bits, e.g. 3; U2: minus the allowed distortion, e.g. -10).
 The sanitised table keeps every row and every other column unchanged; rows whose public value is
 missing stay missing (with --missing drop a public value that occurs only in dropped rows is
@@ -103,80 +102,40 @@ def numeric_values(jr, column: str, utility: str):
     return values
 
 
-def frontier_points(jr, objective: str, utility: str, values, progress: bool = False) -> list[dict]:
-    """Results of :func:`graphpriv.agglomerate` over the λ values where the returned release changes.
+def choose_release(jr, frontier, objective: str, utility: str, values, min_utility: float):
+    """Run the mechanism at a λ that selects the most private frontier point with utility >= ``min_utility``.
 
-    For Algorithms 1 and 2 the merge order never depends on λ (paper 003; DESIGN.md section 4), only
-    the stopping test: a step with changes (Δprivacy, Δutility) is rejected once
-    λ >= Δprivacy/Δutility. The λ = 0 run goes furthest and gives those breakpoints; every distinct
-    release is found by running just above each of them. For ``"L0|I*=0"`` λ steers the merge order,
-    so a log grid of λ in [1e-3, 1e3] is swept. Runs go through :func:`graphpriv.parallel.parallel_map`
-    (set ``GRAPHPRIV_N_JOBS`` or a joblib/dask context to parallelise).
-    Points are ``{lam, privacy, utility, n_clusters, result}`` sorted by λ.
+    ``frontier`` is :func:`graphpriv.pareto_frontier`'s result: each point carries the λ range
+    [lam_min, lam_max) selecting it. Ties in privacy go to the larger utility. Returns ``(result, lam)``.
+
+    Raises
+    ------
+    InputError
+        When no release reaches ``min_utility`` (the threshold is above the utility of X itself).
     """
-    import numpy as np
-
     import graphpriv as gp
-    from ..parallel import parallel_map
-
-    base = gp.agglomerate(jr, objective, 0.0, utility, values)
-    lams = {0.0}
-    if objective == "L0|I*=0":
-        # Section V-C: λ changes the merge order itself (argmin of eq. (12)), so sweep a log grid
-        lams |= {float(v) for v in np.geomspace(1e-3, 1e3, 37)}
-    else:
-        # λ = 0 runs furthest (ΔL = Δprivacy + λ|ΔU| only grows with λ); its steps give the breakpoints
-        steps = base.trace.steps
-        for a, b in zip(steps[:-1], steps[1:]):
-            dp, du = b.privacy - a.privacy, b.utility - a.utility
-            if du < -1e-15:
-                lam = dp / du
-                if lam >= 0 and math.isfinite(lam):
-                    lams.add(lam * (1 + 1e-9) + 1e-12)
-    lam_list = sorted(lams)
-    if len(lam_list) > MAX_SWEEP:
-        idx = sorted({round(i * (len(lam_list) - 1) / (MAX_SWEEP - 1)) for i in range(MAX_SWEEP)})
-        lam_list = [lam_list[i] for i in idx]
-    results = parallel_map(_Runner(jr, objective, utility, values), lam_list[1:], progress=progress, desc="frontier")
-    out = [base] + results
-    return [{"lam": lam, "privacy": r.privacy, "utility": r.utility, "n_clusters": r.n_clusters, "result": r}
-            for lam, r in zip(lam_list, out)]
-
-
-class _Runner:
-    """Picklable ``lam -> agglomerate(...)`` for :func:`graphpriv.parallel.parallel_map`."""
-
-    def __init__(self, jr, objective, utility, values):
-        self.args = (jr, objective, utility, values)
-
-    def __call__(self, lam):
-        import graphpriv as gp
-
-        jr, objective, utility, values = self.args
-        return gp.agglomerate(jr, objective, lam, utility, values)
-
-
-def choose_point(points: list[dict], min_utility: float) -> dict:
-    """Most private point with utility >= ``min_utility`` (ties: larger utility, then smaller λ)."""
     from ..errors import InputError
 
-    ok = [p for p in points if p["utility"] >= min_utility - 1e-12]
-    if not ok:
-        best = max(p["utility"] for p in points)
+    pts = [p for p in frontier.points if p.utility >= min_utility - 1e-12]
+    if not pts:
+        best = max(p.utility for p in frontier.points)
         raise InputError(f"no release reaches --min-utility {min_utility:g}; the most useful one has utility {best:.4g} "
                          "(the original data); lower the threshold")
-    return min(ok, key=lambda p: (round(p["privacy"], 12), -p["utility"], p["lam"]))
-
-
-def pareto(points: list[dict]) -> list[dict]:
-    """Non-dominated points (lower privacy leakage and higher utility are better)."""
-    pts = sorted(points, key=lambda p: (p["privacy"], -p["utility"]))
-    out, best_u = [], -math.inf
-    for p in pts:
-        if p["utility"] > best_u + 1e-12:
-            out.append(p)
-            best_u = p["utility"]
-    return out
+    point = min(pts, key=lambda p: (round(p.privacy, 12), -p.utility))
+    lo, hi = point.lam_min, point.lam_max
+    candidates = [lam for lam in (lo, (lo + hi) / 2 if math.isfinite(hi) else lo * 2 + 1.0, hi * (1 - 1e-9))
+                  if math.isfinite(lam) and lam >= 0]
+    fallback = None
+    for lam in candidates:
+        r = gp.agglomerate(jr, objective, lam, utility, values)
+        if abs(r.privacy - point.privacy) <= 1e-9 and abs(r.utility - point.utility) <= 1e-9:
+            return r, lam
+        if r.utility >= min_utility - 1e-12 and (fallback is None or r.privacy < fallback[0].privacy):
+            fallback = (r, lam)
+    if fallback is None:  # pragma: no cover - a frontier point is always selected by its own λ range
+        raise InputError(f"no λ reproduces the frontier point with utility {point.utility:.4g}; pass --lam instead")
+    logger.warning("λ = %g gives privacy %.4f, not the frontier's %.4f", fallback[1], fallback[0].privacy, point.privacy)
+    return fallback
 
 
 def sanitized_column(typed, mapping: dict, missing_policy: str):
@@ -234,13 +193,12 @@ def run(args) -> int:
         df_typed, jr = load_range(args, progress)
         values = numeric_values(jr, args.public, args.utility)
         with progress.step("mechanism"):
-            points = frontier_points(jr, args.objective, args.utility, values, progress=False)
+            frontier = gp.pareto_frontier(jr, args.objective, args.utility, values)
             if args.lam is not None:
                 result = gp.agglomerate(jr, args.objective, args.lam, args.utility, values)
                 lam = args.lam
             else:
-                chosen = choose_point(points, args.min_utility)
-                result, lam = chosen["result"], chosen["lam"]
+                result, lam = choose_release(jr, frontier, args.objective, args.utility, values, args.min_utility)
             singletons = [{x} for x in jr.public_labels.tolist()]
             before = gp.evaluate_quantization(jr, singletons, args.objective, args.utility, values)
             qjr = gp.quantize_range(jr, result.quantization)
@@ -271,8 +229,8 @@ def run(args) -> int:
                          **({} if jr.source is None else {"dropped_from_analysis": jr.source.n_dropped,
                                                           "missing_sensitive": jr.source.n_missing_sensitive,
                                                           "missing_public": jr.source.n_missing_public})},
-                "frontier": [{"lam": p["lam"], "privacy": p["privacy"], "utility": p["utility"], "n_clusters": p["n_clusters"]}
-                             for p in pareto(points)],
+                "frontier": [{"privacy": p.privacy, "utility": p.utility, "n_clusters": p.n_clusters,
+                              "lam_min": p.lam_min, "lam_max": p.lam_max} for p in frontier.points],
             }
         with gio.staged_output(out_dir) as tmp:
             with progress.step("write"):
@@ -283,7 +241,7 @@ def run(args) -> int:
                 gio.write_text(tmp / "trace.json", result.trace.to_json(indent=1) + "\n")
                 summary["files"] = [name, "mapping.json", "trace.json", "summary.json"]
             with progress.step("figures"):
-                summary["files"] += _frontier_figure(points, lam, result, args, tmp)
+                summary["files"] += _frontier_figure(frontier, lam, result, args, tmp)
                 if not args.no_animation:
                     summary["files"] += _animation(result, jr, tmp)
             gio.write_json(tmp / "summary.json", summary)
@@ -329,28 +287,24 @@ def _mapping_doc(jr, result, args) -> dict:
     }
 
 
-def _frontier_figure(points, lam, result, args, tmp: Path) -> list[str]:
+def _frontier_figure(frontier, lam, result, args, tmp: Path) -> list[str]:
+    """The frontier (privacy in bits against utility) with the released point starred."""
     import matplotlib.pyplot as plt
 
+    from ..viz import plot_frontier
     from ..viz.style import COLUMN_WIDTH, ROLE, new_figure, save_figure, style_context
 
-    front = pareto(points)
-    fig, ax = new_figure(COLUMN_WIDTH, COLUMN_WIDTH * 0.8)
+    fig, ax = new_figure(COLUMN_WIDTH, COLUMN_WIDTH * 0.85)
     with style_context():
-        ax.plot([p["privacy"] for p in points], [p["utility"] for p in points], "o", color=ROLE["grid"], ms=3,
-                label="release for some λ", zorder=1)
-        ax.step([p["privacy"] for p in front], [p["utility"] for p in front], "-o", where="post", color=ROLE["frontier"],
-                ms=3.5, label="frontier", zorder=2)
-        ax.plot([result.privacy], [result.utility], "*", color=ROLE["merge"], ms=11, zorder=3,
-                label=f"chosen (λ = {lam:.3g})")
-        if args.min_utility is not None:
-            ax.axhline(args.min_utility, color=ROLE["cut"], lw=0.8, ls="--", label=f"min utility {args.min_utility:g}")
         pname = r"$I^*(S;\hat X)$" if args.objective == "I*" else r"$L_0(S\to\hat X)$"
         uname = r"$U_1 = I_0(X\to\hat X)$ (bits)" if args.utility == "U1" else r"$U_2 = -$max distortion"
-        ax.set_xlabel(f"privacy leakage {pname} (bits)")
-        ax.set_ylabel(uname)
-        ax.set_title(f"Frontier: objective {args.objective}, {args.utility}")
+        plot_frontier(frontier, ax, normalized=False, marks={f"released (λ = {lam:.3g})": result},
+                      labels=[f"frontier over λ ({args.objective}, {args.utility})"],
+                      xlabel=uname, ylabel=f"privacy leakage {pname} (bits)", legend=False)
+        if args.min_utility is not None:
+            ax.axvline(args.min_utility, color=ROLE["cut"], lw=0.8, ls="--", label=f"--min-utility {args.min_utility:g}")
         ax.legend(frameon=False, loc="upper left")
+        ax.set_title(f"{frontier.method} frontier, objective {args.objective}")
         fig.tight_layout()
     save_figure(fig, tmp / "frontier")
     plt.close(fig)
