@@ -19,7 +19,7 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from ..errors import InputError, InputTypeError
-from .graphs import _get_ax
+from .graphs import _get_ax, styled
 from .style import COLUMN_WIDTH, PALETTE, ROLE
 
 __all__ = ["plot_frontier", "frontier_coordinates"]
@@ -81,6 +81,7 @@ def _as_items(obj, name: str) -> list[tuple[str, object]]:
     raise InputTypeError(f"{name} must be a mapping label -> solution (or a list of (label, solution) pairs)")
 
 
+@styled
 def plot_frontier(frontier_or_list, ax=None, *, normalized: bool = True, baselines=None, marks=None,
                   labels: Sequence[str] | None = None, colors: Sequence | None = None, title: str | None = None,
                   xlabel: str | None = None, ylabel: str | None = None, legend: bool = True):

@@ -44,6 +44,21 @@ LABEL_MAX_NODES = 40
 _LABEL_RE = re.compile(r"^([A-Za-z]+)_?(\d+)$")
 
 
+def styled(fn):
+    """Run a plotting function inside :func:`~graphpriv.viz.style.style_context` so fonts, line widths and
+    legends look the same whether or not the caller set graphpriv's style."""
+    import functools
+
+    from .style import style_context
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        with style_context():
+            return fn(*args, **kwargs)
+
+    return wrapper
+
+
 # --------------------------------------------------------------------------------------------------
 # labels
 # --------------------------------------------------------------------------------------------------
@@ -419,6 +434,7 @@ def _bits_text(n_components: int) -> str:
 # --------------------------------------------------------------------------------------------------
 # matrices
 # --------------------------------------------------------------------------------------------------
+@styled
 def plot_incidence_matrix(matrix, ax=None, *, row_labels: Sequence | None = None, col_labels: Sequence | None = None,
                           cell_colors=None, color: str | None = None, cmap: str = "Blues", values: bool = False,
                           grid: bool | None = None, xlabel: str | None = None, ylabel: str | None = None,
@@ -546,6 +562,7 @@ def plot_incidence_matrix(matrix, ax=None, *, row_labels: Sequence | None = None
     return ax
 
 
+@styled
 def plot_joint_range(jr: JointRange, ax=None, *, color_by: str = "single", title: str | bool | None = None,
                      xlabel: str = "public data $X$", ylabel: str = "sensitive data $S$", **kwargs):
     """Draw the joint range [[S, X]] as a grid: S rows, X columns, a filled square per pair (paper 003, Fig. 1).
@@ -601,6 +618,7 @@ def plot_joint_range(jr: JointRange, ax=None, *, color_by: str = "single", title
 # --------------------------------------------------------------------------------------------------
 # graphs
 # --------------------------------------------------------------------------------------------------
+@styled
 def plot_confusability(jr: JointRange, ax=None, *, layout: str | Mapping = "components", bipartite: bool = False,
                        labels: bool | str | None = "auto", title: str | bool | None = True, seed: int = 0,
                        highlight: Sequence[Hashable] | None = None):
@@ -718,6 +736,7 @@ def _plot_bipartite(jr: JointRange, comp: np.ndarray, ax, labels, title, n_comp:
     return ax
 
 
+@styled
 def plot_min_cut(jr: JointRange, cut=None, ax=None, *, layout: str | Mapping = "components",
                  labels: bool | str | None = "auto", title: str | bool | None = True, seed: int = 0):
     """Draw G_X split by a minimum cut {X', [[X]] \\ X'} with the cut edges highlighted (paper 003, Section IV).

@@ -25,7 +25,7 @@ import numpy as np
 
 from ..errors import InputError, InputTypeError
 from ..ranges import JointRange
-from .graphs import (circle_radius, _check_jr, _draw_graph, _get_ax, _labels_on, _min_distance, _separate, _tint, format_label,
+from .graphs import (circle_radius, styled, _check_jr, _draw_graph, _get_ax, _labels_on, _min_distance, _separate, _tint, format_label,
                      graph_layout)
 from .style import COLUMN_WIDTH, PAGE_WIDTH, PALETTE, ROLE, component_color, new_figure
 
@@ -186,6 +186,7 @@ def _step_geometry(trace, jr: JointRange, t: int, base: dict, ring: float | None
     return qjr, clusters, pos, edges, colour_id, texts, comp_code, code, base_pts, radius
 
 
+@styled
 def plot_merge_step(trace, t: int, jr: JointRange, ax=None, *, layout: str | Mapping = "circle",
                     labels: bool | str | None = "auto", title: str | bool | None = True, annotate: bool = True,
                     seed: int = 0):
@@ -305,6 +306,7 @@ def _default_steps(trace) -> list[int]:
     return steps
 
 
+@styled
 def plot_trace(trace, jr: JointRange, steps: Sequence[int] | None = None, ncols: int | None = None, *,
                layout: str | Mapping = "circle", labels: bool | str | None = "auto", panel_letters: bool = True,
                width: float = PAGE_WIDTH, panel_height: float | None = None, suptitle: str | None = None, seed: int = 0):
@@ -373,6 +375,7 @@ def _trace_label(trace) -> str:
     return f"{trace.objective}, {trace.utility}{lam}"
 
 
+@styled
 def plot_convergence(trace_or_traces, ax=None, *, labels: Sequence[str] | None = None, show_rejected: bool = True,
                      mark_returned: bool = True, colors: Sequence | None = None, title: str | None = None):
     """L(t) against the iteration index t for one or several merge traces (paper 003, Figs. 3, 6 and 8).
