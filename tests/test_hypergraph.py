@@ -243,7 +243,12 @@ def test_xgi_export():
 def test_hypernetx_export():
     pytest.importorskip("hypernetx")
     h = gp.SampleHypergraph.from_pmf(EX2_P).to_hypernetx()
-    assert len(h.edges) == 6
+    assert len(h.edges) == 6 and len(h.nodes) == 5
+    assert sorted(h.incidence_dict[4]) == [(0, 1), (1, 1)]
+    p = np.zeros((3, 2))
+    p[0, 0] = p[1, 1] = 0.5
+    h2 = gp.SampleHypergraph.from_pmf(p).to_hypernetx()
+    assert sorted(h2.edges) == [0, 1] and len(h2.nodes) == 4  # the isolated value (0, 2) is not a HyperNetX node
 
 
 # ------------------------------------------------------------------ polytope vertices

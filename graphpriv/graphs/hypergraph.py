@@ -599,14 +599,16 @@ class SampleHypergraph:
     def to_hypernetx(self):
         """Export to a ``hypernetx.Hypergraph`` (optional dependency ``hypernetx``).
 
-        Hyperedge ids are the support positions. Never compute components through HyperNetX: its
-        default drops singleton components; use :meth:`components`.
+        Hyperedge ids are the support positions; values with zero marginal (isolated vertices) are
+        not in a HyperNetX hypergraph. Never compute components through HyperNetX: its default drops
+        singleton components; use :meth:`components`. (Checked with HyperNetX 2.4.3, which needs
+        pandas < 3.)
         """
         try:
             import hypernetx as hnx
         except ImportError as exc:  # pragma: no cover - depends on the environment
             raise ImportError("to_hypernetx needs the optional package 'hypernetx' (pip install hypernetx)") from exc
-        return hnx.Hypergraph({j: [(i, int(a)) for i, a in enumerate(pt)] for j, pt in enumerate(self.support)})
+        return hnx.Hypergraph({int(j): [(i, int(a)) for i, a in enumerate(pt)] for j, pt in enumerate(self.support)})
 
     def __repr__(self) -> str:
         return (f"SampleHypergraph(n={self.n}, sizes={self.sizes}, support={self.n_edges}, rank={self.rank}, "
