@@ -120,7 +120,7 @@ class Ref:
         return steps
 
     # ---------------------------------------------------------------- Algorithm 2
-    def alg2(self, lam=None):
+    def alg2(self, lam=None, tie_rule="paper"):
         Q = [[i] for i in range(self.n)]
         steps = [([], self.Istar(Q), self.U(Q))]
         while True:
@@ -139,7 +139,10 @@ class Ref:
                     a, b = Q[i][0], Q[j][0]
                     if self.values is None:
                         s1, s2 = csize[comp[i]], csize[comp[j]]
-                        key = (len(Q[i]) + len(Q[j]), -max(s1, s2), -min(s1, s2), a, b)
+                        if tie_rule == "paper":
+                            key = (len(Q[i]) + len(Q[j]), -max(s1, s2), -min(s1, s2), a, b)
+                        else:
+                            key = (len(Q[i]) + len(Q[j]), a, b)
                     else:
                         key = (q(self.dbar(Q[i] + Q[j])), a, b)
                     if best is None or key < best:
@@ -153,7 +156,7 @@ class Ref:
         return steps
 
     # ---------------------------------------------------------------- Section V-C, problem (10)
-    def problem10(self, lam):
+    def problem10(self, lam, tie_rule="paper"):
         Q = [[i] for i in range(self.n)]
         steps = [([], self.L0(Q), self.U(Q))]
         while True:
@@ -169,7 +172,8 @@ class Ref:
                     a, b = Q[i][0], Q[j][0]
                     Q2 = self.merge(Q, a, b)
                     dl = (self.L0(Q2) - p0) - lam * (self.U(Q2) - u0)
-                    key = (q(dl), len(self.S(Q[i])) + len(self.S(Q[j])), a, b)
+                    ssum = len(self.S(Q[i])) + len(self.S(Q[j])) if tie_rule == "paper" else 0
+                    key = (q(dl), ssum, a, b)
                     if best is None or key < best:
                         best = key
             a, b = best[-2], best[-1]

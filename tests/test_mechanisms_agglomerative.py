@@ -35,8 +35,9 @@ def instances(draw, max_x=7, max_s=5):
     return jr, vals
 
 
-def _fast_steps(jr, objective, utility, values, lam):
+def _fast_steps(jr, objective, utility, values, lam, tie_rule="paper"):
     prob = _Problem(jr, objective, utility, values, 2)
+    prob.tie_rule = tie_rule
     traj = _trajectory(prob, lam)
     return [(list(m), p, u) for m, p, u in zip(traj.merges, traj.priv, traj.util)]
 
@@ -328,3 +329,22 @@ def test_side_information_recipe():
     assert gp.n_components(jr) == nx.number_connected_components(G)
     r = gp.agglomerate(jr, "I*", 0.1)
     assert r.privacy == pytest.approx(gp.maximin_information(r.trace.quantized_range(jr)))
+
+
+@settings(max_examples=40, deadline=None)
+@given(instances(max_x=6), st.sampled_from([0.0, 0.3, 1.0]))
+def test_index_tie_rule_matches_reference(inst, lam):
+    jr, _ = inst
+    _same(_fast_steps(jr, "I*", "U1", None, lam, "index"), ref_from_range(jr).alg2(lam, "index"), lam)
+    _same(_fast_steps(jr, "L0|I*=0", "U1", None, lam, "index"), ref_from_range(jr).problem10(lam, "index"), lam)
+
+
+def test_index_tie_rule_changes_example3():
+    """With tie_rule='index' Example 5's first merge is the lowest-index pair of Ψ, ({x1},{x3}),
+    instead of the paper's ({x2},{x3}) (smallest |S|X1| + |S|X2|)."""
+    jr, _ = gp.datasets.paper_example()
+    r = gp.agglomerate(jr, "L0|I*=0", 0.3, tie_rule="index")
+    assert r.trace.steps[1].merged == ((frozenset({"x1"}), frozenset({"x3"})),)
+    assert r.trace.info["tie_rule"] == "index"
+    with pytest.raises(InputError, match="tie_rule"):
+        gp.agglomerate(jr, "I*", 0.3, tie_rule="random")

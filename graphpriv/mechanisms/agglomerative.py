@@ -170,6 +170,7 @@ class _Problem:
         self.s_idx = csc.indices
         self.s_deg = np.diff(csc.indptr).astype(np.int64)
         self.comp0 = components(jr).public.astype(np.int64)
+        self.tie_rule = "paper"
         self.n_comp0 = int(self.comp0.max()) + 1 if self.n else 0
 
     def sset(self, code: int) -> frozenset:
@@ -187,7 +188,7 @@ class _Problem:
         return self.utility_obj.name if isinstance(self.utility_obj.name, str) else "U"
 
     def info(self) -> dict:
-        d = {"algorithm": _ALGORITHM[self.objective], "tie_rule": "paper003-default", "cost_tol": _COST_TOL, "delta_L_tol": _DL_TOL}
+        d = {"algorithm": _ALGORITHM[self.objective], "tie_rule": self.tie_rule, "cost_tol": _COST_TOL, "delta_L_tol": _DL_TOL}
         if isinstance(self.utility_obj, U2):
             d["utility_spec"] = self.utility_obj.spec
         return d
@@ -197,6 +198,12 @@ def _check_objective(objective: Any) -> str:
     if not isinstance(objective, str) or objective.replace(" ", "") not in OBJECTIVES:
         raise InputError(f"objective={objective!r} is not known; use 'L0' (Algorithm 1), 'I*' (Algorithm 2) or 'L0|I*=0' (Section V-C)")
     return OBJECTIVES[objective.replace(" ", "")]
+
+
+def _check_tie_rule(rule: Any) -> str:
+    if rule not in ("paper", "index"):
+        raise InputError(f"tie_rule={rule!r} is not known; use 'paper' (paper 003's rules, default) or 'index' (lowest pair index)")
+    return rule
 
 
 def _check_lam(lam: Any) -> float:
@@ -386,6 +393,7 @@ def _alg1(prob: _Problem, stopper: _Stopper) -> _Traj:
 def _alg2_u1(prob: _Problem, stopper: _Stopper) -> _Traj:
     n = prob.n
     ub = prob.ub
+    size_rule = 1 if prob.tie_rule == "paper" else 0  # "index": ignore component sizes in ties
     size = np.ones(n, dtype=np.int64)
     active = np.ones(n, dtype=bool)
     comp0 = prob.comp0
@@ -417,7 +425,7 @@ def _alg2_u1(prob: _Problem, stopper: _Stopper) -> _Traj:
     gheap = []
     for c in range(ncomp):
         s, i = ctop(c)
-        gheap.append((s, -csize[c], i, c, 0))
+        gheap.append((s, -csize[c] * size_rule, i, c, 0))
     heapq.heapify(gheap)
 
     def gpop():
@@ -461,7 +469,7 @@ def _alg2_u1(prob: _Problem, stopper: _Stopper) -> _Traj:
             return traj
         if ncomp > 1:
             s, i = ctop(big)
-            heapq.heappush(gheap, (s, -csize[big], i, big, cver[big]))
+            heapq.heappush(gheap, (s, -csize[big] * size_rule, i, big, cver[big]))
     traj.rejected = False
     return traj
 
@@ -685,7 +693,7 @@ def _problem10(prob: _Problem, lam: float) -> _Traj:
                 util_new = (math.log(n) - np.log(mz)) / prob.lb
             dl = (priv_new - priv_old) - lam * (util_new - util_old)
             keys_q = _q(dl)
-            sums = ssz[i] + ssz[js]
+            sums = ssz[i] + ssz[js] if prob.tie_rule == "paper" else np.zeros(len(js), dtype=np.int64)
             # lexicographic (q ΔL, |S1|+|S2|, i, j): i fixed, js increasing
             m = keys_q.min()
             cand = np.flatnonzero(keys_q == m)
@@ -772,7 +780,7 @@ def _result_from_groups(prob, groups, trace, privacy, utility, lam) -> Agglomera
 
 # ====================================================================== public API
 def agglomerate(jr: JointRange, objective: str, lam: float, utility: Any = "U1", values: Any = None, *,
-                search: str = "greedy", base: float = 2, **search_options: Any) -> AgglomerationResult:
+                search: str = "greedy", base: float = 2, tie_rule: str = "paper", **search_options: Any) -> AgglomerationResult:
     """Quantise X by agglomerative merging (paper 003, Algorithms 1 and 2, Section V-C).
 
     Parameters
@@ -795,6 +803,10 @@ def agglomerate(jr: JointRange, objective: str, lam: float, utility: Any = "U1",
         ``graphpriv.mechanisms.search.SEARCHES`` and called with the same arguments plus ``**search_options``.
     base : float, default 2
         Logarithm base of L0, I* and U1 (bits).
+    tie_rule : {"paper", "index"}, default "paper"
+        "paper": the rules above (they reproduce Examples 2-5). "index": ties of eq. (8) (Algorithm 2,
+        U1) and of eq. (12) (Section V-C) go to the lowest pair index only, ignoring component sizes
+        resp. |S|𝒳1| + |S|𝒳2|. Other ties are decided by the lowest index under both rules.
 
     Returns
     -------
@@ -866,6 +878,7 @@ def agglomerate(jr: JointRange, objective: str, lam: float, utility: Any = "U1",
         raise InputError(f"unexpected options {sorted(search_options)} for search='greedy'")
     lam = _check_lam(lam)
     prob = _Problem(jr, objective, utility, values, base)
+    prob.tie_rule = _check_tie_rule(tie_rule)
     traj = _trajectory(prob, lam)
     trace = _build_trace(prob, traj, lam)
     return _result_from_trace(prob, trace)

@@ -22,8 +22,8 @@ import pandas as pd
 
 from ..errors import InputError, InputTypeError
 from ..ranges import JointRange
-from .agglomerative import (_DL_TOL, _Problem, _build_trace, _check_lam, _evaluate_groups, _result_from_trace,
-                            _trajectory, agglomerate)
+from .agglomerative import (_DL_TOL, _Problem, _build_trace, _check_lam, _check_tie_rule, _evaluate_groups,
+                            _result_from_trace, _trajectory, agglomerate)
 from .trace import MergeTrace, _groups
 
 __all__ = ["FrontierPoint", "Frontier", "pareto_frontier", "pareto_filter"]
@@ -245,7 +245,7 @@ def _exact_lams(dp: np.ndarray, du: np.ndarray) -> np.ndarray:
 
 
 def pareto_frontier(jr: JointRange, objective: str, utility: Any = "U1", values: Any = None, lams=None, *,
-                    base: float = 2) -> Frontier:
+                    base: float = 2, tie_rule: str = "paper") -> Frontier:
     """Non-dominated (privacy, utility) points of Algorithm 1, Algorithm 2 or Section V-C over λ.
 
     Parameters
@@ -258,6 +258,8 @@ def pareto_frontier(jr: JointRange, objective: str, utility: Any = "U1", values:
         thresholds where a step's ΔL changes sign); for ``"L0|I*=0"`` the default is
         ``[0] + geomspace(1e-3, 1e3, 49)``.
     base : float, default 2
+    tie_rule : {"paper", "index"}
+        As in :func:`graphpriv.agglomerate`.
 
     Returns
     -------
@@ -285,6 +287,7 @@ def pareto_frontier(jr: JointRange, objective: str, utility: Any = "U1", values:
     trajectory, the set of λ selecting a point is reported by its extremes).
     """
     prob = _Problem(jr, objective, utility, values, base)
+    prob.tie_rule = _check_tie_rule(tie_rule)
     n = prob.n
     u_hat = prob.ub.partition_value([np.arange(n)])
     if prob.objective == "L0|I*=0":
@@ -292,7 +295,7 @@ def pareto_frontier(jr: JointRange, objective: str, utility: Any = "U1", values:
         grid = _lam_grid(np.concatenate([[0.0], np.geomspace(1e-3, 1e3, 49)]) if lams is None else lams)
         found: dict = {}
         for lam in grid.tolist():
-            r = agglomerate(jr, objective, lam, utility, values, base=base)
+            r = agglomerate(jr, objective, lam, utility, values, base=base, tie_rule=tie_rule)
             key = tuple(sorted(tuple(sorted(map(repr, c))) for c in r.quantization))
             if key not in found:
                 found[key] = [r, lam, lam]
