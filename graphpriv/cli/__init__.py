@@ -60,6 +60,17 @@ def main(argv: list[str] | None = None) -> int:
     except FileNotFoundError as exc:
         print(f"graphpriv: error: file not found: {exc.filename}; check the path", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # output piped into e.g. `head`: stop quietly
+        import os
+
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    except (PermissionError, IsADirectoryError, NotADirectoryError, OSError) as exc:
+        where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
+        print(f"graphpriv: error: {exc.strerror or exc}{where}; check the path, its permissions and free disk space",
+              file=sys.stderr)
+        return 2
     except KeyboardInterrupt:  # pragma: no cover
         print("graphpriv: interrupted", file=sys.stderr)
         return 130
