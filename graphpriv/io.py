@@ -16,7 +16,8 @@ chunked ``pandas.read_csv`` (10^6-row chunks)    0.7 s     0.84 GB
 ``pyarrow.parquet.read_table(columns=...)``      0.4 s     0.96 GB
 ==============================================  ========  ==========
 
-graphpriv reads CSV with **pyarrow.csv directly**: it is the fastest (multi-threaded C++ parser),
+graphpriv reads CSV with **pyarrow.csv directly** (pandas' C engine is the fallback when pyarrow, an
+optional dependency, is not installed): it is the fastest (multi-threaded C++ parser),
 reads only the two needed columns (``include_columns``), has well-typed errors that we turn into
 one-line messages (malformed rows, unknown columns, empty file), and is the same engine as the
 Parquet path, so both paths give the same types. All readers stay far below the 4 GiB goal; the
@@ -233,7 +234,18 @@ def read_columns(path: str | os.PathLike, columns: Sequence[str] | None = None, 
 read_table = read_columns
 
 
+def _have_pyarrow() -> bool:
+    try:
+        import pyarrow.csv  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 def _read_parquet(p: Path, cols, roles) -> pd.DataFrame:
+    if not _have_pyarrow():
+        raise InputError(f"reading the Parquet file {str(p)!r} needs pyarrow, which is not installed; "
+                         "run pip install 'graphpriv[parquet]' (or convert the file to CSV)")
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -251,6 +263,8 @@ def _read_parquet(p: Path, cols, roles) -> pd.DataFrame:
 
 
 def _read_csv(p: Path, cols, roles, na_values, sep, raw) -> pd.DataFrame:
+    if not _have_pyarrow():
+        return _read_csv_pandas(p, cols, roles, na_values, sep, raw)
     import pyarrow as pa
     import pyarrow.csv as pacsv
 
@@ -286,6 +300,36 @@ def _read_csv(p: Path, cols, roles, na_values, sep, raw) -> pd.DataFrame:
     df = table.to_pandas()
     del table
     return df
+
+
+def _read_csv_pandas(p: Path, cols, roles, na_values, sep, raw) -> pd.DataFrame:
+    """Fallback CSV reader (pandas C engine) used when pyarrow is not installed; same errors."""
+    if sep is None:
+        sep = "\t" if p.suffix.lower() in (".tsv", ".tab") else ","
+    if len(sep) != 1:
+        raise InputError(f"sep={sep!r} must be a single character (e.g. ',' or '\\t')")
+    try:
+        header = list(pd.read_csv(p, sep=sep, nrows=0).columns)
+    except pd.errors.EmptyDataError:
+        raise InputError(f"data file {str(p)!r} is empty; it needs a header line and at least one data row") from None
+    except (pd.errors.ParserError, UnicodeDecodeError, ValueError) as exc:
+        raise _csv_error(p, exc) from None
+    if len(set(header)) != len(header) or any(str(h).split(".")[-1].isdigit() and str(h).rsplit(".", 1)[0] in header for h in header):
+        dup = sorted({h for h in header if header.count(h) > 1})
+        raise InputError(f"data file {str(p)!r} has repeated column names {dup}; give every column a distinct name")
+    if cols is not None:
+        _check_columns(cols, header, p, roles)
+    wanted = header if cols is None else list(dict.fromkeys(cols))
+    kw = dict(sep=sep, engine="c")  # no usecols: with it the C engine skips the field-count check
+    if raw:
+        kw.update(dtype=str, keep_default_na=False, na_filter=False)
+    else:
+        kw.update(na_values=list(DEFAULT_NA_VALUES if na_values is None else na_values), keep_default_na=False)
+    try:
+        df = pd.read_csv(p, **kw)
+    except (pd.errors.ParserError, UnicodeDecodeError, ValueError) as exc:
+        raise _csv_error(p, exc) from None
+    return df[wanted]
 
 
 # ---------------------------------------------------------------------- writing
