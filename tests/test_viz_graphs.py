@@ -250,3 +250,13 @@ def test_axes_argument_is_used(example):
     assert out == list(axes)
     assert len(fig.axes) == 3
     assert_non_blank(fig)
+
+
+def test_vector_and_raster_output(example, tmp_path):
+    """One style, vector (PDF/SVG) and PNG output through viz.save_figure (atomic, no temp files left)."""
+    ax = plot_confusability(example)
+    paths = gp.viz.save_figure(ax.figure, tmp_path / "gx", formats=("pdf", "svg", "png"))
+    assert [p.suffix for p in paths] == [".pdf", ".svg", ".png"]
+    assert paths[0].read_bytes()[:5] == b"%PDF-"
+    assert b"<svg" in paths[1].read_bytes()[:500]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["gx.pdf", "gx.png", "gx.svg"]
