@@ -22,6 +22,7 @@ EXPECTED = {
     "paper000_fig2_tradeoff_ldp": "Fig. 2",
     "paper000_fig3_tradeoff_distortion": "Fig. 3",
     "paper000_fig4_losses_vs_alpha": "Fig. 4",
+    "paper000_ex1_transport_plans": "Example 1 (transport graphs)",
 }
 
 
@@ -64,6 +65,12 @@ def test_plot_functions_return_axes():
     assert len(vs.plot_reduction_privacy(df).get_lines()) == 4
     assert len(vs.plot_reduction_losses(df).get_lines()) == 4
     assert len(vs.plot_reduction_tradeoff(df, "ldp", "tv").get_lines()) == 2
+    m = gp.linear_reduction(gp.paper000_example1(), 0.5, "optimal")
+    ax = vs.plot_transport_plan(m, 1)
+    # s = 1: kept mass on a, b, c, d (4 horizontal edges) + 3 shipped flows (c->a, c->b, d->b)
+    assert len(ax.get_lines()) == 7
+    with pytest.raises(gp.InputError):
+        vs.plot_transport_plan(gp.linear_reduction(gp.paper000_example1(), 0.5), 1)
     plt.close("all")
 
 

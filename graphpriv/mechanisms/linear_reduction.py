@@ -527,6 +527,7 @@ class LinearReduction:
     tv: float                    # D_TV(X, Y) = Pr[Y != X]
     expected_distortion: float | None
     markov_unique: bool | None   # Markov scheme: is Lemma 1's kernel the only Markov solution?
+    p_x_given_s: np.ndarray | None = None   # input conditional P_{X|S}, shape (|S|, |X|)
 
     @property
     def is_markov(self) -> bool:
@@ -646,7 +647,7 @@ def linear_reduction(jd, alpha: float, scheme: str = "markov", utility: str = "t
         mutual_information_xy=_mi_xy(px, Kc, lnb), entropy_x=HX,
         tv=max(1.0 - float(px @ np.diag(Kc)), 0.0),
         expected_distortion=None if D is None else float((px[:, None] * Kc * D).sum()),
-        markov_unique=unique,
+        markov_unique=unique, p_x_given_s=_parts(jd)[2],
     )
 
 

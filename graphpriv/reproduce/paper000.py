@@ -89,3 +89,21 @@ def fig4(quick: bool = False):
     plot_reduction_losses(_sweep(quick), ax)
     ax.set_xticks(np.linspace(0, 1, 11))
     return fig
+
+
+@figure(name="paper000_ex1_transport_plans", paper="000/001", number="Example 1 (transport graphs)",
+        shows="Example 1, alpha = 0.5: the optimal non-Markov kernel as one bipartite transport graph per s; senders "
+              "X^-(s) (red) keep q/p of their mass and ship the rest to receivers X^+(s) (north-west-corner plan; "
+              "s = 1 ships 0.105 c->a, 0.035 c->b, 0.035 d->b, i.e. Q(a|1,c) = 0.21, Q(b|1,c) = 0.07, Q(b|1,d) = 0.175).",
+        erratum="Not a figure of the paper: a graph view of Proposition 1's solution (the paper prints only s = 1's "
+                "numbers, which this reproduces).")
+def ex1_transport(quick: bool = False):
+    from ..mechanisms.linear_reduction import linear_reduction, paper000_example1
+    from ..viz.stochastic import plot_transport_plan
+    from ..viz.style import COLUMN_WIDTH, new_figure
+
+    m = linear_reduction(paper000_example1(), 0.5, scheme="optimal")
+    fig, (a, b) = new_figure(COLUMN_WIDTH * 1.5, COLUMN_WIDTH * 0.75, ncols=2, layout="constrained")
+    plot_transport_plan(m, 1, a)
+    plot_transport_plan(m, 2, b)
+    return fig

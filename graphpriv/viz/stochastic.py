@@ -22,6 +22,7 @@ __all__ = [
     "plot_reduction_privacy",
     "plot_reduction_tradeoff",
     "plot_reduction_losses",
+    "plot_transport_plan",
     "SCHEME_COLOR",
     "FIG2_COLORS",
 ]
@@ -234,3 +235,64 @@ def plot_reduction_losses(df, ax=None, *, title: str | None = None, unit: str = 
     ax.legend(frameon=False, loc="upper left", fontsize=6)
     ax.set_title(title or "Utility losses grow with α")
     return ax
+
+
+def plot_transport_plan(mechanism, s, ax=None, *, p_x_given_s=None, title: str | None = None):
+    """The per-s bipartite transport graph of a non-Markov linear reduction (papers 000/001, Prop. 1-2).
+
+    Left: the input values x' with P_{X|S}(x'|s); right: the outputs y with the target P_{Y|S}(y|s).
+    An edge x' -> y carries the flow F(x', y) = P_{X|S}(x'|s) Q(y|s, x'); horizontal edges are kept mass
+    (the saturated diagonal, eq. (11a)), slanted ones move mass from senders X^-(s) to receivers X^+(s).
+
+    Parameters
+    ----------
+    mechanism : LinearReduction
+        With a non-Markov kernel (``scheme="optimal"``).
+    s : sensitive label
+    p_x_given_s : array, optional
+        P_{X|S}(.|s); default ``mechanism.p_x_given_s[s]``.
+    """
+    from ..errors import InputError, UnknownLabelError
+
+    if mechanism.kernel.ndim != 3:
+        raise InputError("plot_transport_plan needs a non-Markov kernel (linear_reduction(..., scheme='optimal'))")
+    labels = mechanism.sensitive_labels.tolist()
+    if s not in labels:
+        raise UnknownLabelError(f"s={s!r} is not a sensitive value")
+    k = labels.index(s)
+    Q = mechanism.kernel[k]
+    T = mechanism.target[k]
+    a = mechanism.alpha
+    p = np.asarray(mechanism.p_x_given_s[k] if p_x_given_s is None else p_x_given_s, dtype=float)
+    ax = _ax(ax, COLUMN_WIDTH * 0.8, COLUMN_WIDTH * 0.8)
+    n = len(p)
+    F = p[:, None] * Q
+    ys = np.arange(n)[::-1]
+    scale = 7.0 / max(F.max(), 1e-12)
+    for i in range(n):
+        for j in range(n):
+            if F[i, j] > 1e-12:
+                diag = i == j
+                ax.plot([0, 1], [ys[i], ys[j]], color=ROLE["edge"] if diag else ROLE["merge"], lw=max(F[i, j] * scale, 0.6),
+                        alpha=0.45 if diag else 0.9, solid_capstyle="butt", zorder=1 if diag else 2)
+                if not diag:
+                    t = 0.22
+                    ax.text(t, ys[i] + t * (ys[j] - ys[i]), f"{F[i, j]:.3g}", fontsize=6, ha="center", va="center",
+                            color=ROLE["merge"], zorder=4, bbox=dict(boxstyle="round,pad=0.1", fc="white", ec="none", alpha=0.9))
+    pub = mechanism.public_labels.tolist()
+    sender = p > T + 1e-12
+    for i in range(n):
+        ax.scatter(0, ys[i], s=40, color=ROLE["cut"] if sender[i] else ROLE["public"], zorder=3)
+        ax.text(-0.06, ys[i], f"{pub[i]}  {p[i]:.3g}", ha="right", va="center", fontsize=7)
+        ax.scatter(1, ys[i], s=40, color=ROLE["public"], zorder=3)
+        ax.text(1.06, ys[i], f"{T[i]:.3g}  {pub[i]}", ha="left", va="center", fontsize=7)
+    ax.set_xlim(-0.55, 1.55)
+    ax.set_ylim(-0.7, n - 0.3)
+    ax.axis("off")
+    ax.text(0, n - 0.45, r"$x'$: $P_{X|S}$", ha="center", fontsize=7)
+    ax.text(1, n - 0.45, r"$y$: $P_{Y|S}$", ha="center", fontsize=7)
+    ax.text(0.5, -0.6, "red: senders $X^-(s)$; grey: kept mass; pink: shipped flow", ha="center", fontsize=6,
+            color=ROLE["edge"])
+    ax.set_title(title or rf"Transport plan, $s={s}$, $\alpha={a:g}$")
+    return ax
+
