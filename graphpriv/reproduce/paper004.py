@@ -199,3 +199,26 @@ def table1_hypergraph(quick: bool = False):
     plot_hyperedges(res.hypergraph, result=res, ax=axes[0], title="$H_3$ hyperedges by optimal y")
     plot_privacy_polytope(res, ax=axes[1], label_vertices=False, title=f"S (9 vertices), $I_s$ = {res.value:.4f} bits")
     return fig
+
+
+@figure(name="paper004_fig2_two_binary", paper="004", number="Fig. 2",
+        shows="Two binary samples (alpha = P(X1=0) = 0.4, beta = P(X2=0) = 0.7, r = p(0,1) = 0.2): S is the segment "
+              "[a_1, a_2] along n = [1,-1,-1,1] (nullity 1), so two different tuples (W_1 = X1 xor X2, W_2 with a random "
+              "p(w|x)) have different capacities I_s^1, I_s^2 but the same optimal mapping (Prop. 4).",
+        erratum="The caption's 'p_{W_1|X} != p_{W_1|X}' should read p_{W_1|X} != p_{W_2|X}; eqs. (24)-(26) need beta >= alpha "
+                "(spec §6.7).")
+def fig2(quick: bool = False):
+    from ..mechanisms.sample_privacy import synergistic_disclosure
+    from ..viz.hypergraphs import plot_hyperedges, plot_privacy_polytope
+    from ..viz.style import PAGE_WIDTH, new_figure
+
+    alpha, beta, r = 0.4, 0.7, 0.2
+    p = np.array([alpha - r, r, beta - alpha + r, 1 - beta - r]).reshape(2, 2)
+    w1 = np.array([[1, 0, 0, 1], [0, 1, 1, 0]], dtype=float)
+    w2 = np.random.default_rng(4).dirichlet(np.ones(3), size=4).T
+    r1, r2 = synergistic_disclosure(w1, p), synergistic_disclosure(w2, p)
+    fig, axes = new_figure(PAGE_WIDTH, 2.2, ncols=3, layout="constrained")
+    plot_privacy_polytope(r1, ax=axes[0], title=f"$W_1 = X_1 \\oplus X_2$: $I_s^1$ = {r1.value:.3f} bits")
+    plot_privacy_polytope(r2, ax=axes[1], title=f"$W_2$ (random $p_{{W|X}}$): $I_s^2$ = {r2.value:.3f} bits")
+    plot_hyperedges(r1.hypergraph, result=r1, ax=axes[2], title="the common optimal mapping")
+    return fig
