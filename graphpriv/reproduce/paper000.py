@@ -94,7 +94,7 @@ def fig4(quick: bool = False):
 @figure(name="paper000_ex1_transport_plans", paper="000/001", number="Example 1 (transport graphs)",
         shows="Example 1, alpha = 0.5: the optimal non-Markov kernel as one bipartite transport graph per s; senders "
               "X^-(s) (red) keep q/p of their mass and ship the rest to receivers X^+(s) (north-west-corner plan; "
-              "s = 1 ships 0.105 c->a, 0.035 c->b, 0.035 d->b, i.e. Q(a|1,c) = 0.21, Q(b|1,c) = 0.07, Q(b|1,d) = 0.175).",
+              "s = 1 ships 0.105 c->a, 0.035 c->b, 0.035 d->b, i.e. Q(a;1,c) = 0.21, Q(b;1,c) = 0.07, Q(b;1,d) = 0.175).",
         erratum="Not a figure of the paper: a graph view of Proposition 1's solution (the paper prints only s = 1's "
                 "numbers, which this reproduces).")
 def ex1_transport(quick: bool = False):
