@@ -72,7 +72,7 @@ def test_paper004_figures_registered_and_build_quick(tmp_path):
     names = {s.name for s in registry() if s.paper == "004"}
     assert {"paper004_fig3_latent_reduction", "paper004_fig4_heuristics_n4", "paper004_fig5_asymptotic_efficiency",
             "paper004_table1_is_vs_n", "paper004_ex2_hypergraph", "paper004_table1_hypergraph_n3",
-            "paper004_fig2_two_binary"} <= names
+            "paper004_fig2_two_binary", "paper004_fig1_example2_model"} <= names
     built = build_all(tmp_path, only=["paper004"], quick=True, formats=("png",))
     assert {s.name for s in built} == names
     for s in built:

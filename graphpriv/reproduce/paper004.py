@@ -222,3 +222,18 @@ def fig2(quick: bool = False):
     plot_privacy_polytope(r2, ax=axes[1], title=f"$W_2$ (random $p_{{W|X}}$): $I_s^2$ = {r2.value:.3f} bits")
     plot_hyperedges(r1.hypergraph, result=r1, ax=axes[2], title="the common optimal mapping")
     return fig
+
+
+@figure(name="paper004_fig1_example2_model", paper="004", number="Fig. 1",
+        shows="Example 2's model: W ~ Bern(1/2) observed through a BSC(2/3) (sample X1) and a BEC(1/2) (sample X2); "
+              "p_{X^2} = [1, 3, 2, 2, 3, 1]/12.")
+def fig1(quick: bool = False):
+    from ..viz.hypergraphs import plot_channel
+    from ..viz.style import PAGE_WIDTH, new_figure
+
+    bsc = np.array([[1 / 3, 2 / 3], [2 / 3, 1 / 3]])
+    bec = np.array([[0.5, 0.0], [0.5, 0.5], [0.0, 0.5]])
+    fig, axes = new_figure(PAGE_WIDTH * 0.6, 1.8, ncols=2, layout="constrained")
+    plot_channel(bsc, ax=axes[0], x_labels=["X1=0", "X1=1"], title="$X_1$ = BSC(2/3)(W)")
+    plot_channel(bec, ax=axes[1], x_labels=["X2=0", "X2=e", "X2=1"], title="$X_2$ = BEC(1/2)(W)")
+    return fig
