@@ -784,8 +784,9 @@ def plot_min_cut(jr: JointRange, cut=None, ax=None, *, layout: str | Mapping = "
     edges = _g_edges(jr)
     side = np.array([x in cut.side for x in x_labels])
     crossing = side[edges[:, 0]] != side[edges[:, 1]] if len(edges) else np.zeros(0, dtype=bool)
-    ecol = [ROLE["cut"] if c else ROLE["edge"] for c in crossing]
-    ew = [2.2 if c else 1.0 for c in crossing]
+    dense = len(edges) > 3 * max(jr.n_public, 1) or jr.n_public > 60
+    ecol = [ROLE["cut"] if c else (_tint(ROLE["edge"], 0.45) if dense else ROLE["edge"]) for c in crossing]
+    ew = [2.2 if c else (0.5 if dense else 1.0) for c in crossing]
     es = ["--" if c else "solid" for c in crossing]
     side_col = [PALETTE[0] if s else PALETTE[1] for s in side]
     on = _labels_on(labels, jr.n_public)

@@ -32,7 +32,7 @@ from .style import COLUMN_WIDTH, PAGE_WIDTH, PALETTE, ROLE, component_color, new
 __all__ = ["plot_merge_step", "plot_trace", "plot_convergence", "trace_layout", "step_summary"]
 
 #: Merge-step panels with more nodes than this are drawn without node labels unless ``labels=True``.
-TRACE_LABEL_MAX_NODES = 24
+TRACE_LABEL_MAX_NODES = 30
 
 #: Largest number of panels :func:`plot_trace` draws by default (steps are then evenly sampled).
 MAX_DEFAULT_PANELS = 12
