@@ -1,4 +1,4 @@
-"""Paper 004 (Rassouli, Rosas, Gündüz, "Data Disclosure under Perfect Sample Privacy"): Figs. 3-5, Table I, Example 2.
+"""Paper 004 (Rassouli, Rosas, Gündüz, "Data Disclosure under Perfect Sample Privacy"): Figs. 1-5, Table I, Example 2.
 
 The paper's Figs. 4 and 5 are curves without numbers; they are rebuilt from the definitions with
 graphpriv's exact routines (spec ``perfect-sample-privacy.md`` §4.7 gives the values used as test
@@ -28,6 +28,44 @@ def _iid(q: float, n: int) -> np.ndarray:
     for _ in range(n - 1):
         p = np.multiply.outer(p, px)
     return p
+
+
+@figure(name="paper004_fig1_example2_model", paper="004", number="Fig. 1",
+        shows="Example 2's model: W ~ Bern(1/2) observed through a BSC(2/3) (sample X1) and a BEC(1/2) (sample X2); "
+              "p_{X^2} = [1, 3, 2, 2, 3, 1]/12.")
+def fig1(quick: bool = False):
+    from ..viz.hypergraphs import plot_channel
+    from ..viz.style import PAGE_WIDTH, new_figure
+
+    bsc = np.array([[1 / 3, 2 / 3], [2 / 3, 1 / 3]])
+    bec = np.array([[0.5, 0.0], [0.5, 0.5], [0.0, 0.5]])
+    fig, axes = new_figure(PAGE_WIDTH * 0.6, 1.8, ncols=2, layout="constrained")
+    plot_channel(bsc, ax=axes[0], x_labels=["X1=0", "X1=1"], title="$X_1$ = BSC(2/3)(W)")
+    plot_channel(bec, ax=axes[1], x_labels=["X2=0", "X2=e", "X2=1"], title="$X_2$ = BEC(1/2)(W)")
+    return fig
+
+
+@figure(name="paper004_fig2_two_binary", paper="004", number="Fig. 2",
+        shows="Two binary samples (alpha = P(X1=0) = 0.4, beta = P(X2=0) = 0.7, r = p(0,1) = 0.2): S is the segment "
+              "[a_1, a_2] along n = [1,-1,-1,1] (nullity 1), so two different tuples (W_1 = X1 xor X2, W_2 with a random "
+              "p(w|x)) have different capacities I_s^1, I_s^2 but the same optimal mapping (Prop. 4).",
+        erratum="The caption's 'p_{W_1|X} != p_{W_1|X}' should read p_{W_1|X} != p_{W_2|X}; eqs. (24)-(26) need beta >= alpha "
+                "(spec §6.7).")
+def fig2(quick: bool = False):
+    from ..mechanisms.sample_privacy import synergistic_disclosure
+    from ..viz.hypergraphs import plot_hyperedges, plot_privacy_polytope
+    from ..viz.style import PAGE_WIDTH, new_figure
+
+    alpha, beta, r = 0.4, 0.7, 0.2
+    p = np.array([alpha - r, r, beta - alpha + r, 1 - beta - r]).reshape(2, 2)
+    w1 = np.array([[1, 0, 0, 1], [0, 1, 1, 0]], dtype=float)
+    w2 = np.random.default_rng(4).dirichlet(np.ones(3), size=4).T
+    r1, r2 = synergistic_disclosure(w1, p), synergistic_disclosure(w2, p)
+    fig, axes = new_figure(PAGE_WIDTH, 2.2, ncols=3, layout="constrained")
+    plot_privacy_polytope(r1, ax=axes[0], title=f"$W_1 = X_1 \\oplus X_2$: $I_s^1$ = {r1.value:.3f} bits")
+    plot_privacy_polytope(r2, ax=axes[1], title=f"$W_2$ (random $p_{{W|X}}$): $I_s^2$ = {r2.value:.3f} bits")
+    plot_hyperedges(r1.hypergraph, result=r1, ax=axes[2], title="the common optimal mapping")
+    return fig
 
 
 @figure(name="paper004_fig3_latent_reduction", paper="004", number="Fig. 3",
@@ -198,42 +236,4 @@ def table1_hypergraph(quick: bool = False):
     fig, axes = new_figure(PAGE_WIDTH * 0.75, 2.6, ncols=2, layout="constrained")
     plot_hyperedges(res.hypergraph, result=res, ax=axes[0], title="$H_3$ hyperedges by optimal y")
     plot_privacy_polytope(res, ax=axes[1], label_vertices=False, title=f"S (9 vertices), $I_s$ = {res.value:.4f} bits")
-    return fig
-
-
-@figure(name="paper004_fig2_two_binary", paper="004", number="Fig. 2",
-        shows="Two binary samples (alpha = P(X1=0) = 0.4, beta = P(X2=0) = 0.7, r = p(0,1) = 0.2): S is the segment "
-              "[a_1, a_2] along n = [1,-1,-1,1] (nullity 1), so two different tuples (W_1 = X1 xor X2, W_2 with a random "
-              "p(w|x)) have different capacities I_s^1, I_s^2 but the same optimal mapping (Prop. 4).",
-        erratum="The caption's 'p_{W_1|X} != p_{W_1|X}' should read p_{W_1|X} != p_{W_2|X}; eqs. (24)-(26) need beta >= alpha "
-                "(spec §6.7).")
-def fig2(quick: bool = False):
-    from ..mechanisms.sample_privacy import synergistic_disclosure
-    from ..viz.hypergraphs import plot_hyperedges, plot_privacy_polytope
-    from ..viz.style import PAGE_WIDTH, new_figure
-
-    alpha, beta, r = 0.4, 0.7, 0.2
-    p = np.array([alpha - r, r, beta - alpha + r, 1 - beta - r]).reshape(2, 2)
-    w1 = np.array([[1, 0, 0, 1], [0, 1, 1, 0]], dtype=float)
-    w2 = np.random.default_rng(4).dirichlet(np.ones(3), size=4).T
-    r1, r2 = synergistic_disclosure(w1, p), synergistic_disclosure(w2, p)
-    fig, axes = new_figure(PAGE_WIDTH, 2.2, ncols=3, layout="constrained")
-    plot_privacy_polytope(r1, ax=axes[0], title=f"$W_1 = X_1 \\oplus X_2$: $I_s^1$ = {r1.value:.3f} bits")
-    plot_privacy_polytope(r2, ax=axes[1], title=f"$W_2$ (random $p_{{W|X}}$): $I_s^2$ = {r2.value:.3f} bits")
-    plot_hyperedges(r1.hypergraph, result=r1, ax=axes[2], title="the common optimal mapping")
-    return fig
-
-
-@figure(name="paper004_fig1_example2_model", paper="004", number="Fig. 1",
-        shows="Example 2's model: W ~ Bern(1/2) observed through a BSC(2/3) (sample X1) and a BEC(1/2) (sample X2); "
-              "p_{X^2} = [1, 3, 2, 2, 3, 1]/12.")
-def fig1(quick: bool = False):
-    from ..viz.hypergraphs import plot_channel
-    from ..viz.style import PAGE_WIDTH, new_figure
-
-    bsc = np.array([[1 / 3, 2 / 3], [2 / 3, 1 / 3]])
-    bec = np.array([[0.5, 0.0], [0.5, 0.5], [0.0, 0.5]])
-    fig, axes = new_figure(PAGE_WIDTH * 0.6, 1.8, ncols=2, layout="constrained")
-    plot_channel(bsc, ax=axes[0], x_labels=["X1=0", "X1=1"], title="$X_1$ = BSC(2/3)(W)")
-    plot_channel(bec, ax=axes[1], x_labels=["X2=0", "X2=e", "X2=1"], title="$X_2$ = BEC(1/2)(W)")
     return fig
