@@ -46,12 +46,16 @@ __all__ = [
     "kronecker_incidence",
     "privacy_polytope_vertices",
     "MAX_POLYTOPE_SUPPORT",
+    "MAX_VERTICES",
 ]
 
 #: Default size limit of exact vertex enumeration: support points per connected component of H_n.
 #: Vertex counts explode past it (Table I model: 2, 9, 130, 6782 vertices for 4, 8, 16, 32 points;
 #: cddlib did not finish 64 points in 20 minutes). Pass ``max_support=None`` to lift it at your own risk.
 MAX_POLYTOPE_SUPPORT = 32
+
+#: Default cap on the number of vertices returned (a (K, |supp|) float array is built).
+MAX_VERTICES = 200_000
 
 #: Default cap on the number of r-subsets the built-in basis enumeration tries (C(|supp|, rank P)).
 MAX_BASES = 5_000_000
@@ -762,7 +766,7 @@ def _enumerate(M: np.ndarray, p: np.ndarray, *, method: str, max_support: int | 
 
 
 def privacy_polytope_vertices(hypergraph: SampleHypergraph, *, method: str = "auto", max_support: int | None = MAX_POLYTOPE_SUPPORT,
-                              max_bases: int | None = MAX_BASES, max_vertices: int | None = 1_000_000, tol: float = 1e-9) -> np.ndarray:
+                              max_bases: int | None = MAX_BASES, max_vertices: int | None = MAX_VERTICES, tol: float = 1e-9) -> np.ndarray:
     """Vertices of the polytope S = {t >= 0 : P t = P p} of private posteriors (paper 004, eq. (12), Algorithm 1).
 
     S is the set of pmfs on the support with the same single-sample marginals as p. Enumeration runs
@@ -783,7 +787,8 @@ def privacy_polytope_vertices(hypergraph: SampleHypergraph, *, method: str = "au
     max_bases : int or None
         Limit on the number of column subsets the basis method tries.
     max_vertices : int or None
-        Limit on the number of vertices returned (product over components).
+        Limit on the number of vertices returned (product over components; default
+        :data:`MAX_VERTICES` = 200,000).
     tol : float
         Feasibility / deduplication tolerance.
 

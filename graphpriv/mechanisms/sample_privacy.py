@@ -46,6 +46,7 @@ from ..errors import DistributionError, InputError, InputTypeError, TooLargeErro
 from ..graphs.hypergraph import (
     MAX_BASES,
     MAX_POLYTOPE_SUPPORT,
+    MAX_VERTICES,
     SampleHypergraph,
     _enumerate,
     _resolve_method,
@@ -320,7 +321,7 @@ def _prop2_bound(PW, p, hg: SampleHypergraph, protected, base) -> float:
 
 
 def synergistic_disclosure(p_w_given_xn, p_xn, *, protected=None, method: str = "auto", max_support: int | None = MAX_POLYTOPE_SUPPORT,
-                           max_bases: int | None = MAX_BASES, max_vertices: int | None = 1_000_000, vertices=None,
+                           max_bases: int | None = MAX_BASES, max_vertices: int | None = MAX_VERTICES, vertices=None,
                            base: float = 2) -> SynergisticDisclosure:
     """Optimal perfectly sample-private disclosure of W, I_s(W, X^n) (paper 004, eq. (2), Algorithms 1-2).
 
@@ -392,7 +393,7 @@ def synergistic_disclosure(p_w_given_xn, p_xn, *, protected=None, method: str = 
 
 
 def self_disclosure(p_xn, *, protected=None, method: str = "auto", max_support: int | None = MAX_POLYTOPE_SUPPORT,
-                    max_bases: int | None = MAX_BASES, max_vertices: int | None = 1_000_000, base: float = 2) -> SynergisticDisclosure:
+                    max_bases: int | None = MAX_BASES, max_vertices: int | None = MAX_VERTICES, base: float = 2) -> SynergisticDisclosure:
     """Self-disclosure capacity Î_s(X^n) = sup over sample-private mappings of I(X^n; Y) (paper 004, Def. 4).
 
     The same routine as :func:`synergistic_disclosure` with W = X^n (P_{W|X^n} = I, costs H(p_k)).
@@ -1108,7 +1109,7 @@ def output_perturbation_capacity(p_w, p_x_given_w, *, base: float = 2) -> float:
     keep = pt > 0
     pt, Ct = pt[keep], Ct[:, keep]
     u, V, lp, h_w = _disclose(np.eye(pt.size), pt, Ct, method="auto", max_support=MAX_POLYTOPE_SUPPORT,
-                              max_bases=MAX_BASES, max_vertices=1_000_000, base=base)
+                              max_bases=MAX_BASES, max_vertices=MAX_VERTICES, base=base)
     return float(h_w - lp)
 
 
@@ -1142,7 +1143,7 @@ def genie_disclosure(p_w, p_x_given_w, n: int, *, base: float = 2) -> float:
     PW[hg.support[:, 0], np.arange(hg.n_edges)] = 1.0
     M = _constraint_matrix(hg, [(i,) for i in range(1, n + 1)])
     u, V, lp, h_w = _disclose(PW, hg.weights, M, method="auto", max_support=MAX_POLYTOPE_SUPPORT,
-                              max_bases=MAX_BASES, max_vertices=1_000_000, base=base)
+                              max_bases=MAX_BASES, max_vertices=MAX_VERTICES, base=base)
     return float(h_w - lp)
 
 
