@@ -648,14 +648,15 @@ def report_markdown(report: dict, figures: Sequence[dict] = ()) -> str:
         out.append("")
     out += ["## Min cut of G_X", ""]
     if cut.get("computed"):
-        out.append(f"Global min cut value {cut['value']} ({cut['method']}); decomposable: {'yes' if cut['decomposable'] else 'no'}.")
+        out.append(f"Min cut value {cut['value']}, computed as the {cut['method']}; decomposable: {'yes' if cut['decomposable'] else 'no'}.")
     else:
         out.append(str(cut.get("note", "not computed")) + ".")
     out.append("")
     if figures:
         out += ["## Figures", ""]
-        for f in figures:
-            out += [f"![{f['caption']}]({f['file']})", "", f"*{f['caption']}*", ""]
+        for k, f in enumerate(figures, 1):
+            alt = Path(f["file"]).stem.replace("_", " ")
+            out += [f"![{alt}]({f['file']})", "", f"Figure {k}. {f['caption']}", ""]
     return "\n".join(out)
 
 
@@ -667,9 +668,9 @@ def report_html(markdown_text: str, base_dir: str | os.PathLike) -> str:
     in_list = False
     for line in markdown_text.splitlines():
         if line.startswith("|"):
-            cells = [c.strip().replace("\\|", "|") for c in line.strip().strip("|").split(" | ")]
-            if set("".join(cells)) <= set("-: "):
+            if set(line.strip()) <= set("|-: "):
                 continue
+            cells = [c.strip().replace("\\|", "|") for c in line.strip().strip("|").split(" | ")]
             if not in_table:
                 body.append("<table>")
                 in_table = True
@@ -698,10 +699,7 @@ def report_html(markdown_text: str, base_dir: str | os.PathLike) -> str:
             src = Path(base_dir) / rest.rstrip(")")
             if src.exists():
                 data = base64.b64encode(src.read_bytes()).decode("ascii")
-                body.append(f'<figure><img alt="{html.escape(cap)}" src="data:image/png;base64,{data}" style="max-width:100%">'
-                            f"<figcaption>{html.escape(cap)}</figcaption></figure>")
-        elif line.startswith("*") and line.endswith("*"):
-            continue
+                body.append(f'<img alt="{html.escape(cap)}" src="data:image/png;base64,{data}" style="max-width:100%">')
         elif line.strip():
             body.append(f"<p>{html.escape(line)}</p>")
     if in_table:

@@ -154,7 +154,9 @@ def test_report_on_paper_example():
     assert r["components"]["small"][0] == {"public": ["x1", "x2"], "sensitive": ["s1", "s2"]}
     assert r["rows"] == {"read": 8, "used": 8, "dropped": 0, "missing_sensitive": 0, "missing_public": 0}
     md = gio.report_markdown(r, [{"file": "figures/a.png", "caption": "A"}])
-    assert "![A](figures/a.png)" in md and "| I*(S;X) | 2.3219 |" in md
+    assert "![a](figures/a.png)" in md and "Figure 1. A" in md and "| I*(S;X) | 2.3219 |" in md
+    page = gio.report_html(md, ".")
+    assert "<td>I*(S;X)</td><td>2.3219</td>" in page and "---" not in page and "<td>|[[S]]|</td><td>6</td>" in page
     json.dumps(gio.to_jsonable(r))
 
 
