@@ -148,6 +148,14 @@ class _Eval:
             util = (self.log_n - math.log(max(len(m) for m in members))) / self.lb
         return priv, util, ncomp
 
+    def quick_cost(self, members) -> float:
+        """d̄ of a cluster, cached by its (sorted) members."""
+        key = tuple(sorted(members))
+        v = self._cost_cache.get(key)
+        if v is None:
+            v = self._cost_cache[key] = self.cost(list(key))
+        return v
+
     def cost(self, members) -> float:
         if len(members) == 1:
             return 0.0 if self.fast else self.ub.cluster_cost(members)
@@ -485,6 +493,72 @@ def _local(ev: _Eval, st: _State, max_passes: int) -> _State:
     return _State.from_members(ev, members, path)
 
 
+def _capped(ev: _Eval, best_L: float, n_caps: int) -> _State | None:
+    """Problem (3) only: for a few utility caps (max cluster size for U1, max distortion for U2), raise the
+    bottleneck min |S|𝒳| greedily -- merge the cluster with the fewest sensitive values into the partner
+    that adds the most sensitive values while the merged cluster stays within the cap -- and keep the best
+    L seen. Algorithm 1 picks the partner by utility alone; this picks it by privacy under a utility cap,
+    which reaches the bottleneck optima the merge-by-merge beam misses."""
+    if ev.objective != "L0" or ev.n < 3:
+        return None
+    masks = ev.masks
+    if ev.is_u2:
+        V = ev.V if ev.fast else None
+        pair = sorted({ev.cost([a, b]) for a in range(ev.n) for b in range(a + 1, ev.n)})
+        full = ev.cost(list(range(ev.n)))
+        caps = [c for c in np.unique(np.quantile(pair + [full], np.linspace(0, 1, n_caps))).tolist()]
+    else:
+        caps = list(range(2, ev.n + 1))
+        if len(caps) > n_caps:
+            caps = sorted({int(round(c)) for c in np.linspace(2, ev.n, n_caps)})
+    best_members, best = None, best_L
+    for cap in caps:
+        # no quantisation within this cap can beat the best: privacy >= 0, utility <= cap's utility
+        u_cap = -cap if ev.is_u2 else (ev.log_n - math.log(cap)) / ev.lb
+        if -ev.lam * u_cap >= best - _TOL:
+            continue
+        members = [[x] for x in range(ev.n)]
+        cl = list(masks)
+        while len(members) > 1:
+            counts = [m.bit_count() for m in cl]
+            c = min(range(len(members)), key=lambda a: (counts[a], a))
+            choice = None
+            for d in range(len(members)):
+                if d == c:
+                    continue
+                gain = (cl[c] | cl[d]).bit_count()
+                if gain <= counts[c]:
+                    continue
+                if ev.is_u2:
+                    cost = ev.quick_cost(members[c] + members[d])
+                    if cost > cap + 1e-12:
+                        continue
+                    tie = cost
+                else:
+                    size = len(members[c]) + len(members[d])
+                    if size > cap:
+                        continue
+                    tie = size
+                key = (-gain, tie, d)
+                if choice is None or key < choice[0]:
+                    choice = (key, d)
+            if choice is None:
+                break
+            d = choice[1]
+            a, b = min(c, d), max(c, d)
+            members[a] = members[a] + members[b]
+            cl[a] |= cl[b]
+            del members[b], cl[b]
+            pv, ut, _ = ev.quick(members)
+            L = pv - ev.lam * ut
+            if L < best - _TOL:
+                best, best_members = L, [list(m) for m in members]
+    if best_members is None:
+        return None
+    best_members = sorted((sorted(m) for m in best_members), key=lambda m: m[0])
+    return _State.from_members(ev, best_members, tuple((m[0], y) for m in best_members for y in m[1:]))
+
+
 # ====================================================================== result
 def _result(ev: _Eval, st: _State, search: str, info: dict):
     from .agglomerative import _result_from_groups
@@ -533,8 +607,8 @@ def _check_int(v, name, lo=1):
 
 # ====================================================================== public searches
 def beam_search(jr: JointRange, objective: str, lam: float, utility: Any = "U1", values: Any = None, *, base: float = 2,
-                width: int = 3, pareto: int = 3, local: bool | None = None, max_passes: int = 3, penalty: float = 1.0,
-                max_depth: int | None = None):
+                width: int = 3, pareto: int = 3, caps: int = 8, local: bool | None = None, max_passes: int = 3,
+                penalty: float = 1.0, max_depth: int | None = None):
     """Beam search over merge sequences for paper 003's problems (3), (5) and (10), never worse than greedy.
 
     Same objective and constraints as :func:`graphpriv.agglomerate` (see the module docstring); call it
@@ -549,6 +623,9 @@ def beam_search(jr: JointRange, objective: str, lam: float, utility: Any = "U1",
         Cost grows about linearly with it.
     pareto : int, default 3
         Extra partitions kept per depth, spread along the depth's (privacy, utility) Pareto front (0: off).
+    caps : int, default 8
+        Problem (3) only: number of utility caps (largest cluster size for U1, largest distortion for U2)
+        for which a privacy-first greedy raises the bottleneck min |S|𝒳| within the cap (0: off).
     local : bool, optional
         Finish with single-value moves between clusters (first improvement, at most ``max_passes`` passes).
         Default: on for |X| <= 40 (a pass costs O(|X|^2 |Q|) pure-Python work, seconds at |X| = 150).
@@ -595,6 +672,7 @@ def beam_search(jr: JointRange, objective: str, lam: float, utility: Any = "U1",
     """
     width = _check_int(width, "width")
     pareto = _check_int(pareto, "pareto", 0)
+    caps = _check_int(caps, "caps", 0)
     max_passes = _check_int(max_passes, "max_passes", 0)
     if max_depth is not None:
         max_depth = _check_int(max_depth, "max_depth", 0)
@@ -610,10 +688,15 @@ def beam_search(jr: JointRange, objective: str, lam: float, utility: Any = "U1",
     found = _beam(ev, width, max_depth, pareto)
     if found is not None and found.L < best.L - _TOL:
         best, source = found, "beam"
+    capped = _capped(ev, best.L, caps) if caps else None
+    if capped is not None and capped.L < best.L - _TOL:
+        best, source = capped, "capped"
     if local is None:
         local = ev.n <= 40
     if local and max_passes:
         starts = [greedy] if found is None or found.key() == greedy.key() else [greedy, found]
+        if capped is not None and capped is best:
+            starts.append(capped)
         for start in starts:
             loc = _local(ev, start, max_passes)
             if loc.L < best.L - _TOL:
