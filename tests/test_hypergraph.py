@@ -344,3 +344,37 @@ def test_zero_nullity_has_single_vertex():
     hg = gp.SampleHypergraph.from_pmf(p)
     assert hg.nullity == 0
     np.testing.assert_allclose(gp.privacy_polytope_vertices(hg), [hg.weights])
+
+
+def test_from_joint_range_matches_support_components():
+    """H_2 of paper 003's data: its components are the support-graph components (finest decomposition of G_X)."""
+    from graphpriv.datasets import hungarian_range, paper_example
+
+    jr, _ = paper_example()
+    hg = gp.SampleHypergraph.from_joint_range(jr)
+    comp = gp.components(jr)
+    assert hg.components().n_components == comp.n_components == 5
+    # the component of each public value agrees (up to numbering) with graphs.support
+    pub = hg.components().common_part()[1]
+    assert len({(int(a), int(b)) for a, b in zip(pub, comp.public)}) == comp.n_components
+    hr = hungarian_range()
+    hh = gp.SampleHypergraph.from_joint_range(hr)
+    assert hh.components().n_components == gp.components(hr).n_components
+    assert hh.n_edges == hr.matrix.nnz and hh.names == ("S", "X")
+    if hr.counts is not None:
+        np.testing.assert_allclose(hh.weights.sum(), 1.0)
+        assert hh.weights.max() > hh.weights.min()  # counts, not uniform
+    assert gp.SampleHypergraph.from_joint_range(jr, weights=None).weights is None
+    with pytest.raises(InputError):
+        gp.SampleHypergraph.from_joint_range(jr, weights="mass")
+    with pytest.raises(TypeError):
+        gp.SampleHypergraph.from_joint_range(EX2_P)
+
+
+def test_from_distribution():
+    d = gp.JointDistribution(EX2_P, ["w0", "w1"], ["a", "b", "c"])
+    hg = gp.SampleHypergraph.from_distribution(d)
+    np.testing.assert_allclose(hg.pmf(), EX2_P)
+    assert hg.labels[1].tolist() == ["a", "b", "c"] and hg.names == ("S", "X")
+    with pytest.raises(TypeError):
+        gp.SampleHypergraph.from_distribution(EX2_P)

@@ -353,6 +353,64 @@ class SampleHypergraph:
         return cls._make(sizes, support, counts / counts.sum(), labels, [str(c) for c in cols])
 
     @classmethod
+    def from_joint_range(cls, jr, weights: str | None = "counts") -> "SampleHypergraph":
+        """H_2 of a :class:`~graphpriv.JointRange`: samples (S, X), one hyperedge per pair of [[S, X]].
+
+        Its Levi graph is the subdivided bipartite support graph, so its components are the
+        components of paper 003's support graph (the finest decomposition of G_X).
+
+        Parameters
+        ----------
+        jr : JointRange
+        weights : {"counts", "uniform", None}
+            ``"counts"``: empirical pmf when the range was built from records (else uniform);
+            ``"uniform"``: uniform on the pairs; None: unweighted.
+
+        Examples
+        --------
+        >>> from graphpriv.datasets import paper_example
+        >>> jr, _ = paper_example()
+        >>> hg = SampleHypergraph.from_joint_range(jr)
+        >>> hg.sizes, hg.n_edges, hg.components().n_components
+        ((6, 7), 8, 5)
+        """
+        from ..ranges import JointRange
+
+        if not isinstance(jr, JointRange):
+            raise InputTypeError(f"jr must be a JointRange, got {type(jr).__name__}")
+        if weights not in ("counts", "uniform", None):
+            raise InputError(f"weights must be 'counts', 'uniform' or None, got {weights!r}")
+        coo = jr.matrix.tocoo()
+        sizes = tuple(int(m) for m in jr.matrix.shape)
+        flat = np.ravel_multi_index((coo.row, coo.col), sizes)
+        order = np.argsort(flat)
+        support = np.stack([coo.row[order], coo.col[order]], axis=1).astype(np.int64)
+        w = None
+        if weights is not None:
+            if weights == "counts" and jr.counts is not None:
+                c = np.asarray(jr.counts[support[:, 0], support[:, 1]], dtype=float).ravel()
+            else:
+                c = np.ones(len(support))
+            w = c / c.sum()
+        return cls._make(sizes, support, w, (jr.sensitive_labels, jr.public_labels), ("S", "X"))
+
+    @classmethod
+    def from_distribution(cls, dist) -> "SampleHypergraph":
+        """H_2 of a :class:`~graphpriv.JointDistribution` p(s, x) (samples S and X).
+
+        Examples
+        --------
+        >>> from graphpriv import JointDistribution
+        >>> SampleHypergraph.from_distribution(JointDistribution(np.full((2, 2), 0.25))).nullity
+        1
+        """
+        from ..distributions import JointDistribution
+
+        if not isinstance(dist, JointDistribution):
+            raise InputTypeError(f"dist must be a JointDistribution, got {type(dist).__name__}")
+        return cls.from_pmf(dist.P, labels=[dist.sensitive_labels, dist.public_labels], names=["S", "X"])
+
+    @classmethod
     def _make(cls, sizes, support, weights, labels, names) -> "SampleHypergraph":
         sizes = tuple(int(m) for m in sizes)
         if labels is None:
