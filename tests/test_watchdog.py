@@ -342,3 +342,15 @@ def test_zero_mass_public_symbol_is_published():
     w = gp.watchdog(P, 0.01)
     assert w.published[1] and w.eps_x[1] == 0.0
     assert w.channel.shape == (3, 3)
+
+
+def test_eps_zero_merging_everything_is_not_a_breach():
+    # merging all of X makes Y independent of S; floating point gives |i| ~ 1e-16, which must not count as a
+    # breach at eps = 0 (graphpriv.measures.stochastic.LOG_LIFT_ATOL)
+    jd = rand_P(10, 5, 5)
+    w = gp.watchdog(jd, 0.0)
+    assert w.randomized.all() and w.delta0 == 0.0 and w.eps_c < 1e-12 and w.nmil == pytest.approx(1.0)
+    r = gp.watchdog_eps_delta(jd, 0.0, 0.0)
+    assert r.delta_total == 0.0
+    leak = gp.channel_leakage(jd, w.channel, eps=0.0, base=math.e)
+    assert leak.breach_probability == 0.0

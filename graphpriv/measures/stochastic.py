@@ -57,6 +57,11 @@ __all__ = [
 
 _CHANNEL_ATOL = 1e-9
 
+#: A log-lift "exceeds" a threshold eps only when |i| > eps + LOG_LIFT_ATOL: merged columns that are
+#: independent of S in exact arithmetic (|i| = 0) come out as ~1e-16 in floating point, and must not
+#: count as breaches at eps = 0. Used by every breach probability and threshold test in graphpriv.
+LOG_LIFT_ATOL = 1e-12
+
 
 def _joint(jd, name: str = "jd") -> JointDistribution:
     if isinstance(jd, JointDistribution):
@@ -231,7 +236,7 @@ def breach_mass(jd, eps: float, subset=None, *, base: float = 2):
     eps = _check_eps(eps)
     if subset is None:
         a = np.abs(log_lift(jd, base=base))
-        return np.where(a > eps, jd.P, 0.0).sum(axis=0)
+        return np.where(a > eps + LOG_LIFT_ATOL, jd.P, 0.0).sum(axis=0)
     mask = _subset_mask(subset, jd.public_labels, "subset")
     if not mask.any():
         return 0.0
@@ -239,7 +244,7 @@ def breach_mass(jd, eps: float, subset=None, *, base: float = 2):
     if col.sum() <= 0:
         return 0.0
     a = np.abs(subset_log_lift(jd, mask, base=base))
-    return float(col[a > eps].sum())
+    return float(col[a > eps + LOG_LIFT_ATOL].sum())
 
 
 def _check_eps(eps, name: str = "eps") -> float:
@@ -503,7 +508,7 @@ class ChannelLeakage:
     mutual_information_sy: float     # I(S; Y)
     mutual_information_xy: float     # I(X; Y)
     maximal_leakage: float           # log sum_y max_s p(y|s)
-    breach_probability: float | None  # Pr[|i(S, Y)| > eps] (None when eps was not given)
+    breach_probability: float | None  # Pr[|i(S, Y)| > eps] (None when eps was not given; tolerance LOG_LIFT_ATOL)
     eps: float | None
 
     def as_dict(self) -> dict:
@@ -545,7 +550,7 @@ def channel_leakage(jd, channel, *, eps: float | None = None, base: float = 2) -
     breach = None
     if e is not None:
         a = np.abs(log_lift(out, base=base))
-        breach = float(Psy[a > e].sum())
+        breach = float(Psy[a > e + LOG_LIFT_ATOL].sum())
     return ChannelLeakage(
         base=check_base(base),
         max_abs_log_lift=max_abs_log_lift(out, base=base),

@@ -36,7 +36,7 @@ import pandas as pd
 from .._validation import check_base
 from ..distributions import JointDistribution, _subset_mask
 from ..errors import InputError, InputTypeError, TooLargeError
-from ..measures.stochastic import _check_eps, _joint
+from ..measures.stochastic import LOG_LIFT_ATOL as _ATOL, _check_eps, _joint
 
 __all__ = [
     "WatchdogResult",
@@ -101,7 +101,7 @@ class _Prep:
         """Delta(eps, x) for every x."""
         if self._I is None:
             raise RuntimeError("matrix not kept")
-        return np.sum(self.P, axis=0, where=self._I > eps)
+        return np.sum(self.P, axis=0, where=self._I > eps + _ATOL)
 
     def block(self, col: np.ndarray, eps: float | None) -> tuple[float, float]:
         """(eps(B), Delta(eps, B)) of a merged block with column ``col`` (nats)."""
@@ -110,7 +110,7 @@ class _Prep:
             return 0.0, 0.0
         with np.errstate(divide="ignore"):
             a = np.abs(np.log(col) - self.lnps - math.log(pb))
-        d = 0.0 if eps is None else float(col[a > eps].sum())
+        d = 0.0 if eps is None else float(col[a > eps + _ATOL].sum())
         return float(a.max()), d
 
     def nmil_of(self, pb: float, A: float) -> float:
@@ -357,7 +357,7 @@ def watchdog(jd, eps: float, *, base: float = math.e, R="merge") -> WatchdogResu
     R = _check_R(R)
     prep = _Prep(jd.P)
     e_n = e * lnb
-    pub = prep.eps_x <= e_n
+    pub = prep.eps_x <= e_n + _ATOL
     rnd = ~pub
     if isinstance(R, np.ndarray) and R.shape != (int(rnd.sum()),):
         raise InputError(f"R must be a pmf over the {int(rnd.sum())} randomised symbols, got shape {R.shape}")
@@ -447,7 +447,7 @@ def critical_sweep(jd, *, base: float = math.e) -> CriticalSweep:
     PT = prep.PT
     for t in levels_vals:
         k0 = k
-        while k < n and ex[order[k]] > t:
+        while k < n and ex[order[k]] > t + _ATOL:
             j = order[k]
             col += PT[j]
             pb += float(prep.px[j])
@@ -595,7 +595,7 @@ def _greedy_core(prep: _Prep, e: float, delta: float, eps_bar: float, *, prefilt
     """Algorithm 1 in nats. Returns (keep, nmil, delta_total, eps_eff, delta0, nmil0, steps)."""
     ex = prep.eps_x
     dx = prep.delta_x(e)
-    keep = ex <= e
+    keep = ex <= e + _ATOL
     rnd = ~keep
     col = prep.P[:, rnd].sum(axis=1)
     pb = float(prep.px[rnd].sum())
@@ -609,7 +609,7 @@ def _greedy_core(prep: _Prep, e: float, delta: float, eps_bar: float, *, prefilt
     filtered = []
     if prefilter:
         bad_d = dx[cand] > delta
-        bad_e = ex[cand] > eps_bar
+        bad_e = ex[cand] > eps_bar + _ATOL
         filtered = [(int(x), "filter14:delta" if bd else "filter14:eps_bar") for x, bd, be in zip(cand, bad_d, bad_e) if bd or be]
         cand = cand[~(bad_d | bad_e)]
     if tie_break == "index":
@@ -640,13 +640,13 @@ def _greedy_core(prep: _Prep, e: float, delta: float, eps_bar: float, *, prefilt
             with np.errstate(divide="ignore"):
                 a = np.abs(np.log(c2) - lnps - math.log(pb2))
             eB2 = float(a.max())
-            dB2 = float(c2[a > e].sum())
+            dB2 = float(c2[a > e + _ATOL].sum())
             nm2 = max(pb2 * math.log(pb2) - A2, 0.0) / HX if HX > 0 else math.nan
         dt = pub_delta + float(dx[x]) + dB2
         ee = max(pub_eps, float(ex[x]), eB2)
         ok_n = nm2 < nm
         ok_d = dt <= delta
-        ok_e = ee <= eps_bar
+        ok_e = ee <= eps_bar + _ATOL
         ok = ok_n and ok_d and ok_e
         if record:
             reason = "accepted" if ok else ("nmil" if not ok_n else ("delta" if not ok_d else "eps_bar"))
@@ -808,7 +808,7 @@ def optimal_eps_delta(jd, eps: float, delta: float, eps_bar: float = math.inf, *
     e_n, eb_n = e * lnb, eb * lnb
     dx = prep.delta_x(e_n)
     ex = prep.eps_x
-    base_keep = ex <= e_n
+    base_keep = ex <= e_n + _ATOL
     best = (math.inf, None, math.nan, math.nan)
     n_feas = 0
     total = 1 << n
@@ -829,11 +829,11 @@ def optimal_eps_delta(jd, eps: float, delta: float, eps_bar: float = math.inf, *
             a = np.abs(np.log(C) - prep.lnps[:, None] - np.log(pB)[None, :])
         a[:, pB <= 0] = 0.0
         epsB = a.max(axis=0)
-        dB = np.where(a > e_n, C, 0.0).sum(axis=0)
+        dB = np.where(a > e_n + _ATOL, C, 0.0).sum(axis=0)
         dt = keep.astype(float) @ dx + dB
         pub_eps = np.where(keep, ex[None, :], 0.0).max(axis=1)
         ee = np.maximum(pub_eps, epsB)
-        feas = (dt <= d) & (ee <= eb_n)
+        feas = (dt <= d) & (ee <= eb_n + _ATOL)
         n_feas += int(feas.sum())
         if not feas.any():
             continue
@@ -1071,7 +1071,7 @@ def _mc_batch(seed_seq, n: int, shape, scheme: str, settings, fig1_eps: float, l
         prep = _Prep(P)
         # Fig. 1
         e2 = fig1_eps * lnb
-        rnd = prep.eps_x > e2
+        rnd = prep.eps_x > e2 + _ATOL
         if rnd.any():
             epsc, d0 = prep.block(prep.P[:, rnd].sum(axis=1), e2)
             f1[i] = (prep.eps_x[rnd].max() / lnb, epsc / lnb, rnd.sum(), d0)
@@ -1080,13 +1080,13 @@ def _mc_batch(seed_seq, n: int, shape, scheme: str, settings, fig1_eps: float, l
         for k, st in enumerate(settings):
             e = st.eps * lnb
             if st.eps_bar is None:
-                rnd = prep.eps_x > e
+                rnd = prep.eps_x > e + _ATOL
                 epsc, d0 = prep.block(prep.P[:, rnd].sum(axis=1), e) if rnd.any() else (0.0, 0.0)
                 nm[i, k] = _nmil_mask(prep, rnd)
                 dt[i, k] = d0
                 ee[i, k] = max(float(prep.eps_x[~rnd].max()) if (~rnd).any() else 0.0, epsc) / lnb
             else:
-                d0 = prep.block(prep.P[:, prep.eps_x > e].sum(axis=1), e)[1]
+                d0 = prep.block(prep.P[:, prep.eps_x > e + _ATOL].sum(axis=1), e)[1]
                 keep, n_, t_, f_, *_ = _greedy_core(prep, e, max(st.delta, d0), st.eps_bar * lnb, record=False)
                 nm[i, k], dt[i, k], ee[i, k] = n_, t_, f_ / lnb
     return nm, dt, ee, f1
