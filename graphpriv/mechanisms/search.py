@@ -76,6 +76,7 @@ class _Eval:
         self.is_u2 = isinstance(p.ub, _BoundU2)
         self.fast = self.is_u2 and p.ub.fast
         self.V = p.ub.V.astype(float) if self.is_u2 else None
+        self.Vl = self.V.tolist() if self.fast else None
         self.lb = p.lb
         self.log_ns = math.log(p.n_s)
         self.log_n = math.log(p.n)
@@ -160,9 +161,10 @@ class _Eval:
         if len(members) == 1:
             return 0.0 if self.fast else self.ub.cluster_cost(members)
         if self.fast:
-            v = self.V[members]
-            c = v.mean()
-            d = max(c - v.min(), v.max() - c)
+            Vl = self.Vl
+            v = [Vl[x] for x in members]
+            c = math.fsum(v) / len(v) if len(v) > 2 else (v[0] + v[1]) / 2
+            d = max(c - min(v), max(v) - c)
             return d * d if self.ub.squared else d
         return self.ub.cluster_cost(members)
 
