@@ -244,3 +244,57 @@ def test_bad_input():
     big = gp.JointRange.from_pairs(["s"] * 13, list(range(13)))
     with pytest.raises(gp.TooLargeError):
         gp.network_strength(big, method="brute")
+
+
+# ------------------------------------------------------------------------------------------- curator's cut
+def brute_pairs_to_decompose(jr):
+    """Fewest pairs whose deletion leaves >= 2 components holding a pair (I* > 0), by enumeration."""
+    pairs = list(jr.pairs())
+    best = None
+    for r in range(0, len(pairs) + 1):
+        for drop in combinations(range(len(pairs)), r):
+            keep = [p for k, p in enumerate(pairs) if k not in set(drop)]
+            if not keep:
+                continue
+            G = nx.Graph()
+            G.add_edges_from((("S", s), ("X", x)) for s, x in keep)
+            if nx.number_connected_components(G) >= 2:
+                return r
+    return best
+
+
+@settings(max_examples=40, deadline=None)
+@given(small_ranges(max_s=4, max_x=5), st.sampled_from(["igraph", "networkx"]))
+def test_pairs_to_decompose_matches_brute_force(jr, backend):
+    if jr.n_pairs > 11:
+        jr = jr.restrict(public=jr.public_labels[:3])
+    cut = gp.pairs_to_decompose(jr, backend=backend)
+    expect = brute_pairs_to_decompose(jr)
+    if expect is None:
+        assert cut.value == float("inf") and cut.cut_edges == ()
+        return
+    assert cut.value == expect
+    assert len(cut.cut_edges) == cut.value
+    if cut.value > 0:
+        # deleting the returned pairs really makes I* positive
+        keep = [p for p in jr.pairs() if p not in set(cut.cut_edges)]
+        rest = gp.JointRange.from_pairs([s for s, _ in keep], [x for _, x in keep])
+        assert gp.maximin_information(rest) > 0
+    assert cut.value >= gp.edge_connectivity(jr, graph="support").value
+
+
+def test_pairs_to_decompose_examples():
+    jr, _ = gp.datasets.paper_example()
+    assert gp.pairs_to_decompose(jr).value == 0                       # Fig. 1: I* = log2 5 already
+    star = gp.JointRange.from_pairs(["s"] * 4, [1, 2, 3, 4])            # |S| = 1: I* = 0 whatever is deleted
+    assert gp.pairs_to_decompose(star).value == float("inf")
+    # path s1-x1-s2-x2-s3: deleting a leaf pair only suppresses a label; the answer deletes a middle pair
+    path = gp.JointRange.from_pairs(["s1", "s2", "s2", "s3"], ["x1", "x1", "x2", "x2"])
+    cut = gp.pairs_to_decompose(path)
+    assert cut.value == 1 and cut.cut_edges in ((("s2", "x1"),), (("s2", "x2"),))
+    assert gp.edge_connectivity(path, graph="support").value == 1
+    # Hungarian data with the isolated age-28 / cholesterol-132 pair tied in by one extra record: one deletion
+    h = gp.datasets.hungarian_range(missing="drop")
+    df = h.to_frame()
+    h2 = gp.JointRange.from_pairs(list(df.sensitive) + [40], list(df.public) + [132])
+    assert gp.maximin_information(h2) == 0 and gp.pairs_to_decompose(h2).value == 1
