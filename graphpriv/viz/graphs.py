@@ -257,29 +257,37 @@ def graph_layout(jr: JointRange, layout: str | Mapping = "components", *, seed: 
         sub_edges[comp[i]].append((int(local_of[i]), int(local_of[j])))
     # shelf packing of boxes of side ~ sqrt(size), biggest first (ties by component id)
     order = sorted(range(n_comp), key=lambda c: (-members[c].size, c))
-    sides = {c: (1.0 if members[c].size == 1 else 2.3 if members[c].size == 2 else 1.2 * np.sqrt(members[c].size)) for c in order}
-    total = sum(s * s for s in sides.values())
-    width = max(max(sides.values(), default=1.0), 1.5 * np.sqrt(total))
+    def _box(k: int) -> tuple[float, float]:
+        if k == 1:
+            return 1.0, 1.0
+        if k == 2:
+            return 2.3, 1.1
+        side = 1.2 * np.sqrt(k)
+        return side, side
+
+    boxes = {c: _box(members[c].size) for c in order}
+    total = sum(w * h for w, h in boxes.values())
+    width = max(max((w for w, _ in boxes.values()), default=1.0), 1.4 * np.sqrt(1.6 * total))  # wider than tall
     rows: list[list[int]] = [[]]
     x0 = 0.0
     for c in order:
-        if rows[-1] and x0 + sides[c] > width + 1e-9:
+        if rows[-1] and x0 + boxes[c][0] > width + 1e-9:
             rows.append([])
             x0 = 0.0
         rows[-1].append(c)
-        x0 += sides[c]
+        x0 += boxes[c][0]
     pos = np.zeros((jr.n_public, 2))
     y_top = 0.0
     for row in rows:
-        row_h = max(sides[c] for c in row)
+        row_h = max(boxes[c][1] for c in row)
         x0 = 0.0
         for c in row:
-            s = sides[c]
+            w, h = boxes[c]
             k = members[c].size
             shape = _component_shape(k, sub_edges[c], seed, method)
-            r = 1.1 if k == 2 else 0.5 * s - 0.35
-            pos[members[c]] = shape * r + np.array([x0 + s / 2, y_top - row_h / 2])
-            x0 += s
+            r = 1.1 if k == 2 else 0.5 * w - 0.35
+            pos[members[c]] = shape * r + np.array([x0 + w / 2, y_top - row_h / 2])
+            x0 += w
         y_top -= row_h
     return {labels[j]: pos[j] for j in range(jr.n_public)}
 
