@@ -263,3 +263,14 @@ def test_animate_trace_without_merges(tmp_path):
     out = animate_trace(tr, jr, tmp_path / "h.gif", dpi=60)
     with Image.open(out) as im:
         assert im.n_frames == len(tr)
+
+
+@pytest.mark.parametrize("quantity, expected", [
+    ("I*", [math.log2(5), 2.0, math.log2(3), 1.0, 0.0]),      # paper 003, Fig. 4: |P(t)| = 5, 4, 3, 2, 1
+    ("n_clusters", [7, 6, 5, 4, 3]),
+])
+def test_convergence_other_quantities(ex3, quantity, expected):
+    ax = plot_convergence(ex3[1], quantity=quantity, mark_returned=False)
+    assert np.allclose(ax.get_lines()[0].get_ydata(), expected)
+    with pytest.raises(InputError, match="quantity"):
+        plot_convergence(ex3[1], quantity="nope")

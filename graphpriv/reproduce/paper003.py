@@ -170,7 +170,7 @@ def _hungarian(utility: str):
                 "U2 uses raw mg/dl with the missing-cholesterol rows dropped (153 values); the print's scale is unknown.")
 def fig8(quick: bool = False):
     from ..mechanisms.agglomerative import agglomerate
-    from ..viz.style import PAGE_WIDTH, ROLE, new_figure
+    from ..viz.style import PAGE_WIDTH, PALETTE, ROLE, new_figure
     from ..viz.traces import plot_convergence
 
     fig, axes = new_figure(PAGE_WIDTH, 2.3, 1, 3, layout="constrained")
@@ -183,21 +183,18 @@ def fig8(quick: bool = False):
             labels.append(rf"$U_{u[1]}$, $\lambda={lam:g}$")
         plot_convergence(traces, ax, labels=labels, title=f"({letter}) {alg}")
         ax.legend(frameon=False, fontsize=6)
-    ax = axes[2]
-    styles = {("L0", "U1"): (ROLE["frontier"], "-", "$L_0$, Alg. 1, $U_1$"), ("L0", "U2"): (ROLE["frontier2"], "-", "$L_0$, Alg. 1, $U_2$"),
-              ("I*", "U1"): (ROLE["frontier"], "--", "$I^*$, Alg. 2, $U_1$"), ("I*", "U2"): (ROLE["frontier2"], "--", "$I^*$, Alg. 2, $U_2$")}
-    for (obj, u), (col, ls, lab) in styles.items():
-        jr, vals = _hungarian(u)
-        tr = agglomerate(jr, obj, 0.0, utility=u, values=vals).trace
-        acc = [s.privacy for s in tr.steps if s.accepted]
-        short = len(acc) < 5
-        ax.plot(range(len(acc)), acc, color=col, linestyle=ls, marker=("o" if u == "U1" else "s") if short else None,
-                markersize=7 if u == "U1" else 4, markerfacecolor=col if u == "U2" or not short else "white",
-                label=f"{lab} ({len(acc) - 1} merge{'s' if len(acc) != 2 else ''})")
-    ax.set_xlabel("iteration index $t$")
-    ax.set_ylabel("privacy leakage (bits)")
-    ax.set_title(r"(c) full merge order ($\lambda=0$)")
-    ax.legend(frameon=False, fontsize=6)
+    full, labels = [], []
+    for obj, alg in (("L0", "$L_0$, Alg. 1"), ("I*", "$I^*$, Alg. 2")):
+        for u in ("U1", "U2"):
+            jr, vals = _hungarian(u)
+            tr = agglomerate(jr, obj, 0.0, utility=u, values=vals).trace
+            full.append(tr)
+            n = sum(s.accepted for s in tr.steps) - 1
+            labels.append(f"{alg}, $U_{u[1]}$ ({n} merge{'s' if n != 1 else ''})")
+    plot_convergence(full, axes[2], labels=labels, quantity="privacy", show_rejected=False, mark_returned=False,
+                     colors=[ROLE["frontier"], ROLE["frontier2"], PALETTE[2], PALETTE[3]],
+                     title=r"(c) full merge order ($\lambda=0$)")
+    axes[2].legend(frameon=False, fontsize=6)
     return fig
 
 

@@ -377,7 +377,8 @@ def _trace_label(trace) -> str:
 
 @styled
 def plot_convergence(trace_or_traces, ax=None, *, labels: Sequence[str] | None = None, show_rejected: bool = True,
-                     mark_returned: bool = True, colors: Sequence | None = None, title: str | None = None):
+                     mark_returned: bool = True, colors: Sequence | None = None, title: str | None = None,
+                     quantity: str = "L"):
     """L(t) against the iteration index t for one or several merge traces (paper 003, Figs. 3, 6 and 8).
 
     Parameters
@@ -393,6 +394,8 @@ def plot_convergence(trace_or_traces, ax=None, *, labels: Sequence[str] | None =
         Ring the step whose quantisation is returned.
     colors : sequence of colours, optional
         Default: ``ROLE["frontier"]``, ``ROLE["frontier2"]``, then :data:`PALETTE`.
+    quantity : {"L", "privacy", "utility", "I*", "n_components", "n_clusters"}
+        What to plot against t (default the Lagrangian L(t)); "I*" is log2 |P(t)|.
 
     Returns
     -------
@@ -424,6 +427,10 @@ def plot_convergence(trace_or_traces, ax=None, *, labels: Sequence[str] | None =
         _check_trace(tr)
     if labels is not None and len(labels) != len(traces):
         raise InputError(f"labels has {len(labels)} entries for {len(traces)} traces; give one label per trace")
+    ylabels = {"L": r"$\mathcal{L}(t)$", "privacy": "privacy leakage (bits)", "utility": "utility $U_i(X;\\hat X^{(t)})$",
+               "I*": r"$I^*(S;\hat X^{(t)})$ (bits)", "n_components": r"$|\mathcal{P}^{(t)}|$", "n_clusters": r"$|\mathcal{Q}^{(t)}|$"}
+    if quantity not in ylabels:
+        raise InputError(f"quantity={quantity!r} must be one of {sorted(ylabels)}")
     if colors is None:
         colors = [ROLE["frontier"], ROLE["frontier2"]] + [c for c in PALETTE if c not in (ROLE["frontier"], ROLE["frontier2"])]
     markers = ["o", "s", "^", "D", "v", "P"]
@@ -432,7 +439,11 @@ def plot_convergence(trace_or_traces, ax=None, *, labels: Sequence[str] | None =
         col = colors[k % len(colors)]
         acc = np.array([s.accepted for s in tr.steps])
         t = np.arange(len(tr))
-        L = tr.L
+        frame = tr.to_frame()
+        if quantity == "I*":
+            L = np.log2(frame["n_components"].to_numpy(dtype=float))
+        else:
+            L = frame[quantity].to_numpy(dtype=float)
         mk = markers[k % len(markers)] if len(tr) <= 40 else None
         ok = t[acc]
         ax.plot(ok, L[acc], color=col, marker=mk, label=labels[k] if labels else _trace_label(tr), zorder=3)
@@ -449,7 +460,7 @@ def plot_convergence(trace_or_traces, ax=None, *, labels: Sequence[str] | None =
                     markeredgewidth=1.0, linestyle="none", zorder=4)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("iteration index $t$")
-    ax.set_ylabel(r"$\mathcal{L}(t)$")
+    ax.set_ylabel(ylabels[quantity])
     handles, labs = ax.get_legend_handles_labels()
     if mark_returned:
         from matplotlib.lines import Line2D
