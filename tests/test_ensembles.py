@@ -131,7 +131,7 @@ def test_driver_agrees_with_independent_simulation():
 
 
 def test_driver_reproducible_across_n_jobs_and_backends():
-    kw = dict(n_samples=12, seed=3, measures=("I_star", "strength", "edge_connectivity", "n_pairs"))
+    kw = dict(n_samples=12, seed=3, measures=("I_star", "strength", "edge_connectivity", "pairs_to_decompose", "n_pairs"))
     a = gp.ensemble_study(30, 8, [0.02, 0.1, 0.3], **kw)
     b = gp.ensemble_study(30, 8, [0.02, 0.1, 0.3], n_jobs=2, **kw)
     c = gp.ensemble_study(30, 8, [0.02, 0.1, 0.3], n_jobs=2, backend="threading", batch_size=5, **kw)
@@ -145,6 +145,7 @@ def test_driver_reproducible_across_n_jobs_and_backends():
     df = a.samples
     assert ((df["strength"] == 0) == (df["n_components"] > 1)).all()
     assert (df["strength"] <= df["edge_connectivity"] + 1e-12).all()
+    assert ((df["pairs_to_decompose"] == 0) == (df["n_components"] > 1)).all()
     assert np.allclose(df["I_star"], np.log2(df["n_components"]))
     assert "EnsembleStudy" in repr(a)
 

@@ -52,7 +52,7 @@ logger = logging.getLogger(__name__)
 #: What to do with a label that a random draw leaves without any pair.
 EMPTY_POLICIES = ("attach", "drop", "resample")
 #: Quantities :func:`ensemble_study` can record per draw.
-ENSEMBLE_MEASURES = ("I_star", "n_components", "strength", "edge_connectivity", "n_pairs")
+ENSEMBLE_MEASURES = ("I_star", "n_components", "strength", "edge_connectivity", "pairs_to_decompose", "n_pairs")
 
 
 # ---------------------------------------------------------------------------------------------- helpers
@@ -352,7 +352,7 @@ class EnsembleStudy:
             "n_components_mean": g["n_components"].mean(),
         })
         out["p_positive_se"] = np.sqrt(out["p_positive"] * (1 - out["p_positive"]) / out["n"])
-        for col in ("strength", "edge_connectivity", "n_pairs"):
+        for col in ("strength", "edge_connectivity", "pairs_to_decompose", "n_pairs"):
             if col in self.samples:
                 out[f"{col}_mean"] = g[col].mean()
         return out
@@ -376,6 +376,10 @@ def _measure(jr: JointRange, measures: tuple) -> dict:
         row["strength"] = network_strength(jr).value if jr.n_public > 1 else 0.0
     if "edge_connectivity" in measures:
         row["edge_connectivity"] = edge_connectivity(jr).value if jr.n_public > 1 else 0
+    if "pairs_to_decompose" in measures:
+        from ..graphs.strength import pairs_to_decompose
+
+        row["pairs_to_decompose"] = float(pairs_to_decompose(jr).value)
     return row
 
 
@@ -409,7 +413,8 @@ def ensemble_study(n_sensitive: int, n_public: int, densities: Sequence[float], 
         so the samples do not depend on ``n_jobs``, ``backend`` or ``batch_size``.
     measures : sequence of str
         Subset of :data:`ENSEMBLE_MEASURES`; ``n_components`` is always recorded. ``"strength"`` (network
-        strength of G_X) and ``"edge_connectivity"`` cost max-flows; drop them for large ranges.
+        strength of G_X), ``"edge_connectivity"`` (of G_X) and ``"pairs_to_decompose"`` (fewest pairs to delete
+        for I* > 0; ``inf`` when impossible) cost max-flows; drop them for large ranges.
     generator : callable, optional
         ``generator(n_sensitive, n_public, density, seed=Generator, **generator_kwargs) -> JointRange``.
         Must be importable (picklable) for ``n_jobs != 1``.

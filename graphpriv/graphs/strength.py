@@ -14,13 +14,16 @@ can tell some bits of S from X without error:
   cites it as a second way to decide decomposability (strength 0 iff G is disconnected, and then the
   finest decomposition attains it).
 * :func:`gomory_hu_tree` -- one tree that stores all |V|(|V|-1)/2 pairwise minimum cuts.
+* :func:`pairs_to_decompose` -- the curator's distance: the fewest (s, x) pairs whose deletion makes
+  I* > 0 (a cut of the support graph that leaves a pair on both sides).
 
 Every function takes ``graph="confusability"`` (G_X: nodes are the public values, an edge x -- x'
 when [[S|x]] and [[S|x']] intersect; what an analyst sees) or ``graph="support"`` (the bipartite
 support graph: nodes ``("S", s)`` and ``("X", x)``, one edge per (s, x) pair of [[S, X]]; its cuts
 are counted in (s, x) pairs, which is what a data curator can delete). The support graph's cuts are
 the plain graph cuts: a cut that isolates one label stands for suppressing every record of that
-label, which removes the label from the range (it does not by itself make I* positive).
+label, which removes the label from the range (it does not by itself make I* positive; use
+:func:`pairs_to_decompose` for the cuts that do).
 
 Backends: igraph (default; C push-relabel and Stoer--Wagner, float capacities) and networkx (for
 cross-checks). ``method="brute"`` enumerates every set partition (|V| <= 12) and is the test oracle.

@@ -21,6 +21,9 @@ returns the same :class:`~graphpriv.AgglomerationResult` as the greedy run.
   depend on λ, so this prefix is at least as good as what the greedy stopping rule returns; for problem
   (10) the greedy run itself), and a final local search (``local=True``) that moves single public values
   between clusters (or out to a new cluster) while the Lagrangian strictly drops and the constraints hold.
+  For problem (3) a privacy-first greedy under a few utility caps (largest cluster size for U1, largest
+  distortion for U2) adds candidates: L0 is a bottleneck (min over clusters of |S|𝒳|) that merge-by-merge
+  ranking by L cannot see rising until every bottleneck cluster has been merged.
 * ``"local"`` (:func:`local_search`): only the greedy candidate plus the local moves (cheap for large |X|).
 
 :func:`exact_minimum` enumerates every set partition (|X| <= 11) for the optimality gaps, and
