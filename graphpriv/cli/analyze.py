@@ -249,7 +249,8 @@ def _overview_figure(jr):
     fig, (a1, a2) = new_figure(PAGE_WIDTH, 2.4, ncols=2)
     with style_context():
         for ax, values, color, xlabel, title in (
-            (a1, sizes, ROLE["public"], "component size (public values)", f"{comps.n_components} component(s) of $G_X$"),
+            (a1, sizes, ROLE["public"], "component size (public values)", f"{comps.n_components} component{'s' if comps.n_components != 1 else ''} of $G_X$, "
+             f"$I^*$ = {np.log2(comps.n_components):.2f} bits"),
             (a2, deg, ROLE["sensitive"], r"anonymity set size $|[\![S|x]\!]|$", f"k-anonymity: k = {int(deg.min())}"),
         ):
             u, c = np.unique(values, return_counts=True)
@@ -261,7 +262,12 @@ def _overview_figure(jr):
                 bins = np.unique(np.geomspace(1, values.max() + 1, 40).astype(int))
                 ax.hist(values, bins=bins, color=color)
                 ax.set_xscale("log")
-            ax.set_yscale("log" if c.max() > 50 * max(1, c.min()) else "linear")
+            if c.max() > 50 * max(1, c.min()):
+                ax.set_yscale("log")
+            else:
+                from matplotlib.ticker import MaxNLocator
+
+                ax.yaxis.set_major_locator(MaxNLocator(integer=True))
             ax.set_xlabel(xlabel)
             ax.set_ylabel("count")
             ax.set_title(title)
