@@ -208,3 +208,37 @@ def test_spawn_seeds_reproducible_and_distinct():
     assert a == spawn_seeds(7, 20) and len(set(a)) == 20 and a != spawn_seeds(8, 20)
     with pytest.raises(InputError):
         spawn_seeds(0, -1)
+
+
+# ---------------------------------------------------------------------- sanitize helpers (in-process)
+def test_sanitized_column_missing_and_suppressed():
+    from graphpriv.cli.sanitize import sanitized_column
+
+    mapping = {1: 0, 2: 0, 3: 1}
+    typed = pd.Series([1.0, None, 3.0, 7.0, 2.0])          # 7 occurs only in a row dropped from the analysis
+    col, n_sup = sanitized_column(typed, mapping, "drop")
+    assert col == [0, None, 1, None, 0] and n_sup == 1
+    col, n_sup = sanitized_column(pd.Series([1, None]), {1: 0, gp.MISSING: 1}, "keep")
+    assert col == [0, 1] and n_sup == 0
+
+
+def test_numeric_values_and_choose_release():
+    from graphpriv.cli.sanitize import choose_release, numeric_values
+    from graphpriv.errors import InputTypeError
+
+    jr = gp.JointRange.from_pairs(["a", "b"], ["red", "blue"])
+    assert numeric_values(jr, "x", "U1") is None
+    with pytest.raises(InputTypeError, match="non-numeric"):
+        numeric_values(jr, "x", "U2")
+    jrm = gp.JointRange.from_pairs(["a", "b"], [1.0, None], missing="keep")
+    with pytest.raises(InputError, match="--missing drop"):
+        numeric_values(jrm, "x", "U2")
+    # paper 003 Fig. 1, Algorithm 2 with U1: the frontier is (0, log2(7/3)) and (log2 5, log2 7) (Fig. 7)
+    ex, _ = gp.datasets.paper_example()
+    f = gp.pareto_frontier(ex, "I*", "U1")
+    r, lam = choose_release(ex, f, "I*", "U1", None, 1.0)
+    assert r.privacy == 0.0 and r.utility == pytest.approx(np.log2(7 / 3)) and lam >= 0
+    r, lam = choose_release(ex, f, "I*", "U1", None, 2.0)
+    assert r.privacy == pytest.approx(np.log2(5)) and r.utility == pytest.approx(np.log2(7))
+    with pytest.raises(InputError, match="lower the threshold"):
+        choose_release(ex, f, "I*", "U1", None, 3.0)

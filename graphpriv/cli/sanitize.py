@@ -176,6 +176,8 @@ def _fmt_codeword(c) -> str:
 
 # ---------------------------------------------------------------------- main
 def run(args) -> int:
+    import pandas as pd
+
     import graphpriv as gp
     from .. import io as gio
     from ..errors import InputError
@@ -213,6 +215,8 @@ def run(args) -> int:
             column, n_suppressed = sanitized_column(df_typed[args.public], result.mapping, args.missing)
             if fmt == "csv":
                 table[args.public] = [_fmt_codeword(c) for c in column]
+            elif all(c is None or (isinstance(c, int) and not isinstance(c, bool)) for c in column):
+                table[args.public] = pd.array(column, dtype="Int64")      # U1 cluster ids stay integers
             else:
                 table[args.public] = column
             mapping_doc = _mapping_doc(jr, result, args)
