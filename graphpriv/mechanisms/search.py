@@ -300,10 +300,10 @@ def _children(ev: _Eval, states: list) -> tuple | None:
         return None
     W = len(states)
     I, J = _triu(k)
-    Sb = np.stack([st.Sb for st in states]).astype(np.int32)                 # (W, k, |S|)
+    Sb = np.stack([st.Sb for st in states]).astype(np.float32)               # (W, k, |S|); float: BLAS matmul (counts < 2**24 exact)
     ssz = np.stack([st.ssz for st in states])                                # (W, k)
     comp = np.stack([st.comp for st in states])
-    inter = np.matmul(Sb, Sb.transpose(0, 2, 1))[:, I, J]                     # (W, P)
+    inter = np.rint(np.matmul(Sb, Sb.transpose(0, 2, 1))[:, I, J]).astype(np.int64)   # (W, P), exact counts
     sI, sJ = ssz[:, I], ssz[:, J]
     new_s = sI + sJ - inter
     cross = comp[:, I] != comp[:, J]
@@ -339,8 +339,14 @@ def _children(ev: _Eval, states: list) -> tuple | None:
     L = priv - ev.lam * util
     # secondary key (L0 objectives): how many clusters sit at the smallest |S|𝒳| after the merge -- the
     # bottleneck min |S|𝒳| rises only once all of them are merged, so fewer is progress on a plateau of L
-    at_min = ((ssz[:, None, :] == min_s[:, :, None]).sum(axis=2)
-              - (sI == min_s) - (sJ == min_s) + (new_s == min_s))
+    if ev.objective == "I*":
+        at_min = np.zeros(min_s.shape, dtype=np.int64)
+    else:
+        srt = np.sort(ssz, axis=1)
+        eq = np.empty(min_s.shape, dtype=np.int64)
+        for w in range(W):
+            eq[w] = np.searchsorted(srt[w], min_s[w], side="right") - np.searchsorted(srt[w], min_s[w], side="left")
+        at_min = eq - (sI == min_s) - (sJ == min_s) + (new_s == min_s)
     score = ev.score_from(L, ncomp)
     w_idx, p_idx = np.nonzero(ok)
     return (w_idx, I[p_idx], J[p_idx], priv[ok], util[ok], L[ok], score[ok], ncomp[ok], at_min[ok])
