@@ -274,3 +274,17 @@ def test_convergence_other_quantities(ex3, quantity, expected):
     assert np.allclose(ax.get_lines()[0].get_ydata(), expected)
     with pytest.raises(InputError, match="quantity"):
         plot_convergence(ex3[1], quantity="nope")
+
+
+@pytest.mark.parametrize("layout", ["components", "spring"])
+def test_merge_step_other_layouts(ex3, layout):
+    """Non-circle base layouts: super-nodes at the mean of their members or at their index's spot, never overlapping."""
+    jr, tr = ex3
+    fig = plot_trace(tr, jr, steps=[0, 2, 4], layout=layout)
+    for ax, n in zip(fig.axes, (7, 5, 3)):
+        nodes = next(c for c in ax.collections if c.get_gid() == "graphpriv-nodes")
+        pos, r = nodes.get_offsets(), nodes.get_widths()[0] / 2
+        assert len(pos) == n
+        d = np.sqrt(((pos[:, None] - pos[None]) ** 2).sum(-1))
+        np.fill_diagonal(d, np.inf)
+        assert d.min() >= 2 * r - 1e-9
