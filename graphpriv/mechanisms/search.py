@@ -24,7 +24,13 @@ returns the same :class:`~graphpriv.AgglomerationResult` as the greedy run.
   For problem (3) a privacy-first greedy under a few utility caps (largest cluster size for U1, largest
   distortion for U2) adds candidates: L0 is a bottleneck (min over clusters of |S|𝒳|) that merge-by-merge
   ranking by L cannot see rising until every bottleneck cluster has been merged.
-* ``"local"`` (:func:`local_search`): only the greedy candidate plus the local moves (cheap for large |X|).
+* ``"local"`` (:func:`local_search`): only the greedy candidate plus the local moves (about 2x the greedy time
+  for |X| <= 10; a pass is O(|X|^2 |Q|) pure-Python work, seconds for |X| around 150).
+
+Measured (``benchmarks/bench_search.py``, 20 seeded random ranges, |X| in [6, 9], 360 runs): mean gap to the
+exact optimum 0.465 for greedy and 0.018 for ``"beam"`` (96 % of the greedy gap closed, never worse), at about
+9x the greedy run time in total. On the Hungarian data (|X| = 153) the beam with ``width=1, pareto=0,
+local=False`` takes 0.4-0.9 s against 1-10 ms for greedy.
 
 :func:`exact_minimum` enumerates every set partition (|X| <= 11) for the optimality gaps, and
 :func:`compare_searches` tabulates greedy, search and exact side by side.
