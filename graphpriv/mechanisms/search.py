@@ -181,7 +181,7 @@ class _Eval:
 class _State:
     """A partition with per-cluster summaries (clusters ordered by index = smallest member code)."""
 
-    __slots__ = ("members", "z", "Sb", "ssz", "comp", "ncomp", "cnt", "sm", "mn", "mx", "dbar", "priv", "util", "L", "path")
+    __slots__ = ("members", "z", "Sb", "ssz", "M", "comp", "ncomp", "cnt", "sm", "mn", "mx", "dbar", "priv", "util", "L", "path")
 
     @classmethod
     def from_members(cls, ev: _Eval, members: list[list[int]], path: tuple = ()) -> "_State":
@@ -192,6 +192,8 @@ class _State:
         st.z = np.array([len(m) for m in members], dtype=np.int64)
         st.Sb = np.array([ev.S[m].any(axis=0) for m in members], dtype=bool).reshape(k, ev.n_s)
         st.ssz = st.Sb.sum(axis=1).astype(np.int64)
+        f = st.Sb.astype(np.float32)
+        st.M = np.rint(f @ f.T).astype(np.int64)          # |S|𝒳_a ∩ S|𝒳_b| for every pair of clusters
         # components of G_X̂: join the original components inside every cluster
         parent = list(range(int(ev.comp0.max()) + 1))
 
@@ -241,6 +243,11 @@ class _State:
         st.ssz = self.ssz.copy()
         st.ssz[i] = int(Sb[i].sum())
         st.ssz = st.ssz[keep]
+        row = st.Sb.astype(np.int64) @ st.Sb[i].astype(np.int64)      # intersections with the merged cluster
+        M = self.M[keep][:, keep]
+        M[i, :] = row
+        M[:, i] = row
+        st.M = M
         comp = self.comp.copy()
         ci, cj = comp[i], comp[j]
         if ci != cj:
@@ -306,10 +313,9 @@ def _children(ev: _Eval, states: list) -> tuple | None:
         return None
     W = len(states)
     I, J = _triu(k)
-    Sb = np.stack([st.Sb for st in states]).astype(np.float32)               # (W, k, |S|); float: BLAS matmul (counts < 2**24 exact)
     ssz = np.stack([st.ssz for st in states])                                # (W, k)
     comp = np.stack([st.comp for st in states])
-    inter = np.rint(np.matmul(Sb, Sb.transpose(0, 2, 1))[:, I, J]).astype(np.int64)   # (W, P), exact counts
+    inter = np.stack([st.M for st in states])[:, I, J]                       # (W, P) |S_a ∩ S_b|
     sI, sJ = ssz[:, I], ssz[:, J]
     new_s = sI + sJ - inter
     cross = comp[:, I] != comp[:, J]
