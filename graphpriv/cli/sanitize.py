@@ -140,30 +140,23 @@ def choose_release(jr, frontier, objective: str, utility: str, values, min_utili
 
 def sanitized_column(typed, mapping: dict, missing_policy: str):
     """The released public column: codewords for values in the range, missing stays missing, values
-    outside the range (only after --missing drop) are suppressed. Returns (list, n_suppressed)."""
+    outside the range (only after --missing drop) are suppressed. Returns (list, n_suppressed).
+
+    Vectorised (a pandas hash lookup); float cells such as 132.0 find the label 132 (equal hashes).
+    """
     import pandas as pd
 
     from .._validation import MISSING
 
-    out = []
-    suppressed = 0
-    isna = pd.isna(typed).to_numpy() if hasattr(typed, "to_numpy") else [v is None for v in typed]
-    for v, na in zip(typed.tolist(), isna):
-        if na:
-            if missing_policy == "keep" and MISSING in mapping:
-                out.append(mapping[MISSING])
-            else:
-                out.append(None)
-            continue
-        key = v
-        if key not in mapping and isinstance(v, float) and v.is_integer() and int(v) in mapping:
-            key = int(v)
-        if key in mapping:
-            out.append(mapping[key])
-        else:
-            out.append(None)
-            suppressed += 1
-    return out, suppressed
+    typed = pd.Series(typed).reset_index(drop=True)
+    na = typed.isna().to_numpy()
+    plain = {k: v for k, v in mapping.items() if k is not MISSING}
+    res = typed.map(pd.Series(list(plain.values()), index=pd.Index(list(plain.keys()), dtype=object), dtype=object))
+    res = res.astype(object).where(res.notna(), None)
+    if missing_policy == "keep" and MISSING in mapping and na.any():
+        res[na] = mapping[MISSING]
+    suppressed = int((~na & res.isna().to_numpy()).sum())
+    return res.tolist(), suppressed
 
 
 def _fmt_codeword(c) -> str:
@@ -272,7 +265,7 @@ def _mapping_doc(jr, result, args) -> dict:
     clusters = []
     pos = {}
     for k, cl in enumerate(result.quantization):
-        members = [x for x in jr.public_labels.tolist() if x in cl]
+        members = sorted(cl, key=jr.public_code)                      # code order
         cw = result.mapping[members[0]]
         clusters.append({"id": k, "codeword": gio.label_to_json(cw), "members": [gio.label_to_json(m) for m in members]})
         for m in members:
