@@ -502,8 +502,20 @@ def analysis_report(jr, *, input_info: dict | None = None, max_cut_edges: int = 
     Returns
     -------
     dict
-        Keys ``schema_version, graphpriv_version, input, rows, range, measures, components, min_cut``.
-        Measures are in bits.
+        The ``report.json`` schema (version 1; ``graphpriv analyze`` adds ``figures``)::
+
+            schema_version: 1, graphpriv_version: str,
+            input:      {path, format ("csv"|"parquet"|"builtin"), sensitive, public, missing}
+            rows:       {read, used, dropped, missing_sensitive, missing_public}   (null if unknown)
+            range:      {n_sensitive, n_public, n_pairs, n_singleton_pairs, gx_edge_bound}
+            measures:   {unit: "bits", H0_S, H0_S_given_X, I0, L0, B0, k_anonymity, I_star}
+            components: {count, largest_sizes, size_histogram: [{size, count}], small: [{public, sensitive}],
+                         n_small, small_size, largest_sensitive_sizes}
+            min_cut:    {computed, value, decomposable, side (smaller side, code order) | null,
+                         method, note (+ n_cut_edges when computed)}
+            figures:    [{file, pdf, caption}]
+
+        Labels are JSON numbers or strings; a missing value kept as a symbol is ``null``.
 
     Examples
     --------

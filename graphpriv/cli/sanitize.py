@@ -16,6 +16,16 @@ chosen from the privacy-utility frontier as the most private point whose utility
   ``merges.gif``: an animation of the merges (small ranges only).
 
 All files are staged in a temporary folder and moved into DIR only after everything succeeded.
+
+JSON schemas (version 1):
+
+- ``mapping.json``: ``{schema_version, public_column, sensitive_column, objective, utility, codeword,
+  missing_value, values: [{value, codeword, cluster}], clusters: [{id, codeword, members}]}``;
+  ``value``/``members`` are the original public values (``null`` = missing, with ``--missing keep``).
+- ``summary.json``: ``{schema_version, input, objective, utility, lam, lam_chosen_by, privacy_measure,
+  before: {privacy, utility, n_public, L0, I_star, k_anonymity}, after: {...same...},
+  rows: {read, written, suppressed_public, dropped_from_analysis, missing_sensitive, missing_public},
+  frontier: [{privacy, utility, n_clusters, lam_min, lam_max}], files}``.
 """
 
 from __future__ import annotations
