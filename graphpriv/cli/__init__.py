@@ -25,7 +25,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="graphpriv",
         description="Graph-centric analysis of information-theoretic privacy (confusability graphs, I*, mechanisms as merges).",
-        epilog="Examples:\n  graphpriv demo\n  graphpriv figures --out figures\n\nRun 'graphpriv COMMAND --help' for a command's options.",
+        epilog="Examples:\n  graphpriv demo\n  graphpriv figures --out figures\n"
+        "  graphpriv analyze hungarian --sensitive age --public chol --missing keep --out report\n"
+        "  graphpriv sanitize hungarian -s age -x chol --missing drop --objective 'I*' --utility U2 --lam 0.05 --out release\n\nRun 'graphpriv COMMAND --help' for a command's options.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"graphpriv {__version__}")
