@@ -461,15 +461,23 @@ def staged_output(out_dir: str | os.PathLike) -> Iterator[Path]:
     if out.exists() and not out.is_dir():
         raise InputError(f"output path {str(out)!r} exists and is not a folder; choose another --out")
     parent = out.resolve().parent
+    created = []                      # parent folders made here, removed again on failure
+    p = parent
+    while not p.exists():
+        created.append(p)
+        p = p.parent
     try:
         parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=parent))
     except OSError as exc:
+        _remove_empty(created)
         raise InputError(f"cannot create the output folder {str(out)!r} ({exc.strerror}); choose a writable --out") from None
+    ok = False
     try:
         yield tmp
         if not out.exists():
             os.rename(tmp, out)
+            ok = True
             return
         for src in sorted(tmp.rglob("*")):
             if src.is_dir():
@@ -477,9 +485,18 @@ def staged_output(out_dir: str | os.PathLike) -> Iterator[Path]:
             dst = out / src.relative_to(tmp)
             dst.parent.mkdir(parents=True, exist_ok=True)
             os.replace(src, dst)
+        ok = True
     finally:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
+        if not ok:
+            _remove_empty(created)
+
+
+def _remove_empty(folders: list[Path]) -> None:
+    for f in folders:                 # deepest first
+        with contextlib.suppress(OSError):
+            f.rmdir()
 
 
 # ---------------------------------------------------------------------- analysis report

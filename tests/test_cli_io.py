@@ -131,6 +131,14 @@ def test_staged_output_commits_or_discards(tmp_path):
         gio.write_text(tmp / "sub" / "y.txt", "new")
     assert (out / "sub" / "y.txt").read_text() == "new" and (out / "keep").read_text() == "k"
     assert sorted(os.listdir(tmp_path)) == ["out"]
+    # parent folders created for a failed run are removed again
+    with pytest.raises(RuntimeError):
+        with gio.staged_output(tmp_path / "a" / "b" / "c") as tmp:
+            raise RuntimeError("boom")
+    assert sorted(os.listdir(tmp_path)) == ["out"]
+    with gio.staged_output(tmp_path / "a" / "b" / "c") as tmp:
+        gio.write_text(tmp / "z", "z")
+    assert (tmp_path / "a" / "b" / "c" / "z").read_text() == "z"
 
 
 def test_write_table_csv_and_parquet(tmp_path):
