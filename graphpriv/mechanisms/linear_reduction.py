@@ -686,8 +686,3 @@ def linear_reduction_sweep(jd, alphas=None, *, distance=None, base: float = 2, p
             row["ed_optimal"] = od.expected_distortion
         rows.append(row)
     return pd.DataFrame(rows)
-
-
-# See watchdog.py: the package __init__ reads ``linear_reduction.__all__`` after the star import has
-# bound the function over the submodule's name.
-linear_reduction.__all__ = __all__

@@ -1164,9 +1164,3 @@ def watchdog_monte_carlo(n_draws: int = 5000, n_sensitive: int = 15, n_public: i
     fig1 = pd.DataFrame({"blue": f1[:, 0], "yellow": f1[:, 1], "n_randomized": f1[:, 2].astype(int), "delta0": f1[:, 3]})
     return WatchdogMonteCarlo(settings=settings, nmil=pd.DataFrame(nm, columns=labels), fig1=fig1, diagnostics=diag,
                               fig1_eps=float(fig1_eps), shape=(n_sensitive, n_public), scheme=scheme, seed=seed, base=b)
-
-
-# The package __init__ star-imports this module and then reads ``<name>.__all__`` through
-# ``from . import watchdog`` -- which returns the *function* ``watchdog`` that the star import bound over
-# the submodule's name. Give the function the module's export list so that wiring keeps working.
-watchdog.__all__ = __all__
