@@ -125,21 +125,32 @@ def _one_line(msg: str, limit: int = 200) -> str:
     return msg if len(msg) <= limit else msg[: limit - 3] + "..."
 
 
-def _csv_options(sep: str | None, path: Path):
-    import pyarrow.csv as pacsv
+def _check_sep_encoding(sep: str | None, encoding: str, path: Path) -> str:
+    import codecs
 
     if sep is None:
         sep = "\t" if path.suffix.lower() in (".tsv", ".tab") else ","
     if len(sep) != 1:
         raise InputError(f"sep={sep!r} must be a single character (e.g. ',' or '\\t')")
-    return pacsv.ParseOptions(delimiter=sep), pacsv.ReadOptions(block_size=1 << 24)
+    try:
+        codecs.lookup(encoding)
+    except (LookupError, TypeError):
+        raise InputError(f"encoding={encoding!r} is not a known text encoding; use e.g. utf-8 or latin-1") from None
+    return sep
 
 
-def _csv_header(path: Path, sep: str | None) -> list[str]:
+def _csv_options(sep: str | None, path: Path, encoding: str = "utf-8"):
+    import pyarrow.csv as pacsv
+
+    sep = _check_sep_encoding(sep, encoding, path)
+    return pacsv.ParseOptions(delimiter=sep), pacsv.ReadOptions(block_size=1 << 24, encoding=encoding)
+
+
+def _csv_header(path: Path, sep: str | None, encoding: str = "utf-8") -> list[str]:
     import pyarrow as pa
     import pyarrow.csv as pacsv
 
-    parse, read = _csv_options(sep, path)
+    parse, read = _csv_options(sep, path, encoding)
     try:
         with pacsv.open_csv(str(path), parse_options=parse, read_options=read) as reader:
             return list(reader.schema.names)
@@ -151,10 +162,18 @@ def _csv_error(path: Path, exc: Exception) -> InputError:
     text = _one_line(exc)
     if "Empty CSV file" in text or "Empty file" in text:
         return InputError(f"data file {str(path)!r} is empty; it needs a header line and at least one data row")
+    if "UTF8" in text or "utf-8" in text.lower() or isinstance(exc, UnicodeDecodeError):
+        return _encoding_error(path)
     return InputError(
         f"data file {str(path)!r} is not a well-formed CSV file ({text}); check the delimiter (--sep), the quoting "
         "and that every row has as many fields as the header"
     )
+
+
+def _encoding_error(path: Path, column: str | None = None) -> InputError:
+    what = f"column {column!r} of " if column is not None else ""
+    return InputError(f"{what}data file {str(path)!r} is not valid text in the given encoding (UTF-8 by default); "
+                      "pass its encoding, e.g. --encoding latin-1, or re-encode the file as UTF-8")
 
 
 def _check_columns(columns: Sequence[Hashable], available: Sequence[str], path: Path, roles: Sequence[str] | None = None) -> None:
@@ -168,7 +187,8 @@ def _check_columns(columns: Sequence[Hashable], available: Sequence[str], path: 
 
 
 def read_columns(path: str | os.PathLike, columns: Sequence[str] | None = None, *, roles: Sequence[str] | None = None,
-                 na_values: Sequence[str] | None = None, sep: str | None = None, raw: bool = False) -> pd.DataFrame:
+                 na_values: Sequence[str] | None = None, sep: str | None = None, raw: bool = False,
+                 encoding: str = "utf-8") -> pd.DataFrame:
     """Read ``columns`` (default: all) of a CSV or Parquet file, or of a bundled dataset, as a DataFrame.
 
     Parameters
@@ -187,6 +207,8 @@ def read_columns(path: str | os.PathLike, columns: Sequence[str] | None = None, 
     raw : bool
         CSV only: read every field as the exact string in the file, with no missing-value or type
         conversion (used to copy columns through unchanged). Ignored for Parquet and bundled data.
+    encoding : str
+        CSV text encoding (default UTF-8; e.g. ``"latin-1"``).
 
     Returns
     -------
@@ -225,7 +247,7 @@ def read_columns(path: str | os.PathLike, columns: Sequence[str] | None = None, 
     if fmt == "parquet":
         df = _read_parquet(p, cols, roles)
     else:
-        df = _read_csv(p, cols, roles, na_values, sep, raw)
+        df = _read_csv(p, cols, roles, na_values, sep, raw, encoding)
     if len(df) == 0:
         raise InputError(f"data file {str(p)!r} has a header but no data rows; a joint range needs at least one record")
     return df
@@ -262,20 +284,20 @@ def _read_parquet(p: Path, cols, roles) -> pd.DataFrame:
     return table.to_pandas()
 
 
-def _read_csv(p: Path, cols, roles, na_values, sep, raw) -> pd.DataFrame:
+def _read_csv(p: Path, cols, roles, na_values, sep, raw, encoding="utf-8") -> pd.DataFrame:
     if not _have_pyarrow():
-        return _read_csv_pandas(p, cols, roles, na_values, sep, raw)
+        return _read_csv_pandas(p, cols, roles, na_values, sep, raw, encoding)
     import pyarrow as pa
     import pyarrow.csv as pacsv
 
-    header = _csv_header(p, sep)
+    header = _csv_header(p, sep, encoding)
     if len(set(header)) != len(header):
         dup = sorted({h for h in header if header.count(h) > 1})
         raise InputError(f"data file {str(p)!r} has repeated column names {dup}; give every column a distinct name")
     if cols is not None:
         _check_columns(cols, header, p, roles)
     wanted = header if cols is None else list(dict.fromkeys(cols))
-    parse, read = _csv_options(sep, p)
+    parse, read = _csv_options(sep, p, encoding)
     na = list(DEFAULT_NA_VALUES if na_values is None else na_values)
     if raw:
         conv = pacsv.ConvertOptions(include_columns=wanted, column_types={c: pa.string() for c in wanted},
@@ -297,30 +319,31 @@ def _read_csv(p: Path, cols, roles, na_values, sep, raw) -> pd.DataFrame:
                 raise _csv_error(p, exc2) from None
         else:
             raise _csv_error(p, exc) from None
+    for field in table.schema:
+        if pa.types.is_binary(field.type) or pa.types.is_large_binary(field.type):
+            raise _encoding_error(p, field.name)       # pyarrow reads invalid UTF-8 as bytes
     df = table.to_pandas()
     del table
     return df
 
 
-def _read_csv_pandas(p: Path, cols, roles, na_values, sep, raw) -> pd.DataFrame:
+def _read_csv_pandas(p: Path, cols, roles, na_values, sep, raw, encoding="utf-8") -> pd.DataFrame:
     """Fallback CSV reader (pandas C engine) used when pyarrow is not installed; same errors."""
-    if sep is None:
-        sep = "\t" if p.suffix.lower() in (".tsv", ".tab") else ","
-    if len(sep) != 1:
-        raise InputError(f"sep={sep!r} must be a single character (e.g. ',' or '\\t')")
-    try:
-        header = list(pd.read_csv(p, sep=sep, nrows=0).columns)
+    sep = _check_sep_encoding(sep, encoding, p)
+    try:   # the header as data: pandas would rename repeated names ("a", "a.1")
+        header = pd.read_csv(p, sep=sep, nrows=1, header=None, dtype=str, keep_default_na=False,
+                             encoding=encoding).iloc[0].tolist()
     except pd.errors.EmptyDataError:
         raise InputError(f"data file {str(p)!r} is empty; it needs a header line and at least one data row") from None
     except (pd.errors.ParserError, UnicodeDecodeError, ValueError) as exc:
         raise _csv_error(p, exc) from None
-    if len(set(header)) != len(header) or any(str(h).split(".")[-1].isdigit() and str(h).rsplit(".", 1)[0] in header for h in header):
+    if len(set(header)) != len(header):
         dup = sorted({h for h in header if header.count(h) > 1})
         raise InputError(f"data file {str(p)!r} has repeated column names {dup}; give every column a distinct name")
     if cols is not None:
         _check_columns(cols, header, p, roles)
     wanted = header if cols is None else list(dict.fromkeys(cols))
-    kw = dict(sep=sep, engine="c")  # no usecols: with it the C engine skips the field-count check
+    kw = dict(sep=sep, engine="c", encoding=encoding)  # no usecols: with it the C engine skips the field-count check
     if raw:
         kw.update(dtype=str, keep_default_na=False, na_filter=False)
     else:

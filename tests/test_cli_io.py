@@ -73,6 +73,14 @@ def test_reader_errors(tmp_path, monkeypatch, engine):
         gio.read_columns(tmp_path / "dup.csv")
     with pytest.raises(InputError, match="single character"):
         gio.read_columns(tmp_path / "ok.csv", sep=";;")
+    (tmp_path / "lat.csv").write_bytes(b"a,b\n1,caf\xe9\n2,x\n")
+    with pytest.raises(InputError, match="--encoding latin-1"):
+        gio.read_columns(tmp_path / "lat.csv", ["a", "b"])
+    with pytest.raises(InputError, match="--encoding latin-1"):
+        gio.read_columns(tmp_path / "lat.csv", raw=True)
+    assert gio.read_columns(tmp_path / "lat.csv", ["b"], encoding="latin-1")["b"].tolist() == ["café", "x"]
+    with pytest.raises(InputError, match="not a known text encoding"):
+        gio.read_columns(tmp_path / "ok.csv", encoding="nope")
 
 
 def test_parquet_without_pyarrow_says_how_to_fix(tmp_path, monkeypatch):

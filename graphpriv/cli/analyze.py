@@ -48,6 +48,7 @@ def add_common_arguments(p: argparse.ArgumentParser) -> None:
                    help="missing values: stop with an error (default), drop those rows (counted), or keep "
                         "'missing' as a value of its own (as JointRange.from_dataframe)")
     p.add_argument("--sep", metavar="CHAR", help="CSV delimiter (default ','; tab for .tsv)")
+    p.add_argument("--encoding", default="utf-8", metavar="NAME", help="CSV text encoding (default utf-8; e.g. latin-1)")
     p.add_argument("--na-values", action="append", metavar="TOKEN",
                    help="CSV token read as missing (repeatable; replaces the defaults: empty, NA, NaN, null, ?, ...)")
     add_verbosity_arguments(p)
@@ -134,7 +135,7 @@ def load_range(args, progress: Progress):
 
     with progress.step("read"):
         df = gio.read_columns(args.data, [args.sensitive, args.public], roles=["sensitive", "public"],
-                              na_values=args.na_values, sep=args.sep)
+                              na_values=args.na_values, sep=args.sep, encoding=args.encoding)
     logger.info("read %d rows of %s", len(df), args.data)
     with progress.step("joint range"):
         try:

@@ -210,7 +210,8 @@ def run(args) -> int:
             measures_before = {"L0": gp.L0(jr), "I_star": gp.maximin_information(jr), "k_anonymity": gp.k_anonymity(jr)}
             measures_after = {"L0": gp.L0(qjr), "I_star": gp.maximin_information(qjr), "k_anonymity": gp.k_anonymity(qjr)}
         with progress.step("sanitise"):
-            table = gio.read_columns(args.data, None, na_values=args.na_values, sep=args.sep, raw=True) if fmt == "csv" \
+            table = gio.read_columns(args.data, None, na_values=args.na_values, sep=args.sep, raw=True,
+                                     encoding=args.encoding) if fmt == "csv" \
                 else gio.read_columns(args.data, None, na_values=args.na_values, sep=args.sep)
             if len(table) != len(df_typed):
                 raise InputError(f"{args.data}: read {len(table)} rows as text but {len(df_typed)} as values; the file "
