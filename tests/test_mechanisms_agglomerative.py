@@ -348,3 +348,27 @@ def test_index_tie_rule_changes_example3():
     assert r.trace.info["tie_rule"] == "index"
     with pytest.raises(InputError, match="tie_rule"):
         gp.agglomerate(jr, "I*", 0.3, tie_rule="random")
+
+
+@st.composite
+def medium_instances(draw):
+    """16-26 public values: the first half with two sensitive values, the rest with one, over many
+    sensitive values. The clusters with the smallest |S| then have high indices, so under the 'index'
+    tie rule the best pair of eq. (12) often avoids them and the grouped search of Section V-C (U1) is
+    exercised beyond its special clusters."""
+    n_x = draw(st.integers(16, 26))
+    n_s = draw(st.integers(n_x, 2 * n_x))
+    sens, pub = [], []
+    for j in range(n_x):
+        k = 2 if j < n_x // 2 else 1
+        ss = draw(st.lists(st.integers(0, n_s - 1), min_size=k, max_size=k, unique=True))
+        for s in ss:
+            sens.append(s)
+            pub.append(j)
+    return gp.JointRange.from_pairs(sens, pub)
+
+
+@settings(max_examples=20, deadline=None)
+@given(medium_instances(), st.sampled_from([0.0, 0.3, 2.0]), st.sampled_from(["paper", "index"]))
+def test_problem10_u1_grouped_search_matches_reference(jr, lam, rule):
+    _same(_fast_steps(jr, "L0|I*=0", "U1", None, lam, rule), ref_from_range(jr).problem10(lam, rule), lam)
