@@ -111,11 +111,12 @@ def test_analyze_parquet_matches_csv(tmp_path):
     assert reps[0]["components"]["count"] == gp.n_components(jr)
 
 
-def test_analyze_large_range_skips_explicit_cut_and_graph_figures(tmp_path):
-    """Past --max-cut-edges decomposability comes from the components and G_X is never drawn."""
+def test_analyze_large_range_skips_explicit_cut(tmp_path):
+    """Past --max-cut-edges decomposability comes from the components (G_X is not built for the cut)."""
     df = pd.DataFrame({"s": [0, 0, 0, 1, 1, 2], "x": [1, 2, 3, 3, 4, 5]})
     df.to_csv(tmp_path / "d.csv", index=False)
-    proc = run_cli("analyze", tmp_path / "d.csv", "-s", "s", "-x", "x", "--max-cut-edges", "1", "--out", tmp_path / "r")
+    proc = run_cli("analyze", tmp_path / "d.csv", "-s", "s", "-x", "x", "--max-cut-edges", "1", "--out", tmp_path / "r",
+                   "--no-figures")
     assert proc.returncode == 0, proc.stderr
     rep = json.loads((tmp_path / "r" / "report.json").read_text())
     assert not rep["min_cut"]["computed"] and rep["min_cut"]["decomposable"] is True and rep["min_cut"]["value"] == 0
