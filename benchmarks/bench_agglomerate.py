@@ -120,6 +120,13 @@ def main(argv=None):
         tf, T = fast_trajectory(jr, "L0", util, values)
         print(f"|X|={jr.n_public} Algorithm 1 {util}: {T} sweeps in {tf:.2f} s")
 
+    print("# 2b. Section V-C (problem (10)), one run at λ = 0.3")
+    for n_v, util in ((mid, "U1"), (mid // 2, "U2")):
+        jr, values = instance(n_v)
+        t0 = time.perf_counter()
+        r = gp.agglomerate(jr, "L0|I*=0", 0.3, util, values if util == "U2" else None)
+        print(f"|X|={jr.n_public} {util}: {len(r.trace) - 1} steps in {time.perf_counter() - t0:.2f} s")
+
     print("# 3. pareto_frontier over 200 λ vs one trajectory")
     jr, values = instance(mid)
     lams = np.linspace(0, 5, 200)
