@@ -258,3 +258,16 @@ def test_numeric_values_and_choose_release():
     assert r.privacy == pytest.approx(np.log2(5)) and r.utility == pytest.approx(np.log2(7))
     with pytest.raises(InputError, match="lower the threshold"):
         choose_release(ex, f, "I*", "U1", None, 3.0)
+
+
+def test_make_figures_min_cut_only_when_connected(tmp_path):
+    """A connected G_X (min cut 1) gets the cut figure; a decomposable one (paper 003 Fig. 1) does not."""
+    from graphpriv.cli.analyze import make_figures
+
+    path = gp.JointRange.from_pairs([1, 1, 2, 2, 3, 3], ["a", "b", "b", "c", "c", "d"])
+    files = [f["file"] for f in make_figures(path, tmp_path / "p" / "figures", gio.analysis_report(path))]
+    assert files == ["figures/overview.png", "figures/joint_range.png", "figures/confusability.png", "figures/min_cut.png"]
+    ex, _ = gp.datasets.paper_example()
+    files = [f["file"] for f in make_figures(ex, tmp_path / "e" / "figures", gio.analysis_report(ex))]
+    assert "figures/min_cut.png" not in files and len(files) == 3
+    assert all((tmp_path / "p" / f).stat().st_size > 0 for f in ["figures/min_cut.png", "figures/min_cut.pdf"])

@@ -172,7 +172,7 @@ def run(args) -> int:
         if args.out:
             with gio.staged_output(args.out) as tmp:
                 with progress.step("figures"):
-                    figures = [] if args.no_figures else make_figures(jr, tmp / "figures")
+                    figures = [] if args.no_figures else make_figures(jr, tmp / "figures", report)
                 report["figures"] = figures
                 with progress.step("write"):
                     gio.write_json(tmp / "report.json", report)
@@ -192,12 +192,13 @@ def run(args) -> int:
 
 
 # ---------------------------------------------------------------------- figures
-def make_figures(jr, fig_dir: Path) -> list[dict]:
+def make_figures(jr, fig_dir: Path, report: dict | None = None) -> list[dict]:
     """Draw what is legible for this range into ``fig_dir`` (PNG + PDF); return ``[{file, caption}]``.
 
     Always: the component-size histogram and the anonymity-set sizes |[[S|x]]|. Small ranges also get
-    the joint-range grid and the confusability graph G_X (helper functions of :mod:`graphpriv.viz`).
-    G_X is never built for large ranges.
+    the joint-range grid and the confusability graph G_X, and, when G_X is connected and its min cut
+    was computed, G_X split by that cut (helper functions of :mod:`graphpriv.viz`). G_X is never built
+    for large ranges.
     """
     import matplotlib.pyplot as plt
 
@@ -223,6 +224,12 @@ def make_figures(jr, fig_dir: Path) -> list[dict]:
         if fig is not None:
             save(fig, "confusability", "The confusability graph G_X: public values joined when they share a sensitive value; "
                  "one colour per component (I* = log2 of their number).")
+        cut = (report or {}).get("min_cut") or {}
+        if cut.get("computed") and cut.get("value"):
+            fig = _optional(_min_cut_figure, jr)
+            if fig is not None:
+                save(fig, "min_cut", f"G_X split by a global minimum cut: {cut['value']} edge(s) (dashed) must be removed "
+                     "to disconnect it, so G_X is not decomposable.")
     return out
 
 
@@ -288,6 +295,19 @@ def _joint_range_figure(jr):
     fig, ax = new_figure(w, h)
     with style_context():
         plot_joint_range(jr, ax, color_by="component", title=True)
+        fig.tight_layout()
+    return fig
+
+
+def _min_cut_figure(jr):
+    from ..viz.style import COLUMN_WIDTH, PAGE_WIDTH, new_figure, style_context
+
+    from ..viz import plot_min_cut
+
+    w = COLUMN_WIDTH if jr.n_public <= 30 else PAGE_WIDTH
+    fig, ax = new_figure(w, w * 0.8)
+    with style_context():
+        plot_min_cut(jr, None, ax, title=True)
         fig.tight_layout()
     return fig
 
