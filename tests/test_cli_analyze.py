@@ -30,6 +30,27 @@ def run_cli(*args, cwd=None) -> subprocess.CompletedProcess:
                           cwd=cwd, env=ENV, timeout=120)
 
 
+def run_inproc(argv, capsys) -> subprocess.CompletedProcess:
+    """Run ``graphpriv.cli.main(argv)`` in this process (cheap checks; the required cases run as subprocesses)."""
+    import logging
+
+    from graphpriv.cli import main
+
+    root, gplog = logging.getLogger(), logging.getLogger("graphpriv")
+    saved = (root.level, list(root.handlers), gplog.level)
+    capsys.readouterr()
+    try:
+        rc = main([str(a) for a in argv])
+    except SystemExit as exc:          # --help
+        rc = exc.code
+    finally:                           # the CLI sets log levels: leave the test process as it was
+        root.setLevel(saved[0])
+        root.handlers[:] = saved[1]
+        gplog.setLevel(saved[2])
+    out, err = capsys.readouterr()
+    return subprocess.CompletedProcess(argv, rc, out, err)
+
+
 def assert_one_line_error(proc: subprocess.CompletedProcess, *needles: str) -> None:
     assert proc.returncode == 2, proc.stderr
     lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
@@ -124,7 +145,7 @@ def test_analyze_large_range_skips_explicit_cut(tmp_path):
     assert rep["components"]["count"] == 2
 
 
-def test_analyze_quiet_and_existing_out_dir(tmp_path):
+def test_analyze_quiet_and_existing_out_dir(tmp_path, capsys):
     out = tmp_path / "r"
     out.mkdir()
     (out / "keep.txt").write_text("mine")
@@ -132,26 +153,30 @@ def test_analyze_quiet_and_existing_out_dir(tmp_path):
     assert proc.returncode == 0 and proc.stdout == "" and proc.stderr == ""
     assert (out / "keep.txt").read_text() == "mine" and (out / "report.json").exists()
     # -q after the sub-command works too
-    proc = run_cli("analyze", "hungarian", "-s", "age", "-x", "chol", "--missing", "drop", "-q")
+    proc = run_inproc(["analyze", "hungarian", "-s", "age", "-x", "chol", "--missing", "drop", "-q"], capsys)
     assert proc.returncode == 0 and proc.stdout == ""
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
 
 
-def test_help_has_examples():
-    cmds = ("analyze", "sanitize")
-    for cmd, proc in zip(cmds, run_many([[cmd, "--help"] for cmd in cmds])):
+def test_help_has_examples(capsys):
+    for cmd in ("analyze", "sanitize"):
+        proc = run_inproc([cmd, "--help"], capsys)
         assert proc.returncode == 0
         assert "Examples:" in proc.stdout and f"graphpriv {cmd} hungarian" in proc.stdout
         for opt in ("--sensitive", "--public", "--missing", "--out", "--quiet", "--verbose"):
             assert opt in proc.stdout
 
 
-def test_demo_still_works():
-    proc = run_cli("demo")
+def test_demo_still_works(capsys):
+    proc = run_inproc(["demo"], capsys)
     assert proc.returncode == 0 and "I*(S;X)" in proc.stdout
 
 
 # ---------------------------------------------------------------------- failure behaviour
+#: The failure cases issue 7 lists, run as subprocesses for analyze.
+REQUIRED_FAILURES = ("missing_file", "unknown_column", "empty_file", "malformed", "nan_default")
+
+
 def failure_cases(tmp_path: Path) -> dict:
     """name -> (data path, column args, expected substrings of the one-line error); each in its own folder."""
     cases = {}
@@ -206,12 +231,23 @@ def run_many(argvs: list[list], width: int = 3) -> list[subprocess.CompletedProc
 def test_analyze_failures_one_line_exit2_no_output(tmp_path):
     """Issue 7: missing file, unknown column, empty file, malformed CSV, NaN with the default policy (and more):
     one line, exit 2, nothing written."""
-    cases = failure_cases(tmp_path)
+    cases = {k: v for k, v in failure_cases(tmp_path).items() if k in REQUIRED_FAILURES}
+    assert len(cases) == 5
     before = {name: {p.name for p in (tmp_path / name).iterdir()} for name in cases}
     argvs = [["analyze", data, *cols, "--out", tmp_path / name / "out"] for name, (data, cols, _) in cases.items()]
     for (name, (_, _, needles)), proc in zip(cases.items(), run_many(argvs)):
         assert_one_line_error(proc, *needles)
         only_inputs_left(tmp_path / name, before[name])
+
+
+def test_more_failures_in_process(tmp_path, capsys):
+    """Header without rows, wrong delimiter, a folder, a broken Parquet file: same contract, checked in-process."""
+    cases = {k: v for k, v in failure_cases(tmp_path).items() if k not in REQUIRED_FAILURES}
+    assert len(cases) == 4
+    for name, (data, cols, needles) in cases.items():
+        before = {p.name for p in (tmp_path / name).iterdir()}
+        assert_one_line_error(run_inproc(["analyze", data, *cols, "--out", tmp_path / name / "out"], capsys), *needles)
+        only_inputs_left(tmp_path / name, before)
 
 
 def test_failure_leaves_existing_out_dir_untouched(tmp_path):
@@ -226,16 +262,18 @@ def test_failure_leaves_existing_out_dir_untouched(tmp_path):
     only_inputs_left(tmp_path, {"out", "d.csv"})
 
 
-def test_out_is_a_file(tmp_path):
+def test_out_is_a_file(tmp_path, capsys):
     (tmp_path / "f").write_text("x")
-    proc = run_cli("analyze", "hungarian", "-s", "age", "-x", "chol", "--missing", "keep", "--out", tmp_path / "f", "--no-figures")
+    proc = run_inproc(["analyze", "hungarian", "-s", "age", "-x", "chol", "--missing", "keep", "--out", tmp_path / "f",
+                       "--no-figures"], capsys)
     assert_one_line_error(proc, "not a folder", "--out")
     assert (tmp_path / "f").read_text() == "x"
 
 
-def test_na_values_and_sep_options(tmp_path):
+def test_na_values_and_sep_options(tmp_path, capsys):
     (tmp_path / "d.tsv").write_text("a\tb\n1\t-\n2\t3\n")
-    proc = run_cli("analyze", tmp_path / "d.tsv", "-s", "a", "-x", "b", "--na-values", "-", "--missing", "drop", "--json")
+    proc = run_inproc(["analyze", tmp_path / "d.tsv", "-s", "a", "-x", "b", "--na-values", "-", "--missing", "drop", "--json"],
+                      capsys)
     assert proc.returncode == 0, proc.stderr
     rep = json.loads(proc.stdout)
     assert rep["rows"]["dropped"] == 1 and rep["range"]["n_pairs"] == 1

@@ -17,7 +17,7 @@ import pytest
 import graphpriv as gp
 from graphpriv._validation import MISSING
 
-from test_cli_analyze import assert_one_line_error, failure_cases, only_inputs_left, run_cli, run_many
+from test_cli_analyze import assert_one_line_error, failure_cases, only_inputs_left, run_cli, run_inproc, run_many
 
 SUMMARY_KEYS = {"schema_version", "input", "objective", "utility", "lam", "lam_chosen_by", "privacy_measure", "before",
                 "after", "rows", "frontier", "files"}
@@ -126,8 +126,7 @@ def test_sanitize_paper_example_u2(tmp_path):
     assert list(san["id"]) == [r[2] for r in rows]
 
 
-def test_sanitize_failures_one_line_exit2_no_output(tmp_path):
-    """Issue 7 failure cases for sanitize, incl. non-numeric values with U2; nothing is written."""
+def _sanitize_failure_cases(tmp_path: Path) -> dict:
     common = failure_cases(tmp_path)      # all of them are covered for analyze; sanitize shares the reader
     cases = {k: common[k] for k in ("missing_file", "nan_default")}
     d = tmp_path / "non_numeric_u2"
@@ -146,12 +145,25 @@ def test_sanitize_failures_one_line_exit2_no_output(tmp_path):
     d.mkdir()
     (d / "data.csv").write_text("a,b\n1,3\n2,4\n")
     cases["neg_lam"] = (d / "data.csv", ["-s", "a", "-x", "b", "--lam=-1"], ("--lam", ">= 0"))
+    return cases
+
+
+def _argv(name, data, cols, tmp_path):
+    lam = [] if any(c.startswith(("--lam", "--min-utility")) for c in cols) else ["--lam", "0.5"]
+    return ["sanitize", data, *cols, "--objective", "I*", "--utility", "U2", *lam, "--out", tmp_path / name / "out"]
+
+
+def test_sanitize_failures_one_line_exit2_no_output(tmp_path, capsys):
+    """Issue 7 failure cases for sanitize (missing file, NaN with the default policy, non-numeric values with
+    U2) as subprocesses; U2 with kept missing values, an unreachable --min-utility and a negative λ in-process.
+    Each: one line, exit 2, nothing written."""
+    cases = _sanitize_failure_cases(tmp_path)
     before = {name: {p.name for p in (tmp_path / name).iterdir()} for name in cases}
-    assert len(cases) == 6
-    argvs = []
-    for name, (data, cols, _) in cases.items():
-        lam = [] if any(c.startswith(("--lam", "--min-utility")) for c in cols) else ["--lam", "0.5"]
-        argvs.append(["sanitize", data, *cols, "--objective", "I*", "--utility", "U2", *lam, "--out", tmp_path / name / "out"])
-    for (name, (_, _, needles)), proc in zip(cases.items(), run_many(argvs)):
-        assert_one_line_error(proc, *needles)
+    sub = ("missing_file", "nan_default", "non_numeric_u2")
+    procs = dict(zip(sub, run_many([_argv(n, *cases[n][:2], tmp_path) for n in sub])))
+    for name in cases:
+        if name not in procs:
+            procs[name] = run_inproc(_argv(name, *cases[name][:2], tmp_path), capsys)
+    for name, (_, _, needles) in cases.items():
+        assert_one_line_error(procs[name], *needles)
         only_inputs_left(tmp_path / name, before[name])
