@@ -953,9 +953,14 @@ def agglomerate(jr: JointRange, objective: str, lam: float, utility: Any = "U1",
     >>> jy.n_public, gp.agglomerate(jy, "I*", 0.0).privacy
     (8, 0.0)
 
-    and for an adversary with side information A, public labels (x, a): I*(S; X̂, A) is then the
-    maximin information of the resulting range. (That quantises the pair (X, A); quantising X alone
-    under side information is not implemented.)
+    For an adversary with side information A, pass a :class:`~graphpriv.SideInformationRange` (triples
+    (s, x, a)) instead of a JointRange: X alone is quantised and privacy is L0(S → X̂ | A) or
+    I*(S; X̂, A) (steepest-descent search, see :mod:`graphpriv.mechanisms.side_information`)
+
+    >>> sir = gp.SideInformationRange.from_triples(["s1", "s2", "s2", "s3"], ["x1", "x1", "x2", "x3"], ["a", "a", "b", "b"])
+    >>> r = gp.agglomerate(sir, "I*", 0.1)
+    >>> [sorted(c) for c in r.quantization], r.privacy
+    ([['x1'], ['x2', 'x3']], 0.0)
 
     Notes
     -----
@@ -970,6 +975,12 @@ def agglomerate(jr: JointRange, objective: str, lam: float, utility: Any = "U1",
     O(|Q| + G^2) per iteration (2,000 public values in about a second). With U2 every pair of Ψ is
     evaluated, vectorised: O(|Q|^2) per iteration (1,000 public values in about 20 s).
     """
+    from .side_information import SideInformationRange, agglomerate_side_information
+
+    if isinstance(jr, SideInformationRange):
+        if search != "greedy" or search_options:
+            raise InputError("under side information only search='greedy' (steepest descent) is available")
+        return agglomerate_side_information(jr, objective, lam, utility, values, base=base)
     if not isinstance(search, str):
         raise InputTypeError(f"search must be a string naming a search method, got {type(search).__name__}")
     if search != "greedy":
