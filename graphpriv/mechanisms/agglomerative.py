@@ -54,7 +54,7 @@ from ..errors import InputError, InputTypeError, UnknownLabelError
 from ..graphs.support import components
 from ..ranges import JointRange
 from .._validation import check_base
-from .trace import MergeTrace, _check_quantization, _groups
+from .trace import MergeTrace, _UnionFind, _check_quantization, _groups
 from .utilities import U1, U2, Utility, _BoundU2, as_utility
 
 __all__ = ["agglomerate", "AgglomerationResult", "lagrangian", "evaluate_quantization", "OBJECTIVES"]
@@ -1021,27 +1021,13 @@ def evaluate_quantization(jr: JointRange, quantization, objective: str, utility:
 def _evaluate_groups(prob: _Problem, groups) -> tuple[float, float]:
     util = prob.ub.partition_value(groups)
     if prob.objective == "I*":
-        cid = np.empty(prob.n, dtype=np.int64)
-        for k, g in enumerate(groups):
-            cid[g] = k
-        # components of clusters: join original components inside each cluster
-        parent = list(range(prob.n_comp0))
-
-        def f(c):
-            while parent[c] != c:
-                parent[c] = parent[parent[c]]
-                c = parent[c]
-            return c
-
+        # components of clusters: join the original components inside each cluster
+        uf = _UnionFind(prob.n_comp0)
         for g in groups:
-            cs = prob.comp0[g]
-            r0 = f(int(cs[0]))
-            for c in cs[1:].tolist():
-                rc = f(c)
-                if rc != r0:
-                    parent[max(rc, r0)] = min(rc, r0)
-                    r0 = min(rc, r0)
-        ncomp = len({f(c) for c in range(prob.n_comp0)})
+            cs = prob.comp0[g].tolist()
+            for c in cs[1:]:
+                uf.union(cs[0], c)
+        ncomp = len({uf.find(c) for c in range(prob.n_comp0)})
         return prob.istar(ncomp), util
     min_s = min(len(set().union(*(prob.sset(i) for i in g.tolist()))) for g in groups)
     return prob.l0(min_s), util

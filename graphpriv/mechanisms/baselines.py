@@ -17,7 +17,7 @@ import numpy as np
 from ..errors import InputError, InputTypeError
 from ..ranges import JointRange
 from .agglomerative import AgglomerationResult, _Problem, _result_from_trace
-from .trace import MergeTrace
+from .trace import MergeTrace, _UnionFind
 from .utilities import U1, U2, _BoundU2
 
 __all__ = ["k_anonymity_generalization"]
@@ -91,13 +91,7 @@ def k_anonymity_generalization(jr: JointRange, k: int, values: Any = None, *, ut
             raise InputError("k_anonymity_generalization orders public values on a line: values must be scalars")
     members = {i: [i] for i in range(n)}
     sset = {i: prob.sset(i) for i in range(n)}
-    comp_parent = list(range(prob.n_comp0))
-
-    def cfind(c):
-        while comp_parent[c] != c:
-            comp_parent[c] = comp_parent[comp_parent[c]]
-            c = comp_parent[c]
-        return c
+    comp_uf = _UnionFind(prob.n_comp0)
 
     dbar = {i: (ub.cluster_cost([i]) if isinstance(ub, _BoundU2) else 0.0) for i in range(n)}
     n_comp = prob.n_comp0
@@ -122,9 +116,9 @@ def k_anonymity_generalization(jr: JointRange, k: int, values: Any = None, *, ut
         dbar.pop(o)
         if isinstance(ub, _BoundU2):
             dbar[r] = ub.cluster_cost(members[r])
-        ca, cb = cfind(int(prob.comp0[r])), cfind(int(prob.comp0[o]))
+        ca, cb = comp_uf.find(int(prob.comp0[r])), comp_uf.find(int(prob.comp0[o]))
         if ca != cb:
-            comp_parent[max(ca, cb)] = min(ca, cb)
+            comp_uf.union(ca, cb)
             n_comp -= 1
         merges.append(((a, b),))
         p, u = state()

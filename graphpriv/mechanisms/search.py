@@ -45,6 +45,7 @@ import pandas as pd
 
 from ..errors import InputError, InputTypeError, TooLargeError
 from ..ranges import JointRange
+from .trace import _UnionFind
 
 __all__ = [
     "SEARCHES",
@@ -192,23 +193,12 @@ class _State:
         f = st.Sb.astype(np.float32)
         st.M = np.rint(f @ f.T).astype(np.int64)          # |S|𝒳_a ∩ S|𝒳_b| for every pair of clusters
         # components of G_X̂: join the original components inside every cluster
-        parent = list(range(int(ev.comp0.max()) + 1))
-
-        def find(a):
-            while parent[a] != a:
-                parent[a] = parent[parent[a]]
-                a = parent[a]
-            return a
-
+        uf = _UnionFind(int(ev.comp0.max()) + 1)
         for m in members:
-            r = find(int(ev.comp0[m[0]]))
             for x in m[1:]:
-                q = find(int(ev.comp0[x]))
-                if q != r:
-                    parent[max(q, r)] = min(q, r)
-                    r = min(q, r)
-        st.comp = np.array([find(int(ev.comp0[m[0]])) for m in members], dtype=np.int64)
-        st.ncomp = len({find(c) for c in range(len(parent))})
+                uf.union(int(ev.comp0[m[0]]), int(ev.comp0[x]))
+        st.comp = np.array([uf.find(int(ev.comp0[m[0]])) for m in members], dtype=np.int64)
+        st.ncomp = len({uf.find(c) for c in range(len(uf.parent))})
         if ev.fast:
             st.cnt = st.z.astype(float)
             st.sm = np.array([ev.V[m].sum() for m in members])
