@@ -23,6 +23,12 @@ from .graphs import *  # noqa: F401,F403
 from .measures import *  # noqa: F401,F403
 from .mechanisms import *  # noqa: F401,F403
 from .analysis import *  # noqa: F401,F403
+from . import errors as _errors, graphs as _graphs, measures as _measures, mechanisms as _mechanisms, analysis as _analysis
+
+__all__ = [
+    "JointRange", "RangeSource", "JointDistribution", "validate_pmf", "MISSING", "datasets", "viz", "reproduce",
+    *_errors.__all__, *_graphs.__all__, *_measures.__all__, *_mechanisms.__all__, *_analysis.__all__,
+]
 
 try:
     __version__ = _version("graphpriv")
