@@ -147,7 +147,43 @@ def fig6(quick: bool = False):
 
 
 # ----------------------------------------------------------------------------------------------------------------
-# Fig. 8: the Hungarian heart-disease data
+# Figs. 7 and 9: Pareto frontiers
+# ----------------------------------------------------------------------------------------------------------------
+@figure(name="paper003_fig7_pareto_frontier", paper="003", number="Fig. 7",
+        shows="Pareto frontier of problem (5) (Algorithm 2 over every lambda, from one trajectory) on the running example, "
+              "normalised axes: (a) U1 with Example 3's solution (I* = 0 at I0 = log2(7/3), utility loss 0.565); "
+              "(b) U2 (x7 = 4) with Example 4's solution; dashed black: exact frontier over all 877 partitions.",
+        erratum="Example 4 as printed (Q(3), I* = 1 bit) is drawn as a second star; under the stated settings the algorithm "
+                "takes a 4th merge and returns I* = 0 (DESIGN.md errata). The exact frontiers are an addition: the greedy "
+                "frontier misses the exact point I* = 1 bit at loss 0.356 (U1).")
+def fig7(quick: bool = False):
+    from types import SimpleNamespace
+
+    from ..datasets import paper_example
+    from ..mechanisms.agglomerative import agglomerate, evaluate_quantization
+    from ..mechanisms.exact import exact_frontier
+    from ..mechanisms.frontier import pareto_frontier
+    from ..viz.frontiers import plot_frontier
+    from ..viz.style import PAGE_WIDTH, new_figure
+
+    jr, _ = paper_example()
+    jr4, v4 = paper_example(4)
+    fig, axes = new_figure(PAGE_WIDTH * 0.82, 2.55, 1, 2, layout="constrained")
+    f1, e1 = pareto_frontier(jr, "I*"), exact_frontier(jr, "I*")
+    plot_frontier([f1, e1], axes[0], labels=["Algorithm 2, $U_1$", "exact optimum"],
+                  marks={"Example 3": agglomerate(jr, "I*", _LAM_EX3)}, title="(a) $U_1$")
+    f2, e2 = pareto_frontier(jr4, "I*", utility="U2", values=v4), exact_frontier(jr4, "I*", utility="U2", values=v4)
+    r4 = agglomerate(jr4, "I*", _LAM_EX4, utility="U2", values=v4)
+    p3, u3 = evaluate_quantization(jr4, r4.trace.quantization(3), "I*", utility="U2", values=v4)
+    plot_frontier([f2, e2], axes[1], labels=["Algorithm 2, $U_2$", "exact optimum"],
+                  marks={"Example 4 (definitions, $t=4$)": r4,
+                         "Example 4 as printed ($t=3$)": SimpleNamespace(privacy=p3, utility=u3, utility_name="U2")},
+                  title="(b) $U_2$, $x_7=4$")
+    return fig
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Figs. 8-9: the Hungarian heart-disease data
 # ----------------------------------------------------------------------------------------------------------------
 def _hungarian(utility: str):
     """(jr, values): U1 runs keep missing cholesterol as its own value (the paper's 154 values); U2 needs a
@@ -195,42 +231,6 @@ def fig8(quick: bool = False):
                      colors=[ROLE["frontier"], ROLE["frontier2"], PALETTE[2], PALETTE[3]],
                      title=r"(c) full merge order ($\lambda=0$)")
     axes[2].legend(frameon=False, fontsize=6)
-    return fig
-
-
-# ----------------------------------------------------------------------------------------------------------------
-# Figs. 7 and 9: Pareto frontiers
-# ----------------------------------------------------------------------------------------------------------------
-@figure(name="paper003_fig7_pareto_frontier", paper="003", number="Fig. 7",
-        shows="Pareto frontier of problem (5) (Algorithm 2 over every lambda, from one trajectory) on the running example, "
-              "normalised axes: (a) U1 with Example 3's solution (I* = 0 at I0 = log2(7/3), utility loss 0.565); "
-              "(b) U2 (x7 = 4) with Example 4's solution; dashed black: exact frontier over all 877 partitions.",
-        erratum="Example 4 as printed (Q(3), I* = 1 bit) is drawn as a second star; under the stated settings the algorithm "
-                "takes a 4th merge and returns I* = 0 (DESIGN.md errata). The exact frontiers are an addition: the greedy "
-                "frontier misses the exact point I* = 1 bit at loss 0.356 (U1).")
-def fig7(quick: bool = False):
-    from types import SimpleNamespace
-
-    from ..datasets import paper_example
-    from ..mechanisms.agglomerative import agglomerate, evaluate_quantization
-    from ..mechanisms.exact import exact_frontier
-    from ..mechanisms.frontier import pareto_frontier
-    from ..viz.frontiers import plot_frontier
-    from ..viz.style import PAGE_WIDTH, new_figure
-
-    jr, _ = paper_example()
-    jr4, v4 = paper_example(4)
-    fig, axes = new_figure(PAGE_WIDTH * 0.82, 2.55, 1, 2, layout="constrained")
-    f1, e1 = pareto_frontier(jr, "I*"), exact_frontier(jr, "I*")
-    plot_frontier([f1, e1], axes[0], labels=["Algorithm 2, $U_1$", "exact optimum"],
-                  marks={"Example 3": agglomerate(jr, "I*", _LAM_EX3)}, title="(a) $U_1$")
-    f2, e2 = pareto_frontier(jr4, "I*", utility="U2", values=v4), exact_frontier(jr4, "I*", utility="U2", values=v4)
-    r4 = agglomerate(jr4, "I*", _LAM_EX4, utility="U2", values=v4)
-    p3, u3 = evaluate_quantization(jr4, r4.trace.quantization(3), "I*", utility="U2", values=v4)
-    plot_frontier([f2, e2], axes[1], labels=["Algorithm 2, $U_2$", "exact optimum"],
-                  marks={"Example 4 (definitions, $t=4$)": r4,
-                         "Example 4 as printed ($t=3$)": SimpleNamespace(privacy=p3, utility=u3, utility_name="U2")},
-                  title="(b) $U_2$, $x_7=4$")
     return fig
 
 
