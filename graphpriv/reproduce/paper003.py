@@ -147,7 +147,7 @@ def fig6(quick: bool = False):
 
 
 # ----------------------------------------------------------------------------------------------------------------
-# Figs. 7 and 9: Pareto frontiers
+# Fig. 7: Pareto frontiers of the running example
 # ----------------------------------------------------------------------------------------------------------------
 @figure(name="paper003_fig7_pareto_frontier", paper="003", number="Fig. 7",
         shows="Pareto frontier of problem (5) (Algorithm 2 over every lambda, from one trajectory) on the running example, "
