@@ -54,6 +54,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     level = logging.ERROR if args.quiet else logging.INFO if args.verbose else logging.WARNING
     logging.basicConfig(level=level, format="graphpriv: %(message)s")
+    logging.getLogger("fontTools").setLevel(logging.ERROR)  # font-subsetting chatter while writing PDFs
     try:
         return int(args.func(args) or 0)
     except GraphprivError as exc:

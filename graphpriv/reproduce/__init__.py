@@ -60,7 +60,8 @@ def registry() -> list[FigureSpec]:
 def build_all(out_dir, *, only: list[str] | None = None, quick: bool = False, formats=("pdf", "png"), progress: bool = False) -> list[FigureSpec]:
     """Build every registered figure (or those whose name contains one of ``only``) into ``out_dir``.
 
-    Writes ``<name>.pdf``/``<name>.png`` per figure and ``README.md`` listing them. Returns the specs built.
+    Writes ``<name>.pdf``/``<name>.png`` per figure and ``README.md`` listing every registered figure whose
+    files are in ``out_dir`` (so a partial ``only=`` run keeps the rest of the manifest). Returns the specs built.
     """
     import matplotlib
 
@@ -85,7 +86,9 @@ def build_all(out_dir, *, only: list[str] | None = None, quick: bool = False, fo
         save_figure(fig, out / spec.name, formats=formats)
         plt.close(fig)
         built.append(spec)
-    _write_manifest(out, built, formats)
+    # the manifest lists every registered figure present in out_dir (a partial --only run keeps the others)
+    present = [s for s in registry() if all((out / f"{s.name}.{f}").exists() for f in formats)]
+    _write_manifest(out, present, formats)
     return built
 
 
@@ -98,9 +101,12 @@ def _write_manifest(out: Path, specs: list[FigureSpec], formats) -> None:
         "| file | paper | figure | what it shows | differences from the print |",
         "| --- | --- | --- | --- | --- |",
     ]
+    def cell(text: str) -> str:  # a "|" or a line break inside a cell would break the table
+        return " ".join(text.split()).replace("|", "\\|")
+
     for s in specs:
         files = ", ".join(f"[{s.name}.{f}]({s.name}.{f})" for f in formats)
-        lines.append(f"| {files} | {s.paper} | {s.figure} | {s.shows} | {s.erratum or '—'} |")
+        lines.append(f"| {files} | {cell(s.paper)} | {cell(s.figure)} | {cell(s.shows)} | {cell(s.erratum) or '—'} |")
     text = "\n".join(lines) + "\n"
     fd, tmp = tempfile.mkstemp(prefix=".README.md", dir=out)
     with os.fdopen(fd, "w") as fh:

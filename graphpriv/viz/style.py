@@ -27,7 +27,7 @@ ROLE = {
     "public": "#0072B2",       # public values X (nodes, columns)
     "sensitive": "#D55E00",    # sensitive values S
     "pair": "#0072B2",         # a pair in the joint range grid
-    "merge": "#CC79A7",        # the merged pair / highlighted merge
+    "merge": "#882255",        # the merged pair / highlighted merge (wine: outside the component palette)
     "cut": "#D55E00",          # cut edges
     "edge": "#7f7f7f",         # ordinary edges
     "frontier": "#0072B2",     # greedy frontier / main curve
@@ -99,7 +99,8 @@ def save_figure(fig, path, formats=("pdf", "png"), **kwargs) -> list[Path]:
             fd, tmp = tempfile.mkstemp(prefix="." + target.name, suffix=".tmp", dir=target.parent)
             os.close(fd)
             try:
-                fig.savefig(tmp, format=fmt, **kwargs)
+                meta = {"pdf": {"CreationDate": None}, "svg": {"Date": None}}.get(fmt)  # byte-stable output
+                fig.savefig(tmp, format=fmt, **({"metadata": meta} if meta and "metadata" not in kwargs else {}), **kwargs)
                 os.replace(tmp, target)
             except BaseException:
                 with contextlib.suppress(OSError):
