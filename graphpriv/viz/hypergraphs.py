@@ -384,7 +384,7 @@ def plot_privacy_polytope(result, *, ax=None, title: str | None = None, label_ve
             t = z + 0.2 * span * d
             T.append(t)
             ax.annotate(f"c={result.costs[k]:.3f}" + (f"\nu={result.weights[k]:.2f}" if used[k] else ""),
-                        xy=z, xytext=t, ha="center", va="center", fontsize=6)
+                        xy=z, xytext=t, ha="center", va="center", fontsize=7)
         T = np.array(T)
         ax.scatter(T[:, 0], T[:, 1] * (1 if nul >= 2 else 0), s=0, alpha=0)  # make room for the labels
     if nul >= 2:
