@@ -128,14 +128,25 @@ def check_pairs(sensitive: Any, public: Any) -> tuple[pd.Series, pd.Series]:
 
 def apply_missing_policy(s: pd.Series, x: pd.Series, missing: str, names: tuple[str, str] = ("sensitive", "public")):
     """Apply the missing policy to two aligned columns; return (s, x, report dict)."""
+    (s, x), report = apply_missing_policy_columns([s, x], missing, names)
+    return s, x, report
+
+
+def apply_missing_policy_columns(columns: list[pd.Series], missing: str, names: tuple[str, ...]):
+    """Apply the missing policy to aligned columns (the first is S, the second X); return (columns, report).
+
+    ``error`` raises naming every column with missing values and the first rows; ``drop`` removes every
+    row with a missing value in any column and counts them; ``keep`` changes nothing (the labels are
+    made :data:`MISSING` when factorised).
+    """
     check_missing_policy(missing)
-    ms, mx = missing_mask(s), missing_mask(x)
-    report = {"n_rows": len(s), "n_missing_sensitive": int(ms.sum()), "n_missing_public": int(mx.sum()), "n_dropped": 0}
-    anym = ms | mx
+    masks = [missing_mask(c) for c in columns]
+    report = {"n_rows": len(columns[0]), "n_missing_sensitive": int(masks[0].sum()), "n_missing_public": int(masks[1].sum()), "n_dropped": 0}
+    anym = np.logical_or.reduce(masks)
     if anym.any():
         if missing == "error":
             parts = []
-            for name, m in zip(names, (ms, mx)):
+            for name, m in zip(names, masks):
                 if m.any():
                     rows = np.flatnonzero(m)
                     shown = ", ".join(str(r) for r in rows[:5]) + (", ..." if rows.size > 5 else "")
@@ -145,8 +156,8 @@ def apply_missing_policy(s: pd.Series, x: pd.Series, missing: str, names: tuple[
             )
         if missing == "drop":
             keep = ~anym
-            s, x = s[keep].reset_index(drop=True), x[keep].reset_index(drop=True)
+            columns = [c[keep].reset_index(drop=True) for c in columns]
             report["n_dropped"] = int(anym.sum())
-            if len(s) == 0:
+            if len(columns[0]) == 0:
                 raise InputError("every row has a missing value, nothing is left after missing='drop'; use missing='keep'")
-    return s, x, report
+    return columns, report

@@ -33,8 +33,8 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from .._validation import check_base, check_missing_policy, check_pairs, factorize_labels, log, missing_mask
-from ..errors import InputError, InputTypeError, MissingValueError, TooLargeError
+from .._validation import apply_missing_policy_columns, check_base, check_pairs, factorize_labels, log
+from ..errors import InputError, InputTypeError, TooLargeError
 from ..graphs.support import support_components
 from ..ranges import JointRange, RangeSource, _column
 from .trace import MergeTrace, _check_quantization, _groups
@@ -95,20 +95,7 @@ class SideInformationRange:
 
     @classmethod
     def _build(cls, s, x, a, missing, names) -> "SideInformationRange":
-        check_missing_policy(missing)
-        masks = [missing_mask(c) for c in (s, x, a)]
-        anym = masks[0] | masks[1] | masks[2]
-        report = {"n_rows": len(s), "n_missing_sensitive": int(masks[0].sum()), "n_missing_public": int(masks[1].sum()), "n_dropped": 0}
-        if anym.any() and missing == "error":
-            parts = [f"column {nm!r} has {int(m.sum())} missing value(s)" for nm, m in zip(names, masks) if m.any()]
-            raise MissingValueError("; ".join(parts) + ". Pass missing='drop' to remove those rows or missing='keep' to treat "
-                                    "a missing value as a symbol of its own")
-        if anym.any() and missing == "drop":
-            keep = ~anym
-            s, x, a = (c[keep].reset_index(drop=True) for c in (s, x, a))
-            report["n_dropped"] = int(anym.sum())
-            if len(s) == 0:
-                raise InputError("every row has a missing value, nothing is left after missing='drop'; use missing='keep'")
+        (s, x, a), report = apply_missing_policy_columns([s, x, a], missing, names)
         keep_missing = missing == "keep"
         s_codes, s_labels = factorize_labels(s, names[0], keep_missing=keep_missing)
         x_codes, x_labels = factorize_labels(x, names[1], keep_missing=keep_missing)
