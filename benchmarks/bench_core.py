@@ -17,15 +17,7 @@ from scipy.sparse.csgraph import connected_components
 
 import graphpriv as gp
 from graphpriv.graphs.support import support_components
-
-
-def best_of(fn, repeat):
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t)
-    return min(times), out
+from _timing import best_of
 
 
 def main() -> None:

@@ -14,15 +14,10 @@ import numpy as np
 
 import graphpriv as gp
 from graphpriv.graphs.hypergraph import _cdd_available
+from _timing import timed
 
 TABLE1 = dict(p_w=[2 / 3, 1 / 3], p_x_given_w=[[0.9, 0.1], [0.1, 0.9]])
 PAPER = {2: 8.34e-3, 3: 4.88e-2, 4: 4.47e-2}
-
-
-def timed(fn, *args, **kw):
-    t = time.perf_counter()
-    out = fn(*args, **kw)
-    return out, time.perf_counter() - t
 
 
 def main() -> None:

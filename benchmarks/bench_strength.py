@@ -13,12 +13,7 @@ import time
 import numpy as np
 
 import graphpriv as gp
-
-
-def timed(fn, *args, **kwargs):
-    t0 = time.perf_counter()
-    out = fn(*args, **kwargs)
-    return out, time.perf_counter() - t0
+from _timing import timed
 
 
 def main():

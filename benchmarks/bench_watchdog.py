@@ -12,16 +12,7 @@ import argparse
 import time
 
 import graphpriv as gp
-
-
-def best_of(fn, repeat):
-    times = []
-    out = None
-    for _ in range(repeat):
-        t = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t)
-    return min(times), out
+from _timing import best_of
 
 
 def main() -> None:
