@@ -120,29 +120,34 @@ def _as_hypergraph(p_xn, name: str = "p_xn") -> SampleHypergraph:
     return SampleHypergraph.from_pmf(p_xn)
 
 
-def _conditional_on_support(p_w_given_xn, hg: SampleHypergraph, name: str = "p_w_given_xn") -> np.ndarray:
-    """P_{W|X^n} restricted to the support: shape (|W|, |supp|), columns checked to be pmfs."""
+def _conditional_on_support(arr, hg: SampleHypergraph, name: str = "p_w_given_xn", *, out: str = "W",
+                            neg_tol: float = 0.0) -> np.ndarray:
+    """A conditional pmf p(out | x^n) restricted to the support: shape (|out|, |supp|), columns checked to be pmfs.
+
+    Accepts shape (|out|, |X_1|, ..., |X_n|) or (|out|, |X_1|...|X_n|) (C order). ``neg_tol`` tolerates
+    round-off negatives (LP solutions).
+    """
     try:
-        Q = np.asarray(p_w_given_xn, dtype=float)
+        Q = np.asarray(arr, dtype=float)
     except (TypeError, ValueError):
-        raise InputTypeError(f"{name} must be an array of probabilities") from None
+        raise InputTypeError(f"{name} must be an array of probabilities p({out} | x^n)") from None
     full = int(np.prod(hg.sizes))
     if Q.ndim == 1 + hg.n and tuple(Q.shape[1:]) == hg.sizes:
         Q = Q.reshape(Q.shape[0], full)
     elif not (Q.ndim == 2 and Q.shape[1] == full):
         raise InputError(
-            f"{name} must have shape (|W|, {', '.join(map(str, hg.sizes))}) -- one axis for W then one per sample, "
-            f"matching p_xn -- or (|W|, {full}); got shape {Q.shape}")
+            f"{name} must have shape (|{out}|, {', '.join(map(str, hg.sizes))}) -- one axis for {out} then one per sample, "
+            f"matching p_xn -- or (|{out}|, {full}); got shape {Q.shape}")
     if Q.shape[0] == 0:
-        raise InputError(f"{name} has no W values (first axis is empty)")
+        raise InputError(f"{name} has no {out} values (first axis is empty)")
     Q = Q[:, hg.flat_index]
     if not np.all(np.isfinite(Q)):
         raise DistributionError(f"{name} has NaN or infinite entries on the support of p_xn")
-    if (Q < 0).any():
+    if (Q < -neg_tol).any():
         raise DistributionError(f"{name} has negative entries (smallest {Q.min():.3g})")
     dev = np.abs(Q.sum(0) - 1).max()
     if dev > 1e-8:
-        raise DistributionError(f"{name}[:, x^n] must sum to 1 over W for every x^n with p(x^n) > 0 (worst deviation {dev:.3g})")
+        raise DistributionError(f"{name}[:, x^n] must sum to 1 over {out} for every x^n with p(x^n) > 0 (worst deviation {dev:.3g})")
     return Q
 
 
@@ -447,25 +452,6 @@ class SamplePrivacyCheck:
     disclosure: float | None = None
 
 
-def _mapping_on_support(mapping, hg: SampleHypergraph, name: str = "mapping") -> np.ndarray:
-    try:
-        K = np.asarray(mapping, dtype=float)
-    except (TypeError, ValueError):
-        raise InputTypeError(f"{name} must be an array of probabilities p(y | x^n)") from None
-    full = int(np.prod(hg.sizes))
-    if K.ndim == 1 + hg.n and tuple(K.shape[1:]) == hg.sizes:
-        K = K.reshape(K.shape[0], full)
-    elif not (K.ndim == 2 and K.shape[1] == full):
-        raise InputError(f"{name} must have shape (|Y|, {full}) or (|Y|, {', '.join(map(str, hg.sizes))}) to match p_xn; got {K.shape}")
-    K = K[:, hg.flat_index]
-    if not np.all(np.isfinite(K)) or (K < -1e-12).any():
-        raise DistributionError(f"{name} must hold finite probabilities >= 0")
-    dev = np.abs(K.sum(0) - 1).max()
-    if dev > 1e-8:
-        raise DistributionError(f"every column of {name} (a distribution of Y given x^n) must sum to 1; worst deviation {dev:.3g}")
-    return K
-
-
 def verify_sample_privacy(mapping, p_xn, *, p_w_given_xn=None, protected=None, tol: float = 1e-9, base: float = 2) -> SamplePrivacyCheck:
     """Check perfect sample privacy of any mechanism: I(X_i; Y) = 0 for every sample (paper 004, Def. 1, Lemma 1).
 
@@ -495,7 +481,7 @@ def verify_sample_privacy(mapping, p_xn, *, p_w_given_xn=None, protected=None, t
     """
     base = check_base(base)
     hg = _as_hypergraph(p_xn)
-    K = _mapping_on_support(mapping, hg)
+    K = _conditional_on_support(mapping, hg, "mapping", out="Y", neg_tol=1e-12)
     p = hg.weights
     joint = K * p[None, :]  # (L, E)
     p_y = joint.sum(1)
