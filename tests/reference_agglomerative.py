@@ -12,6 +12,7 @@ cluster indices (smallest member codes) in merge order; step 0 has no merges.
 from __future__ import annotations
 
 import math
+import time
 
 import numpy as np
 
@@ -120,7 +121,8 @@ class Ref:
         return steps
 
     # ---------------------------------------------------------------- Algorithm 2
-    def alg2(self, lam=None, tie_rule="paper"):
+    def alg2(self, lam=None, tie_rule="paper", deadline=None):
+        """Algorithm 2; ``deadline`` (a time.perf_counter() value) stops early, for benchmarks."""
         Q = [[i] for i in range(self.n)]
         steps = [([], self.Istar(Q), self.U(Q))]
         while True:
@@ -152,6 +154,8 @@ class Ref:
             p, u = self.Istar(Q), self.U(Q)
             steps.append(([(a, b)], p, u))
             if lam is not None and not (p - steps[-2][1]) - lam * (u - steps[-2][2]) < -DL_TOL:
+                break
+            if deadline is not None and time.perf_counter() > deadline:
                 break
         return steps
 
