@@ -64,7 +64,7 @@ def main(argv=None):
     small, mid, big = (120, 400, 2000) if args.quick else (300, 2000, 10000)
     budget = 3.0 if args.quick else args.budget
 
-    print(f"# 1. Algorithm 2 full trajectory, fast vs reference")
+    print("# 1. Algorithm 2 full trajectory, fast vs reference")
     jr, values = instance(small)
     for util in ("U1", "U2"):
         tf, T = fast_trajectory(jr, "I*", util, values)

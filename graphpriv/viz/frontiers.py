@@ -19,8 +19,8 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from ..errors import InputError, InputTypeError
-from .graphs import _get_ax, styled
-from .style import COLUMN_WIDTH, PALETTE, ROLE
+from .graphs import styled
+from .style import COLUMN_WIDTH, PALETTE, ROLE, axes_or_new
 
 __all__ = ["plot_frontier", "frontier_coordinates"]
 
@@ -143,7 +143,7 @@ def plot_frontier(frontier_or_list, ax=None, *, normalized: bool = True, baselin
         raise InputError(f"labels has {len(labels)} entries for {len(frontiers)} frontiers; give one label per frontier")
     if colors is None:
         colors = [ROLE["frontier"], ROLE["frontier2"]] + [c for c in PALETTE if c not in (ROLE["frontier"], ROLE["frontier2"], ROLE["exact"])]
-    ax = _get_ax(ax, COLUMN_WIDTH, COLUMN_WIDTH * 0.75)
+    ax = axes_or_new(ax, COLUMN_WIDTH, COLUMN_WIDTH * 0.75)
     markers = ["o", "s", "^", "D", "v"]
     k_greedy = 0
     for k, f in enumerate(frontiers):

@@ -26,7 +26,7 @@ import scipy.sparse as sp
 
 from ..errors import InputError, InputTypeError
 from ..ranges import JointRange
-from .style import COLUMN_WIDTH, PALETTE, ROLE, component_color, new_figure
+from .style import COLUMN_WIDTH, PALETTE, ROLE, axes_or_new, component_color
 
 __all__ = [
     "plot_joint_range",
@@ -138,12 +138,6 @@ def _check_jr(jr) -> JointRange:
     if not isinstance(jr, JointRange):
         raise InputTypeError(f"jr must be a graphpriv JointRange, got {type(jr).__name__}; build one with gp.JointRange.from_pairs or from_dataframe")
     return jr
-
-
-def _get_ax(ax, width=COLUMN_WIDTH, height=None):
-    if ax is None:
-        _, ax = new_figure(width, height)
-    return ax
 
 
 def _tint(color, amount: float = 0.72):
@@ -508,7 +502,7 @@ def plot_incidence_matrix(matrix, ax=None, *, row_labels: Sequence | None = None
     for name, lab, n in (("row_labels", row_labels, R), ("col_labels", col_labels, C)):
         if lab is not None and len(lab) != n:
             raise InputError(f"{name} has {len(lab)} entries but the matrix has {n}; give one label per {'row' if n == R else 'column'}")
-    ax = _get_ax(ax, COLUMN_WIDTH, None)
+    ax = axes_or_new(ax, COLUMN_WIDTH, None)
     filled = m if boolean else m > 0
     img = np.ones((R, C, 4))
     im_artist = None
@@ -676,7 +670,7 @@ def plot_confusability(jr: JointRange, ax=None, *, layout: str | Mapping = "comp
     x_labels = jr.public_labels.tolist()
     if bipartite:
         return _plot_bipartite(jr, comp, ax, labels, title, n_comp)
-    ax = _get_ax(ax, COLUMN_WIDTH, None)
+    ax = axes_or_new(ax, COLUMN_WIDTH, None)
     posd = graph_layout(jr, layout, seed=seed)
     pos = np.array([posd[x] for x in x_labels])
     edges = _g_edges(jr)
@@ -702,7 +696,7 @@ def _plot_bipartite(jr: JointRange, comp: np.ndarray, ax, labels, title, n_comp:
     from ..graphs.support import components
 
     c = components(jr)
-    ax = _get_ax(ax, COLUMN_WIDTH, COLUMN_WIDTH * 0.55)
+    ax = axes_or_new(ax, COLUMN_WIDTH, COLUMN_WIDTH * 0.55)
     x_order = np.lexsort((np.arange(jr.n_public), c.public))
     s_order = np.lexsort((np.arange(jr.n_sensitive), c.sensitive))
     nx_, ns = jr.n_public, jr.n_sensitive
@@ -786,7 +780,7 @@ def plot_min_cut(jr: JointRange, cut=None, ax=None, *, layout: str | Mapping = "
     universe = set(x_labels)
     if not (set(cut.side) | set(cut.other)) == universe:
         raise InputError("cut does not partition this joint range's public values; compute it with gp.min_cut(jr) on the same range")
-    ax = _get_ax(ax, COLUMN_WIDTH, None)
+    ax = axes_or_new(ax, COLUMN_WIDTH, None)
     posd = graph_layout(jr, layout, seed=seed)
     pos = np.array([posd[x] for x in x_labels])
     edges = _g_edges(jr)

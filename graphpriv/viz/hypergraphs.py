@@ -22,7 +22,7 @@ from typing import Sequence
 import numpy as np
 import scipy.sparse as sp
 
-from .style import PALETTE, ROLE, component_color, new_figure
+from .style import PALETTE, ROLE, axes_or_new, component_color, new_figure
 
 __all__ = [
     "plot_incidence",
@@ -32,12 +32,6 @@ __all__ = [
     "plot_privacy_polytope",
     "plot_channel",
 ]
-
-
-def _ax(ax, width=3.5, height=None):
-    if ax is None:
-        _, ax = new_figure(width, height)
-    return ax
 
 
 def _fmt_label(v) -> str:
@@ -80,7 +74,7 @@ def plot_incidence(matrix, *, row_blocks: Sequence[int] | None = None, block_nam
     M = matrix.toarray() if sp.issparse(matrix) else np.asarray(matrix, dtype=float)
     M = np.asarray(M, dtype=float)
     R, C = M.shape
-    ax = _ax(ax, width=max(2.0, min(7.16, 0.35 * C + 1.2)), height=max(1.5, min(6.0, 0.3 * R + 0.8)))
+    ax = axes_or_new(ax, width=max(2.0, min(7.16, 0.35 * C + 1.2)), height=max(1.5, min(6.0, 0.3 * R + 0.8)))
     signed = (M < 0).any()
     binary = np.isin(M, (0.0, 1.0)).all()
     if signed:
@@ -163,7 +157,7 @@ def plot_hypergraph_incidence(hg, *, ax=None, null_basis: str | None = None, tit
                                gridspec_kw=dict(height_ratios=[P.shape[0], max(N.shape[1], 1)]), sharex=True)
         ax, ax2 = axes
     else:
-        ax = _ax(ax, width=max(2.5, min(7.16, 0.4 * hg.n_edges + 1.5)), height=0.3 * P.shape[0] + 1.2)
+        ax = axes_or_new(ax, width=max(2.5, min(7.16, 0.4 * hg.n_edges + 1.5)), height=0.3 * P.shape[0] + 1.2)
         ax2 = None
     plot_incidence(P, row_blocks=hg.sizes, block_names=list(hg.names), row_labels=rows, col_labels=cols, ax=ax,
                    title=title or f"Incidence matrix P of $H_{{{hg.n}}}$ (rank {hg.rank}, nullity {hg.nullity})")
@@ -205,7 +199,7 @@ def plot_levi_graph(hg, *, ax=None, title: str | None = None):
     """
     pos, height = _vertex_positions(hg)
     E = hg.n_edges
-    ax = _ax(ax, width=3.5, height=max(2.0, 0.18 * max(height, E) + 0.8))
+    ax = axes_or_new(ax, width=3.5, height=max(2.0, 0.18 * max(height, E) + 0.8))
     comp = hg.components()
     ey = np.linspace(0, -(height - 1), E) if E > 1 else np.array([-(height - 1) / 2])
     w = hg.weights if hg.weights is not None else np.full(E, 1.0 / E)
@@ -254,7 +248,7 @@ def plot_hyperedges(hg, *, result=None, ax=None, title: str | None = None, max_w
     ['y=1', 'y=2']
     """
     n = hg.n
-    ax = _ax(ax, width=max(2.4, 1.2 * n + 1.0), height=max(1.8, 0.35 * max(hg.sizes) + 0.9))
+    ax = axes_or_new(ax, width=max(2.4, 1.2 * n + 1.0), height=max(1.8, 0.35 * max(hg.sizes) + 0.9))
     w = hg.weights if hg.weights is not None else np.full(hg.n_edges, 1.0 / hg.n_edges)
     xs = np.arange(n)
 
@@ -331,7 +325,7 @@ def plot_privacy_polytope(result, *, ax=None, title: str | None = None, label_ve
     hg = result.hypergraph
     p = hg.weights
     V = result.vertices
-    ax = _ax(ax, width=3.2, height=2.8)
+    ax = axes_or_new(ax, width=3.2, height=2.8)
     nul = hg.nullity
     if nul == 0:
         ax.scatter([0], [0], color=ROLE["exact"], zorder=3)
@@ -427,7 +421,7 @@ def plot_channel(p_x_given_w, *, w_labels=None, x_labels=None, w_name: str = "W"
     """
     C = np.asarray(p_x_given_w, dtype=float)
     mx, mw = C.shape
-    ax = _ax(ax, width=2.2, height=max(1.6, 0.5 * max(mx, mw) + 0.6))
+    ax = axes_or_new(ax, width=2.2, height=max(1.6, 0.5 * max(mx, mw) + 0.6))
     yw = (mw - 1) / 2 - np.arange(mw)
     yx = (mx - 1) / 2 - np.arange(mx)
     w_labels = w_labels if w_labels is not None else [f"{w_name}={w}" for w in range(mw)]

@@ -9,15 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .style import COLUMN_WIDTH, PALETTE, ROLE, new_figure
+from .style import PALETTE, ROLE, axes_or_new
 
 __all__ = ["plot_phase_transition", "plot_strength_vs_density", "plot_search_gaps", "plot_gap_summary"]
-
-
-def _ax(ax, width=COLUMN_WIDTH, height=None):
-    if ax is None:
-        _, ax = new_figure(width, height)
-    return ax
 
 
 def plot_phase_transition(study, ax=None, *, x: str = "density", show_probability: bool = True, logx: bool = True):
@@ -48,7 +42,7 @@ def plot_phase_transition(study, ax=None, *, x: str = "density", show_probabilit
     >>> ax.get_ylabel()
     'I*(S;X) [bits]'
     """
-    ax = _ax(ax)
+    ax = axes_or_new(ax)
     s = study.summary()
     d = s.index.to_numpy(dtype=float)
     xs = d * study.n_sensitive if x == "degree" else d
@@ -82,7 +76,7 @@ def plot_strength_vs_density(study, ax=None, *, x: str = "density", logx: bool =
     Strength 0 means decomposable (I* > 0); its growth past the transition measures how far a random
     range is from leaking a bit without error. Returns the axes.
     """
-    ax = _ax(ax)
+    ax = axes_or_new(ax)
     s = study.summary()
     if "strength_mean" not in s:
         raise ValueError("the study did not record 'strength'; run ensemble_study(..., measures=(..., 'strength'))")
@@ -116,7 +110,7 @@ def plot_search_gaps(table, ax=None, *, methods=None):
     -------
     matplotlib Axes
     """
-    ax = _ax(ax)
+    ax = axes_or_new(ax)
     cols = [c for c in table.columns if c.startswith("gap_")] if methods is None else [f"gap_{m}" for m in methods]
     n = len(table)
     width = 0.8 / max(1, len(cols))
@@ -147,7 +141,7 @@ def plot_gap_summary(table, ax=None, *, methods=("greedy", "beam", "local")):
     -------
     matplotlib Axes
     """
-    ax = _ax(ax)
+    ax = axes_or_new(ax)
     g = table.groupby(["objective", "utility"], sort=False)
     keys = list(g.groups)
     means = g[[f"gap_{m}" for m in methods]].mean()

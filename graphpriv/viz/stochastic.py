@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from .style import COLUMN_WIDTH, PAGE_WIDTH, PALETTE, ROLE, new_figure
+from .style import COLUMN_WIDTH, PALETTE, ROLE, axes_or_new, new_figure
 
 __all__ = [
     "plot_ecdf",
@@ -34,15 +34,9 @@ SCHEME_COLOR = {"markov": ROLE["frontier2"], "optimal": ROLE["frontier"]}
 FIG2_COLORS = [PALETTE[0], PALETTE[3], PALETTE[5], PALETTE[1], PALETTE[2]]
 
 
-def _ax(ax, width=COLUMN_WIDTH, height=None):
-    if ax is None:
-        _, ax = new_figure(width, height)
-    return ax
-
-
 def plot_ecdf(values, ax=None, *, label=None, color=None, **kwargs):
     """Empirical CDF of ``values`` as a step curve (NaN values dropped). Returns the axes."""
-    ax = _ax(ax)
+    ax = axes_or_new(ax)
     v = np.sort(np.asarray(values, dtype=float))
     v = v[~np.isnan(v)]
     if v.size == 0:
@@ -62,7 +56,7 @@ def plot_watchdog_tightness(mc, ax=None, *, title: str | None = None):
     mc : WatchdogMonteCarlo
         From :func:`graphpriv.watchdog_monte_carlo`.
     """
-    ax = _ax(ax)
+    ax = axes_or_new(ax)
     unit = "nats" if math.isclose(mc.base, math.e) else f"log base {mc.base:g}"
     plot_ecdf(mc.fig1["blue"], ax, label=r"before: $\max_{x\in\mathcal{X}_\epsilon^c}\epsilon(x)$", color=PALETTE[0])
     plot_ecdf(mc.fig1["yellow"], ax, label=r"after optimal $R(y)$: $\epsilon^c$", color=PALETTE[1])
@@ -78,7 +72,7 @@ def plot_watchdog_tightness(mc, ax=None, *, title: str | None = None):
 
 def plot_nmil_cdf(mc, ax=None, *, title: str | None = None, colors=None):
     """Paper 002 Fig. 2: CDF of NMIL over the Monte-Carlo draws, one curve per setting."""
-    ax = _ax(ax)
+    ax = axes_or_new(ax)
     colors = colors or FIG2_COLORS
     styles = ["-", "-", "--", "-", "-"]
     for k, col in enumerate(mc.nmil.columns):
@@ -140,7 +134,7 @@ def plot_eps_delta_trace(result, axes=None, *, title: str | None = None):
 
 def plot_critical_sweep(sweep, ax=None, *, title: str | None = None):
     """Sec. IV of paper 002: eps^c, eps_eff and NMIL at every critical threshold (decreasing eps)."""
-    ax = _ax(ax)
+    ax = axes_or_new(ax)
     df = sweep.to_frame()
     ax.plot(df["eps"], df["eps_eff"], marker="o", color=ROLE["frontier"], label=r"$\epsilon_{\rm eff}$")
     ax.plot(df["eps"], df["eps_c"], marker="s", color=ROLE["frontier2"], label=r"$\epsilon^c$ (merged block)")
@@ -164,7 +158,7 @@ def plot_log_lift_matrix(jd, ax=None, *, base: float = math.e, randomized=None, 
     """Heat map of the log-lift i(s, x); columns in ``randomized`` (a mask) are outlined as the merged block."""
     from ..measures.stochastic import log_lift
 
-    ax = _ax(ax)
+    ax = axes_or_new(ax)
     L = log_lift(jd, base=base)
     finite = L[np.isfinite(L)]
     vmax = float(np.abs(finite).max()) if finite.size else 1.0
@@ -190,7 +184,7 @@ def plot_reduction_privacy(df, ax=None, *, title: str | None = None, unit: str =
 
     ``df`` is :func:`graphpriv.linear_reduction_sweep`'s output.
     """
-    ax = _ax(ax)
+    ax = axes_or_new(ax)
     ax.plot(df["alpha"], df["ldp"], color=PALETTE[0], label=r"$\mathcal{L}^{\rm LDP}(S\to Y)$")
     ax.plot(df["alpha"], df["ldp_approx"], color=PALETTE[0], ls="--", label=r"$(1-\alpha)\mathcal{L}^{\rm LDP}(S\to X)$")
     ax.plot(df["alpha"], df["log_lift"], color=PALETTE[5], label=r"$\mathcal{L}^{\rm LL}(S\to Y)$")
@@ -207,7 +201,7 @@ def plot_reduction_privacy(df, ax=None, *, title: str | None = None, unit: str =
 def plot_reduction_tradeoff(df, x: str = "ldp", y: str = "tv", ax=None, *, xlabel=None, ylabel=None,
                             title=None, labels=("Markov (Lemma 1)", "non-Markov (Proposition 1)")):
     """Privacy-utility trade-off of the alpha sweep: ``{y}_markov`` and ``{y}_optimal`` against column ``x``."""
-    ax = _ax(ax)
+    ax = axes_or_new(ax)
     ax.plot(df[x], df[f"{y}_markov"], color=SCHEME_COLOR["markov"], marker="o", ms=2.5, label=labels[0])
     ax.plot(df[x], df[f"{y}_optimal"], color=SCHEME_COLOR["optimal"], marker="s", ms=2.5, label=labels[1])
     ax.set_xlabel(xlabel or x)
@@ -222,7 +216,7 @@ def plot_reduction_tradeoff(df, x: str = "ldp", y: str = "tv", ax=None, *, xlabe
 
 def plot_reduction_losses(df, ax=None, *, title: str | None = None, unit: str = "bits"):
     """Papers 000/001 Fig. 4: H(X) - I(X; Y) and D_TV(X; Y) of both schemes vs alpha."""
-    ax = _ax(ax)
+    ax = axes_or_new(ax)
     ax.plot(df["alpha"], df["mi_loss_markov"], color=SCHEME_COLOR["markov"], label=f"$H(X)-I(X;Y)$ ({unit}), Markov")
     ax.plot(df["alpha"], df["tv_markov"], color=SCHEME_COLOR["markov"], ls="--", label=r"$D_{\rm TV}(X;Y)$, Markov")
     ax.plot(df["alpha"], df["mi_loss_optimal"], color=SCHEME_COLOR["optimal"], label=f"$H(X)-I(X;Y)$ ({unit}), non-Markov")
@@ -264,7 +258,7 @@ def plot_transport_plan(mechanism, s, ax=None, *, p_x_given_s=None, title: str |
     T = mechanism.target[k]
     a = mechanism.alpha
     p = np.asarray(mechanism.p_x_given_s[k] if p_x_given_s is None else p_x_given_s, dtype=float)
-    ax = _ax(ax, COLUMN_WIDTH * 0.8, COLUMN_WIDTH * 0.8)
+    ax = axes_or_new(ax, COLUMN_WIDTH * 0.8, COLUMN_WIDTH * 0.8)
     n = len(p)
     F = p[:, None] * Q
     ys = np.arange(n)[::-1]

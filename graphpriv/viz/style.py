@@ -16,7 +16,7 @@ import matplotlib as mpl
 
 __all__ = [
     "PALETTE", "ROLE", "COLUMN_WIDTH", "PAGE_WIDTH", "RC", "style_context", "component_color",
-    "save_figure", "new_figure",
+    "save_figure", "new_figure", "axes_or_new",
 ]
 
 #: Okabe--Ito palette (colour-blind safe), in the order used for components.
@@ -82,6 +82,13 @@ def new_figure(width: float = COLUMN_WIDTH, height: float | None = None, nrows: 
     with style_context():
         fig, axes = plt.subplots(nrows, ncols, figsize=(width, height or width * 0.75), **kwargs)
     return fig, axes
+
+
+def axes_or_new(ax=None, width: float = COLUMN_WIDTH, height: float | None = None):
+    """``ax`` itself, or the axes of a new single-panel figure of the given size when ``ax`` is None."""
+    if ax is None:
+        _, ax = new_figure(width, height)
+    return ax
 
 
 def save_figure(fig, path, formats=("pdf", "png"), **kwargs) -> list[Path]:

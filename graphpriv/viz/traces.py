@@ -25,9 +25,9 @@ import numpy as np
 
 from ..errors import InputError, InputTypeError
 from ..ranges import JointRange
-from .graphs import (circle_radius, styled, _check_jr, _draw_graph, _get_ax, _labels_on, _min_distance, _separate, _tint, format_label,
+from .graphs import (circle_radius, styled, _check_jr, _draw_graph, _labels_on, _min_distance, format_label,
                      graph_layout)
-from .style import COLUMN_WIDTH, PAGE_WIDTH, PALETTE, ROLE, component_color, new_figure
+from .style import COLUMN_WIDTH, PAGE_WIDTH, PALETTE, ROLE, axes_or_new, component_color, new_figure
 
 __all__ = ["plot_merge_step", "plot_trace", "plot_convergence", "trace_layout", "step_summary"]
 
@@ -238,7 +238,7 @@ def plot_merge_step(trace, t: int, jr: JointRange, ax=None, *, layout: str | Map
     base = graph_layout(jr, layout, seed=seed)
     ring = circle_radius(jr.n_public) if isinstance(layout, str) and layout == "circle" else _ring_of(base)
     qjr, clusters, pos, edges, colour_id, texts, comp_code, code, base_pts, radius = _step_geometry(trace, jr, t, base, ring)
-    ax = _get_ax(ax, COLUMN_WIDTH, None)
+    ax = axes_or_new(ax, COLUMN_WIDTH, None)
     step = trace.steps[t]
     new_nodes = set()
     for a, b in step.merged:
@@ -434,7 +434,7 @@ def plot_convergence(trace_or_traces, ax=None, *, labels: Sequence[str] | None =
     if colors is None:
         colors = [ROLE["frontier"], ROLE["frontier2"]] + [c for c in PALETTE if c not in (ROLE["frontier"], ROLE["frontier2"])]
     markers = ["o", "s", "^", "D", "v", "P"]
-    ax = _get_ax(ax, COLUMN_WIDTH, COLUMN_WIDTH * 0.7)
+    ax = axes_or_new(ax, COLUMN_WIDTH, COLUMN_WIDTH * 0.7)
     for k, tr in enumerate(traces):
         col = colors[k % len(colors)]
         acc = np.array([s.accepted for s in tr.steps])
