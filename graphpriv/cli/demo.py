@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-
 
 def add_parser(sub) -> None:
     p = sub.add_parser(
