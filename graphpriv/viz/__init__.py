@@ -13,6 +13,8 @@ from .animation import *  # noqa: F401,F403
 from .hypergraphs import *  # noqa: F401,F403
 from .stochastic import *  # noqa: F401,F403
 from .research import *  # noqa: F401,F403
-from . import style, graphs, traces, frontiers, animation, hypergraphs, stochastic, research
+from .labels import *  # noqa: F401,F403
+from .matrix import *  # noqa: F401,F403
+from . import style, graphs, traces, frontiers, animation, hypergraphs, stochastic, research, labels, matrix
 
-__all__ = [n for m in (style, graphs, traces, frontiers, animation, hypergraphs, stochastic, research) for n in m.__all__]
+__all__ = [n for m in (style, graphs, traces, frontiers, animation, hypergraphs, stochastic, research, labels, matrix) for n in m.__all__]
