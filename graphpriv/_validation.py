@@ -7,9 +7,9 @@ from typing import Any, Iterable
 import numpy as np
 import pandas as pd
 
-from .errors import InputError, InputTypeError, MissingValueError
+from .errors import DistributionError, InputError, InputTypeError, MissingValueError
 
-__all__ = ["MISSING", "MISSING_POLICIES", "check_missing_policy", "factorize_labels", "check_base", "log"]
+__all__ = ["MISSING", "MISSING_POLICIES", "check_missing_policy", "factorize_labels", "check_base", "log", "validate_pmf"]
 
 MISSING_POLICIES = ("error", "drop", "keep")
 
@@ -161,3 +161,30 @@ def apply_missing_policy_columns(columns: list[pd.Series], missing: str, names: 
             if len(columns[0]) == 0:
                 raise InputError("every row has a missing value, nothing is left after missing='drop'; use missing='keep'")
     return columns, report
+
+
+PMF_ATOL = 1e-9
+
+
+def validate_pmf(pmf, *, ndim: int | None = None, atol: float = PMF_ATOL, name: str = "pmf") -> np.ndarray:
+    """Return ``pmf`` as a float array after checking it is a probability mass function.
+
+    Raises :class:`~graphpriv.errors.DistributionError` when an entry is negative, NaN or infinite,
+    or when the entries do not sum to 1 within ``atol``; the message gives the offending value.
+    """
+    try:
+        p = np.asarray(pmf, dtype=float)
+    except (TypeError, ValueError):
+        raise InputTypeError(f"{name} must be an array of probabilities (numbers), got {type(pmf).__name__}") from None
+    if ndim is not None and p.ndim != ndim:
+        raise InputError(f"{name} must be {ndim}-dimensional, got an array of shape {p.shape}")
+    if p.size == 0:
+        raise InputError(f"{name} is empty")
+    if not np.all(np.isfinite(p)):
+        raise DistributionError(f"{name} has NaN or infinite entries ({int((~np.isfinite(p)).sum())} of them); every probability must be a finite number")
+    if (p < 0).any():
+        raise DistributionError(f"{name} has negative entries (smallest {p.min():.3g}); probabilities must be >= 0")
+    total = p.sum()
+    if abs(total - 1.0) > atol:
+        raise DistributionError(f"{name} sums to {total:.12g}, not 1 (tolerance {atol:g}); normalise it (p / p.sum()) or use from_counts")
+    return p

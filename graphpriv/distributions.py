@@ -25,38 +25,12 @@ from typing import Hashable, Sequence
 import numpy as np
 import pandas as pd
 
-from ._validation import apply_missing_policy, factorize_labels
+from ._validation import PMF_ATOL, apply_missing_policy, factorize_labels, validate_pmf
 from .errors import DistributionError, InputError, InputTypeError
 
 __all__ = ["JointDistribution", "validate_pmf"]
 
 RANDOM_SCHEMES = ("uniform", "dirichlet", "cond_uniform")
-
-PMF_ATOL = 1e-9
-
-
-def validate_pmf(pmf, *, ndim: int | None = None, atol: float = PMF_ATOL, name: str = "pmf") -> np.ndarray:
-    """Return ``pmf`` as a float array after checking it is a probability mass function.
-
-    Raises :class:`~graphpriv.errors.DistributionError` when an entry is negative, NaN or infinite,
-    or when the entries do not sum to 1 within ``atol``; the message gives the offending value.
-    """
-    try:
-        p = np.asarray(pmf, dtype=float)
-    except (TypeError, ValueError):
-        raise InputTypeError(f"{name} must be an array of probabilities (numbers), got {type(pmf).__name__}") from None
-    if ndim is not None and p.ndim != ndim:
-        raise InputError(f"{name} must be {ndim}-dimensional, got an array of shape {p.shape}")
-    if p.size == 0:
-        raise InputError(f"{name} is empty")
-    if not np.all(np.isfinite(p)):
-        raise DistributionError(f"{name} has NaN or infinite entries ({int((~np.isfinite(p)).sum())} of them); every probability must be a finite number")
-    if (p < 0).any():
-        raise DistributionError(f"{name} has negative entries (smallest {p.min():.3g}); probabilities must be >= 0")
-    total = p.sum()
-    if abs(total - 1.0) > atol:
-        raise DistributionError(f"{name} sums to {total:.12g}, not 1 (tolerance {atol:g}); normalise it (p / p.sum()) or use from_counts")
-    return p
 
 
 class JointDistribution:

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from ._validation import MISSING, apply_missing_policy, check_pairs, factorize_labels
+from ._validation import MISSING, apply_missing_policy, check_pairs, factorize_labels, validate_pmf
 from .errors import InputError, InputTypeError, UnknownColumnError, UnknownLabelError
 
 __all__ = ["JointRange", "RangeSource", "MISSING"]
@@ -186,8 +186,6 @@ class JointRange:
         The pmf is validated (finite, non-negative, sums to 1 within ``atol``). Symbols of zero
         probability are not in the support: they are left out of the range and logged.
         """
-        from .distributions import validate_pmf
-
         p = validate_pmf(pmf, ndim=2, atol=atol)
         n_s, n_x = p.shape
         s_lab = _label_array(sensitive_labels, n_s, "s", "sensitive_labels")

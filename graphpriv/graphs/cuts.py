@@ -280,10 +280,9 @@ def min_cut_sets(jr: JointRange, *, max_public: int = BRUTE_FORCE_MAX) -> MinCut
     _check(jr)
     if jr.n_public < 2:
         raise InputError("a cut needs at least two public values; this joint range has one")
-    from ..measures.nonstochastic import finest_decomposition
-
-    blocks = finest_decomposition(jr)
-    universe = frozenset(jr.public_labels.tolist())
+    labels = jr.public_labels
+    blocks = [frozenset(labels[g].tolist()) for g in components(jr).public_groups()]   # the finest decomposition
+    universe = frozenset(labels.tolist())
     if len(blocks) > 1:
         return MinCutSets(0, blocks, None, universe)
     n = jr.n_public
@@ -298,7 +297,6 @@ def min_cut_sets(jr: JointRange, *, max_public: int = BRUTE_FORCE_MAX) -> MinCut
     bits = ((masks[:, None] >> np.arange(n)) & 1).astype(bool)
     kappa = (bits[:, rows] != bits[:, cols]).sum(axis=1)
     best = int(kappa.min())
-    labels = jr.public_labels
     explicit = [frozenset(labels[bits[k]].tolist()) for k in np.flatnonzero(kappa == best)]
     return MinCutSets(best, [universe], explicit, universe)
 
