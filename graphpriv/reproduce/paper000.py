@@ -16,7 +16,7 @@ _D_ABS = np.abs(np.subtract.outer(np.arange(4), np.arange(4))).astype(float)   #
 
 
 def _sweep(quick: bool, distance=None):
-    from ..mechanisms.linear_reduction import linear_reduction_sweep, paper000_example1
+    from ..mechanisms.stochastic import linear_reduction_sweep, paper000_example1
 
     alphas = np.linspace(0.02, 1.0, 12 if quick else 50)
     return linear_reduction_sweep(paper000_example1(), alphas, distance=distance)
@@ -98,7 +98,7 @@ def fig4(quick: bool = False):
         erratum="Not a figure of the paper: a graph view of Proposition 1's solution (the paper prints only s = 1's "
                 "numbers, which this reproduces).")
 def ex1_transport(quick: bool = False):
-    from ..mechanisms.linear_reduction import linear_reduction, paper000_example1
+    from ..mechanisms.stochastic import linear_reduction, paper000_example1
     from ..viz.stochastic import plot_transport_plan
     from ..viz.style import COLUMN_WIDTH, new_figure
 

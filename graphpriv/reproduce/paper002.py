@@ -24,7 +24,7 @@ _ERR_LAW = ("The law of the 5000 random p(s,x) is not stated in the paper; graph
 
 @functools.lru_cache(maxsize=2)
 def _monte_carlo(quick: bool):
-    from ..mechanisms.watchdog import watchdog_monte_carlo
+    from ..mechanisms.stochastic import watchdog_monte_carlo
 
     if quick:
         return watchdog_monte_carlo(300, seed=_SEED, n_jobs=1, batch_size=100, progress=False)
@@ -72,7 +72,7 @@ def fig2(quick: bool = False):
               "candidates are peeled (a prefix of the Delta-sorted list), NMIL 0.931 -> 0.382.",
         erratum="Not a figure of the paper: a graphpriv view of the merge/peel sequence of Algorithm 1.")
 def alg1_trace(quick: bool = False):
-    from ..mechanisms.watchdog import watchdog_eps_delta
+    from ..mechanisms.stochastic import watchdog_eps_delta
     from ..viz.stochastic import plot_eps_delta_trace
     from ..viz.style import COLUMN_WIDTH, new_figure
 
@@ -89,7 +89,7 @@ def alg1_trace(quick: bool = False):
               "and NMIL at every threshold eps_j (eps^c is not monotone; a singleton X_eps^c gives eps^c > eps).",
         erratum="Not a figure of the paper. Thresholds use the <= rule; the paper's chain (6) is off by one (spec E7).")
 def sec4(quick: bool = False):
-    from ..mechanisms.watchdog import critical_sweep
+    from ..mechanisms.stochastic import critical_sweep
     from ..viz.stochastic import plot_critical_sweep
     from ..viz.style import COLUMN_WIDTH, new_figure
 
