@@ -5,6 +5,6 @@ from .confusability import *  # noqa: F401,F403
 from .cuts import *  # noqa: F401,F403
 from .strength import *  # noqa: F401,F403
 from .hypergraph import *  # noqa: F401,F403
-from . import support, confusability, cuts, strength, hypergraph
+from . import support, confusability, cuts, strength, hypergraph, polytope
 
 __all__ = support.__all__ + confusability.__all__ + cuts.__all__ + strength.__all__ + hypergraph.__all__
