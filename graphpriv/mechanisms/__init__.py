@@ -1,4 +1,9 @@
-"""Privacy mechanisms as merge/contract operations and kernels (papers 000-004)."""
+"""Privacy mechanisms as merge/contract operations and kernels (papers 000-004).
+
+Families: quantisation of the public values by merges (Ding & Farokhi, *Developing Non-Stochastic
+Privacy-Preserving Policies Using Agglomerative Clustering*); :mod:`.stochastic` -- the privacy
+watchdog and the linear reduction; :mod:`.sample_privacy` -- perfect sample privacy.
+"""
 
 from .utilities import *  # noqa: F401,F403
 from .trace import *  # noqa: F401,F403
@@ -7,13 +12,18 @@ from .frontier import *  # noqa: F401,F403
 from .exact import *  # noqa: F401,F403
 from .baselines import *  # noqa: F401,F403
 from .search import *  # noqa: F401,F403
-from .watchdog import *  # noqa: F401,F403
-from .linear_reduction import *  # noqa: F401,F403
-from .sample_privacy import *  # noqa: F401,F403
 from .side_information import *  # noqa: F401,F403
+from .stochastic import *  # noqa: F401,F403
+from .sample_privacy import *  # noqa: F401,F403
 import sys as _sys
 
+# The old module paths ``graphpriv.mechanisms.watchdog`` and ``graphpriv.mechanisms.linear_reduction``
+# (single modules before the stochastic family became a package) still import, as the family package.
+# As attributes of this package both names are the functions gp.watchdog and gp.linear_reduction.
+_sys.modules[f"{__name__}.watchdog"] = _sys.modules[f"{__name__}.stochastic"]
+_sys.modules[f"{__name__}.linear_reduction"] = _sys.modules[f"{__name__}.stochastic"]
+
 # read the modules from sys.modules: ``watchdog`` and ``linear_reduction`` are also function names
-_MODULES = ("utilities", "trace", "agglomerative", "frontier", "exact", "baselines", "search", "watchdog",
-            "linear_reduction", "sample_privacy", "side_information")
+_MODULES = ("utilities", "trace", "agglomerative", "frontier", "exact", "baselines", "search", "side_information",
+            "stochastic", "sample_privacy")
 __all__ = [n for m in _MODULES for n in _sys.modules[f"{__name__}.{m}"].__all__]
