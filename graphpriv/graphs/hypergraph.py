@@ -40,9 +40,6 @@ __all__ = [
 ]
 
 
-# ----------------------------------------------------------------------------------------------
-
-
 def kronecker_incidence(sizes: Sequence[int]) -> sp.csr_array:
     """Incidence matrix P of H_n for the full support prod_i X_i (paper 004, Kronecker form).
 

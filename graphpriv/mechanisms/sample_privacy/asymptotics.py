@@ -25,10 +25,6 @@ __all__ = ["iid_samples_model", "LatentReduction", "latent_reduction", "output_p
            "AsymptoticBounds", "asymptotic_bounds"]
 
 
-# ----------------------------------------------------------------------------------------------
-# i.i.d. models and asymptotic quantities (Section IV)
-
-
 def _check_channel(p_w, p_x_given_w):
     pw = validate_pmf(p_w, ndim=1, name="p_w")
     C = np.asarray(p_x_given_w, dtype=float)

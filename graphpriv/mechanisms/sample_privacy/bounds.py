@@ -21,10 +21,6 @@ __all__ = ["SamplePrivacyCheck", "verify_sample_privacy", "is_disclosure_feasibl
            "self_disclosure_bounds"]
 
 
-# ----------------------------------------------------------------------------------------------
-# verifier, feasibility, bounds
-
-
 @dataclass(frozen=True)
 class SamplePrivacyCheck:
     """Outcome of :func:`verify_sample_privacy` (Lemma 1 post-condition).

@@ -22,10 +22,6 @@ from .constraints import _H, _as_hypergraph, _check_protected, _conditional_on_s
 __all__ = ["SynergisticDisclosure", "synergistic_disclosure", "self_disclosure"]
 
 
-# ----------------------------------------------------------------------------------------------
-# results
-
-
 @dataclass(frozen=True, eq=False)
 class SynergisticDisclosure:
     """Result of Algorithm 2 (paper 004): optimal perfectly sample-private disclosure of W.

@@ -18,10 +18,6 @@ from ...graphs.hypergraph import SampleHypergraph
 __all__: list[str] = []
 
 
-# ----------------------------------------------------------------------------------------------
-# information helpers (private)
-
-
 def _H(P, base: float = 2.0, axis: int = -1):
     """Entropy along ``axis`` (0 log 0 = 0)."""
     P = np.asarray(P, dtype=float)

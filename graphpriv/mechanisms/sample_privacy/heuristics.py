@@ -27,10 +27,6 @@ __all__ = ["HeuristicDisclosure", "partial_processing", "preprocessing_mechanism
            "modular_sum_mechanism", "window_sum_mechanism", "quantile_sum_mechanism"]
 
 
-# ----------------------------------------------------------------------------------------------
-# heuristics (Section V-C)
-
-
 @dataclass(frozen=True, eq=False)
 class HeuristicDisclosure:
     """A sample-private mechanism built by a heuristic (Y_par, Y_pre, modular sums).

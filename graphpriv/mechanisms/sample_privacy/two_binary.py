@@ -18,10 +18,6 @@ from .constraints import _H, _conditional_on_support
 __all__ = ["TwoBinaryDisclosure", "two_binary_closed_form"]
 
 
-# ----------------------------------------------------------------------------------------------
-# two binary samples: closed forms (24)-(26)
-
-
 @dataclass(frozen=True, eq=False)
 class TwoBinaryDisclosure:
     """Closed form of I_s for two binary samples (paper 004, Section III-B, eqs. (24)-(26)).

@@ -24,7 +24,6 @@ from .log_lift_sets import _Prep, _base, _nmil_mask
 __all__ = ["EpsDeltaSetting", "PAPER002_FIG2_SETTINGS", "WatchdogMonteCarlo", "watchdog_monte_carlo"]
 
 
-# ----------------------------------------------------------------------------- Monte Carlo (Figs. 1-2)
 @dataclass(frozen=True)
 class EpsDeltaSetting:
     """One curve of paper 002's Fig. 2: ``eps_bar=None`` means the plain watchdog (delta = 0)."""
