@@ -256,13 +256,14 @@ def test_animate_bad_input(ex3, tmp_path):
 
 def test_animate_trace_without_merges(tmp_path):
     """A trace that stops at t = 0 (Hungarian, Algorithm 2, U1, lambda = 1.3: paper 003 Fig. 8 caption) animates
-    to one frame per recorded step."""
+    to one frame per recorded step, then the released step again: the GIF ends on the release, not on the
+    rejected tentative step."""
     jr = gp.datasets.hungarian_range()
     tr = gp.agglomerate(jr, "I*", 1.3).trace
-    assert tr.returned == 0
+    assert tr.returned == 0 and not tr.steps[-1].accepted
     out = animate_trace(tr, jr, tmp_path / "h.gif", dpi=60)
     with Image.open(out) as im:
-        assert im.n_frames == len(tr)
+        assert im.n_frames == len(tr) + 1
 
 
 @pytest.mark.parametrize("quantity, expected", [

@@ -14,7 +14,11 @@ from .hypergraphs import *  # noqa: F401,F403
 from .stochastic import *  # noqa: F401,F403
 from .research import *  # noqa: F401,F403
 from .labels import *  # noqa: F401,F403
+from .merges import *  # noqa: F401,F403
 from .matrix import *  # noqa: F401,F403
-from . import style, graphs, traces, frontiers, animation, hypergraphs, stochastic, research, labels, matrix
+from .hierarchy import *  # noqa: F401,F403
+from .components import *  # noqa: F401,F403
+from .overview import *  # noqa: F401,F403
+from . import style, graphs, traces, frontiers, animation, hypergraphs, stochastic, research, labels, merges, matrix, hierarchy, components, overview
 
-__all__ = [n for m in (style, graphs, traces, frontiers, animation, hypergraphs, stochastic, research, labels, matrix) for n in m.__all__]
+__all__ = [n for m in (style, graphs, traces, frontiers, animation, hypergraphs, stochastic, research, labels, merges, matrix, hierarchy, components, overview) for n in m.__all__]

@@ -30,12 +30,16 @@ def ffmpeg_available() -> bool:
 
 def animate_trace(trace, jr, path, *, fps: float = 1.0, format: str | None = None, steps=None,
                   layout: str | Mapping = "circle", width: float = COLUMN_WIDTH, height: float | None = None,
-                  dpi: int = 120, labels="auto", seed: int = 0) -> Path:
+                  dpi: int = 120, labels="auto", seed: int = 0, view: str = "auto") -> Path:
     """Write an animation of a merge trace, one frame per step, as GIF (Pillow) or MP4 (ffmpeg).
 
     Each frame is :func:`~graphpriv.viz.plot_merge_step` for step t: G_X̂(t) with super-nodes labelled by
-    their members, the pair merged at t ringed, the components it joined shaded, |P(t)|, I* and L(t)
-    written under the panel. Frame 0 is the original G_X.
+    their members, the pair merged at t ringed (numbered when a step merges several pairs), the components
+    it joined shaded, |P(t)|, I* and L(t) written under the panel, all on one layout (a node moves only
+    when it merges). Ranges with more than :data:`graphpriv.viz.NODE_LINK_MAX` public values get
+    :func:`~graphpriv.viz.plot_merge_view` frames instead (matrix view, hierarchy cut at t, component
+    graph). Frame 0 is the original G_X; titles mark the released step and a rejected tentative step, and
+    when the last recorded step is not the released one a final frame shows the release again.
 
     Parameters
     ----------
@@ -49,7 +53,10 @@ def animate_trace(trace, jr, path, *, fps: float = 1.0, format: str | None = Non
     format : {"gif", "mp4"}, optional
         Output format (default: from the suffix of ``path``; "gif" if it has none).
     steps : sequence of int, optional
-        Steps to draw (default: every recorded step 0..len(trace)-1).
+        Steps to draw (default: every recorded step 0..len(trace)-1, then the released step again when
+        the last step is a rejected one).
+    view : {"auto", "graph", "matrix"}
+        Node-link frames ("graph"), three-view frames ("matrix") or by size ("auto").
     layout, labels, seed
         As in :func:`~graphpriv.viz.plot_merge_step`.
     width, height, dpi
@@ -92,15 +99,38 @@ def animate_trace(trace, jr, path, *, fps: float = 1.0, format: str | None = Non
         raise InputError("MP4 output needs ffmpeg, which was not found on PATH; install ffmpeg or use format='gif'")
     if path.suffix.lower() != "." + fmt:
         path = path.with_name(path.name + "." + fmt) if not path.suffix else path.with_suffix("." + fmt)
-    steps = list(range(len(trace))) if steps is None else [trace._check_t(s) for s in steps]
+    if view not in ("auto", "graph", "matrix"):
+        raise InputError(f"view={view!r} must be 'auto', 'graph' or 'matrix'")
+    if view == "auto":
+        from .overview import NODE_LINK_MAX
+
+        view = "graph" if trace.n_public <= NODE_LINK_MAX else "matrix"
+    if steps is None:
+        steps = list(range(len(trace)))
+        if steps[-1] != trace.returned:
+            steps.append(trace.returned)   # end on the release, not on a rejected step
+    else:
+        steps = [trace._check_t(s) for s in steps]
     if not steps:
         raise InputError("steps is empty; give at least one step index")
     base = graph_layout(jr, layout, seed=seed)
     path.parent.mkdir(parents=True, exist_ok=True)
     with style_context():
-        fig, ax = plt.subplots(figsize=(width, height or width * 0.8), layout="constrained")
+        if view == "matrix":
+            from .overview import draw_merge_view
+            from .style import PAGE_WIDTH
+
+            w = width if width != COLUMN_WIDTH else PAGE_WIDTH
+            fig = plt.figure(figsize=(w, height or w * 0.8), layout="constrained")
+        else:
+            fig, ax = plt.subplots(figsize=(width, height or width * 0.8), layout="constrained")
 
         def draw(k):
+            if view == "matrix":
+                fig.clear()
+                draw_merge_view(fig, trace, jr, steps[k])
+                fig.suptitle(fig.get_suptitle() + f"   [{k + 1}/{len(steps)}]", fontsize=10, color=fig._suptitle.get_color())
+                return []
             ax.clear()
             plot_merge_step(trace, steps[k], jr, ax, layout=base, labels=labels)
             ax.set_title(ax.get_title() + f"   [{k + 1}/{len(steps)}]", fontsize=8)

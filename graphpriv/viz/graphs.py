@@ -76,8 +76,8 @@ def format_label(label, *, math: bool = True, max_members: int | None = None) ->
     math : bool
         Use matplotlib mathtext (``$x_{13}$``); otherwise plain text (``x13``).
     max_members : int, optional
-        Abbreviate super-nodes with more members: the first two, an ellipsis and the count
-        (``x_{1,3...}(7)``).
+        Abbreviate super-nodes with more members (:func:`graphpriv.viz.cluster_label`: numeric order,
+        ``"92–122 (13)"`` or first two, ellipsis, last and count).
 
     Examples
     --------
@@ -90,7 +90,9 @@ def format_label(label, *, math: bool = True, max_members: int | None = None) ->
     >>> format_label((132, 150))
     '132+150'
     >>> format_label(("x1", "x3", "x4", "x7"), math=False, max_members=3)
-    'x1,3…(4)'
+    'x1, x3, …, x7 (4)'
+    >>> format_label((100, 92, 105, 122), max_members=3)
+    '92, 100, …, 122 (4)'
     """
     if isinstance(label, (tuple, list, frozenset, set)):
         members = list(label)
@@ -101,16 +103,9 @@ def format_label(label, *, math: bool = True, max_members: int | None = None) ->
     else:
         members = [label]
     if max_members is not None and len(members) > max(max_members, 2):
-        try:
-            members = sorted(members, key=lambda m: (int(_LABEL_RE.match(str(m)).group(2)) if _LABEL_RE.match(str(m)) else 0, str(m)))
-        except (TypeError, ValueError):
-            pass
-        n_all = len(members)
-        first = [_LABEL_RE.match(str(m)) for m in members[:2]]
-        if all(first) and first[0].group(1) == first[1].group(1):
-            prefix, idx = first[0].group(1), ",".join(p.group(2) for p in first)
-            return f"${prefix}_{{{idx}\\ldots}}$({n_all})" if math else f"{prefix}{idx}…({n_all})"
-        return ",".join(_plain(m) for m in members[:2]) + f"…({n_all})"
+        from .labels import cluster_label
+
+        return cluster_label(members, max_members=max(max_members, 2), math=math)
     parsed = [_LABEL_RE.match(str(m)) for m in members]
     if all(parsed) and len({p.group(1) for p in parsed}) == 1:
         idx = sorted((p.group(2) for p in parsed), key=int)
@@ -118,11 +113,9 @@ def format_label(label, *, math: bool = True, max_members: int | None = None) ->
         prefix = parsed[0].group(1)
         body = sep.join(idx)
         return f"${prefix}_{{{body}}}$" if math else f"{prefix}{body}"
-    try:
-        members = sorted(members)
-    except TypeError:
-        pass
-    return "+".join(_plain(m) for m in members)
+    from .labels import sort_labels
+
+    return "+".join(_plain(m) for m in sort_labels(members))
 
 
 def _plain(m) -> str:

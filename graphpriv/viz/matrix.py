@@ -15,9 +15,12 @@ import numpy as np
 
 from ..errors import InputTypeError
 from ..ranges import JointRange
-from .labels import label_key
+from .graphs import _tint, styled
+from .labels import cluster_label, label_key
+from .merges import merge_events, step_title
+from .style import PAGE_WIDTH, ROLE, axes_or_new, component_color
 
-__all__ = ["column_order", "matrix_bands", "MatrixBands"]
+__all__ = ["column_order", "matrix_bands", "MatrixBands", "plot_merge_matrix"]
 
 
 @dataclass(frozen=True)
@@ -130,3 +133,204 @@ def column_order(trace, jr: JointRange | None = None, t: int | None = None) -> n
     [0, 2, 1, 3, 4, 5, 6]
     """
     return matrix_bands(trace, jr, t).order
+
+
+def _axes_points(ax) -> tuple[float, float]:
+    bbox = ax.get_window_extent()
+    return bbox.width * 72 / ax.figure.dpi, bbox.height * 72 / ax.figure.dpi
+
+
+def _pick_ticks(centres, texts, priority, min_gap_pts, pts_per_unit):
+    """Indices of labels to show: priority ones first, then left to right, none closer than ``min_gap_pts``."""
+    chosen: list[int] = []
+    placed: list[float] = []
+    for i in sorted(range(len(centres)), key=lambda i: (not priority[i], centres[i])):
+        x = centres[i] * pts_per_unit
+        if all(abs(x - p) >= min_gap_pts for p in placed):
+            chosen.append(i)
+            placed.append(x)
+    return sorted(chosen, key=lambda i: centres[i])
+
+
+@styled
+def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, title: str | bool | None = True,
+                      anonymity: bool = True, labels: bool | str = "auto"):
+    """The matrix view of the quantised joint range [[S, X̂(t)]] at step t of a merge trace.
+
+    Rows are sensitive values, columns the original public values in :func:`column_order` (component of
+    G_X̂(t), then cluster, then value). Each cluster of Q(t) is a contiguous band (alternate bands lightly
+    shaded), components are separated by gaps, a dark cell is a pair (s, x) of [[S, X]] and a light cell
+    a pair the quantisation adds (s ∈ [[S|x̂]] but (s, x) ∉ [[S, X]]), cells coloured by the original
+    component of x in G_X. The clusters merged at t are outlined in ``ROLE["merge"]`` and numbered in merge
+    order when the step merged several pairs; the strip above gives each cluster's anonymity set
+    |[[S|x̂]]| (Ding & Farokhi, *Developing Non-Stochastic Privacy-Preserving Policies Using
+    Agglomerative Clustering*, eq. (2) and Fig. 1).
+
+    Parameters
+    ----------
+    trace : MergeTrace
+    jr : JointRange
+        The joint range the trace was recorded on.
+    t : int, optional
+        Step (default: the returned step).
+    ax : matplotlib Axes, optional
+    title : str or bool
+        ``True``: :func:`graphpriv.viz.step_title` (pairs merged, components joined, released/rejected).
+    anonymity : bool or Axes
+        Draw the |[[S|x̂]]| strip above the matrix (in an inset, or in the axes given).
+    labels : bool or "auto"
+        Column labels: every value for small ranges; at scale, as many cluster labels ("92–122 (13)") as fit,
+        the merged clusters first.
+
+    Returns
+    -------
+    matplotlib Axes
+        The matrix axes (the strip is an inset axes with gid ``"graphpriv-anonymity"``); the outlines have gid
+        ``"graphpriv-merged"``.
+
+    Examples
+    --------
+    >>> import graphpriv as gp
+    >>> jr, _ = gp.datasets.paper_example()
+    >>> tr = gp.agglomerate(jr, "I*", 0.3).trace
+    >>> ax = gp.viz.plot_merge_matrix(tr, jr, 1)
+    >>> len([p for p in ax.patches if p.get_gid() == "graphpriv-merged"])     # x1 + x3 outlined
+    1
+    """
+    import scipy.sparse as sp
+    from matplotlib.colors import to_rgba
+    from matplotlib.patches import Rectangle
+
+    t = _check_args(trace, jr, t)
+    if jr is None:
+        raise InputTypeError("plot_merge_matrix needs the joint range the trace was recorded on")
+    b = matrix_bands(trace, jr, t)
+    n = trace.n_public
+    labels_x = trace.public_labels
+    s_labels = jr.sensitive_labels.tolist()
+    s_order = np.array(sorted(range(len(s_labels)), key=lambda i: label_key(s_labels[i])), dtype=np.int64)
+    M = sp.csc_array(jr.matrix)
+    orig = M[s_order][:, b.order].toarray().astype(bool)
+    # S|x̂ of every cluster, spread to its columns
+    cl_rank = np.searchsorted(np.unique(b.cluster), b.cluster)
+    n_cl = int(cl_rank.max()) + 1
+    ind = sp.csr_array((np.ones(n, dtype=np.int32), (np.arange(n), cl_rank)), shape=(n, n_cl))
+    qm = ((M[s_order][:, b.order].astype(np.int32) @ ind) > 0).toarray()
+    quant = qm[:, cl_rank]
+    anon = qm.sum(axis=0)                                  # |[[S|x̂]]| per cluster (left to right)
+    comp0 = np.asarray(trace.components0)[b.order]
+    # column positions with a gap between components
+    gap = max(1, int(round(n / 120)))
+    comp_rank = np.searchsorted(np.unique(b.component), b.component)
+    comp_seq = np.cumsum(np.r_[0, b.component[1:] != b.component[:-1]])
+    del comp_rank
+    xpos = np.arange(n) + gap * comp_seq
+    W = int(xpos[-1]) + 1
+    R = len(s_order)
+    img = np.ones((R, W, 4))
+    shade = np.array(to_rgba("#ececec"))
+    for k, (a, c) in enumerate(b.cluster_bounds):
+        if k % 2:
+            img[:, xpos[a]:xpos[c - 1] + 1] = shade
+    for j in range(n):
+        col = component_color(int(comp0[j]))
+        img[quant[:, j], xpos[j]] = to_rgba(_tint(col, 0.62))
+        img[orig[:, j], xpos[j]] = to_rgba(col)
+    ax = axes_or_new(ax, PAGE_WIDTH, 2.6)
+    ax.imshow(img, interpolation="nearest", aspect="auto", extent=(-0.5, W - 0.5, R - 0.5, -0.5))
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(True)
+    for sp_ in ax.spines.values():
+        sp_.set_color("#808080")
+        sp_.set_linewidth(0.6)
+    w_pts, h_pts = _axes_points(ax)
+    ppu = w_pts / W
+    # the merged clusters, outlined and numbered
+    events = merge_events(trace, t)
+    code = {x: i for i, x in enumerate(labels_x)}
+    col_of = np.empty(n, dtype=np.int64)
+    col_of[b.order] = np.arange(n)
+    band_of_col = np.empty(n, dtype=np.int64)
+    for k, (a, c) in enumerate(b.cluster_bounds):
+        band_of_col[a:c] = k
+    merged_bands: dict[int, list[int]] = {}
+    for e in events:
+        k = int(band_of_col[col_of[code[next(iter(e.a))]]])
+        merged_bands.setdefault(k, []).append(e.number)
+    rejected = not trace.steps[t].accepted
+    for k, nums in merged_bands.items():
+        a, c = b.cluster_bounds[k]
+        x0, x1 = xpos[a] - 0.5, xpos[c - 1] + 0.5
+        rect = Rectangle((x0, -0.5), x1 - x0, R, fill=False, edgecolor=ROLE["merge"], linewidth=1.3,
+                         linestyle=(0, (3, 1.5)) if rejected else "solid", zorder=4, clip_on=False)
+        rect.set_gid("graphpriv-merged")
+        ax.add_patch(rect)
+    strip_y0 = 1.02
+    if len(events) > 1:  # pair numbers in staggered rows between the matrix and the strip
+        fs = float(np.clip(ppu * 2.2, 4.0, 6.0))
+        row_h = fs * 1.3 / h_pts
+        levels = 1
+        for i, (k, nums) in enumerate(sorted(merged_bands.items(), key=lambda kv: kv[1][0])):
+            a, c = b.cluster_bounds[k]
+            xc = (xpos[a] + xpos[c - 1]) / 2
+            level = (i % 3) if ppu * (xpos[c - 1] - xpos[a] + 1) < 3.2 * fs else 0
+            levels = max(levels, level + 1)
+            ax.text(xc, 1.0 + 0.01 + level * row_h, ",".join(map(str, nums)), ha="center", va="bottom",
+                    fontsize=fs, color="white", zorder=5, transform=ax.get_xaxis_transform(), clip_on=False,
+                    bbox=dict(boxstyle="round,pad=0.12", facecolor=ROLE["merge"], edgecolor="none"))
+        strip_y0 = 1.03 + levels * row_h
+    # column labels
+    on = True if labels == "auto" else bool(labels)
+    if n <= 60:
+        centres = [float(xpos[j]) for j in range(n)]
+        texts = [cluster_label([labels_x[i]], math=True) for i in b.order]
+        prio = [False] * n
+    else:
+        centres = [(xpos[a] + xpos[c - 1]) / 2 for a, c in b.cluster_bounds]
+        texts = [cluster_label([labels_x[i] for i in b.order[a:c]], labels_x) for a, c in b.cluster_bounds]
+        prio = [k in merged_bands for k in range(len(centres))]
+    if on:
+        fs = 6.0 if n <= 60 else 5.5
+        keep = _pick_ticks(centres, texts, prio, fs * 1.25, ppu) if n > 60 else list(range(n))
+        ax.set_xticks([centres[i] for i in keep])
+        ax.set_xticklabels([texts[i] for i in keep], rotation=90, fontsize=fs)
+        for i, lab in zip(keep, ax.get_xticklabels()):
+            if prio[i]:
+                lab.set_color(ROLE["merge"])
+    else:
+        ax.set_xticks([])
+    # rows
+    fit = max(2, int(h_pts / 7.5))
+    step_r = max(1, int(np.ceil(R / fit)))
+    rows = np.arange(0, R, step_r)
+    ax.set_yticks(rows)
+    ax.set_yticklabels([cluster_label([s_labels[s_order[i]]]) for i in rows], fontsize=6)
+    ax.tick_params(axis="both", length=2, pad=1.5)
+    ax.set_ylabel("sensitive $S$")
+    ax.set_xlabel(r"public $X$ (by component, cluster, value); dark: $(s,x)\in[\![S,X]\!]$, light: added by $\hat X$",
+                  fontsize=7)
+    if anonymity is not False and anonymity is not None:
+        if anonymity is True:
+            top = ax.inset_axes([0.0, strip_y0, 1.0, 0.2], sharex=ax)
+        else:
+            top = anonymity
+            top.sharex(ax)
+        top.set_gid("graphpriv-anonymity")
+        for k, (a, c) in enumerate(b.cluster_bounds):
+            colr = ROLE["merge"] if k in merged_bands else "#8c8c8c"
+            top.bar((xpos[a] + xpos[c - 1]) / 2, anon[k], width=xpos[c - 1] - xpos[a] + 0.8, color=colr, linewidth=0)
+            if ppu * (xpos[c - 1] - xpos[a] + 1) >= 9 or (k in merged_bands and len(merged_bands) <= 12):
+                top.text((xpos[a] + xpos[c - 1]) / 2, anon[k], str(int(anon[k])), ha="center", va="bottom", fontsize=5.5)
+        top.set_ylim(0, max(1, int(anon.max())) * 1.35)
+        top.tick_params(axis="x", bottom=False, labelbottom=False)
+        top.tick_params(axis="y", labelsize=5.5, length=2, pad=1)
+        top.set_ylabel(r"$|[\![S|\hat x]\!]|$", fontsize=7, rotation=0, ha="right", va="center")
+        top.spines["top"].set_visible(False)
+        top.spines["right"].set_visible(False)
+        top.yaxis.set_major_locator(__import__("matplotlib.ticker", fromlist=["MaxNLocator"]).MaxNLocator(3, integer=True))
+    if title is True:
+        title = step_title(trace, t)
+    if title:
+        (top if anonymity is not False and anonymity is not None else ax).set_title(title, fontsize=8)
+    ax.set_xlim(-0.5, W - 0.5)
+    return ax

@@ -18,18 +18,19 @@ component keeps the colour of the component holding its smallest public value.
 from __future__ import annotations
 
 import math
-import re
 from typing import Mapping, Sequence
 
 import numpy as np
 
 from ..errors import InputError, InputTypeError
 from ..ranges import JointRange
-from .graphs import (circle_radius, styled, _check_jr, _draw_graph, _labels_on, _min_distance, format_label,
+from .graphs import (circle_radius, styled, _check_jr, _draw_graph, _labels_on, _min_distance,
                      graph_layout)
+from .labels import cluster_label
+from .merges import merge_events, step_title
 from .style import COLUMN_WIDTH, PAGE_WIDTH, PALETTE, ROLE, axes_or_new, component_color, new_figure
 
-__all__ = ["plot_merge_step", "plot_trace", "plot_convergence", "trace_layout", "step_summary"]
+__all__ = ["plot_merge_step", "plot_trace", "plot_convergence", "trace_layout", "trace_positions", "step_summary"]
 
 #: Merge-step panels with more nodes than this are drawn without node labels unless ``labels=True``.
 TRACE_LABEL_MAX_NODES = 30
@@ -136,25 +137,63 @@ def _base_radius(base_pts: np.ndarray) -> float:
     return r if np.isfinite(r) and r > 0 else 0.38
 
 
-def _place_clusters(clusters, base: dict, code: dict, min_gap: float, ring: float | None = None) -> np.ndarray:
-    """Super-node positions: the mean of the members (projected back on the circle of radius ``ring``
-    for the circle layout) when that spot is free, else the position of the cluster's smallest member
-    (its index), which no other node can occupy."""
-    reps = np.array([base[min(c, key=code.get)] for c in clusters])
-    out = reps.copy()
-    if len(clusters) > 400:
-        return out
-    for k, c in enumerate(clusters):
-        if len(c) == 1:
-            continue
-        cand = np.mean([base[x] for x in c], axis=0)
-        if ring:
-            norm = float(np.hypot(*cand))
-            cand = cand / norm * ring if norm > 1e-9 else base[min(c, key=code.get)]
-        others = np.delete(out, k, axis=0)
-        if not len(others) or np.sqrt(((others - cand) ** 2).sum(1)).min() >= min_gap:
-            out[k] = cand
-    return out
+def trace_positions(trace, base: Mapping, t: int, *, min_gap: float = 0.0, ring: float | None = None) -> np.ndarray:
+    """Position of every cluster of Q(t) (index order) on ONE layout for the whole trace.
+
+    Replays the merges up to t: a node never moves unless it merges, and the node created by a merge
+    sits at the mean base position of its members (projected back on the circle of radius ``ring`` for
+    the circle layout); when that spot is closer than ``min_gap`` to another node it takes the vacated
+    spot of the larger of the two merged nodes. So across the frames of an animation every node that did
+    not merge keeps its position.
+
+    Parameters
+    ----------
+    trace : MergeTrace
+    base : mapping public label -> (x, y)
+        Positions of the original public values (:func:`trace_layout`).
+    t : int
+        Step.
+    min_gap : float
+        Smallest distance kept between a new super-node and the other nodes (checked up to 400 values).
+    ring : float, optional
+        Radius of the circle layout.
+
+    Returns
+    -------
+    numpy.ndarray of shape (|Q(t)|, 2)
+    """
+    from ..mechanisms.trace import _UnionFind
+
+    t = trace._check_t(t)
+    labels = trace.public_labels
+    n = len(labels)
+    pts = np.array([np.asarray(base[x], dtype=float) for x in labels]).reshape(n, 2)
+    pos = {i: pts[i] for i in range(n)}
+    total = {i: pts[i].copy() for i in range(n)}
+    size = dict.fromkeys(range(n), 1)
+    uf = _UnionFind(n)
+    check = min_gap > 0 and n <= 400
+    for pairs in trace.step_merges[1:t + 1]:
+        for a, b in pairs:
+            ra, rb = uf.find(int(a)), uf.find(int(b))
+            if ra == rb:
+                continue
+            pa, pb = pos.pop(ra), pos.pop(rb)
+            sa, sb = size.pop(ra), size.pop(rb)
+            tot, sz = total.pop(ra) + total.pop(rb), sa + sb
+            keep = pa if sa >= sb else pb       # the larger part's (vacated) spot
+            cand = tot / sz
+            if ring:
+                norm = float(np.hypot(*cand))
+                cand = cand / norm * ring if norm > 1e-9 else keep
+            if check and pos:
+                others = np.array(list(pos.values()))
+                if np.sqrt(((others - cand) ** 2).sum(1)).min() < min_gap:
+                    cand = keep
+            r = uf.union(ra, rb)
+            pos[r], total[r], size[r] = cand, tot, sz
+    roots = sorted(pos)
+    return np.array([pos[r] for r in roots]).reshape(-1, 2)
 
 
 def _step_geometry(trace, jr: JointRange, t: int, base: dict, ring: float | None = None):
@@ -167,14 +206,7 @@ def _step_geometry(trace, jr: JointRange, t: int, base: dict, ring: float | None
     code = {x: i for i, x in enumerate(labels)}
     base_pts = np.array([base[x] for x in labels])
     radius = _base_radius(base_pts)
-    pos = _place_clusters(clusters, base, code, 2.4 * radius, ring)
-    if ring and len(labels) > TRACE_LABEL_MAX_NODES and 1 < len(pos) < len(labels):
-        # big circle layouts: keep the clusters' angular order but spread them evenly round the circle
-        ang = np.arctan2(pos[:, 1], pos[:, 0])
-        order = np.argsort(-ang, kind="stable")
-        new = np.pi / 2 - 2 * np.pi * np.arange(len(pos)) / len(pos)
-        pos = pos.copy()
-        pos[order] = np.column_stack([np.cos(new), np.sin(new)]) * ring
+    pos = trace_positions(trace, base, t, min_gap=2.4 * radius, ring=ring)
     span = float(np.ptp(base_pts, axis=0).max()) if len(base_pts) > 1 else 1.0
     if len(pos) < len(labels):  # fewer nodes than the original layout: let them grow (up to 9% of the span)
         radius = max(radius, min(0.42 * _min_distance(pos), 0.09 * span))
@@ -182,7 +214,7 @@ def _step_geometry(trace, jr: JointRange, t: int, base: dict, ring: float | None
     comp_code = trace.component_ids(t)               # smallest public code of each value's component
     comp0 = np.asarray(trace.components0)
     colour_id = [int(comp0[comp_code[min(code[x] for x in c)]]) for c in clusters]
-    texts = [format_label(tuple(sorted(c, key=code.get)), max_members=4) for c in clusters]
+    texts = [cluster_label(c, labels, max_members=4, math=True) for c in clusters]
     return qjr, clusters, pos, edges, colour_id, texts, comp_code, code, base_pts, radius
 
 
@@ -264,26 +296,23 @@ def plot_merge_step(trace, t: int, jr: JointRange, ax=None, *, layout: str | Map
                 comp = comp_code[code[next(iter(a))]]
                 members = [k for k, c in enumerate(clusters) if comp_code[code[next(iter(c))]] == comp]
                 _hull(ax, pos[members], radius * 1.35, ring)
+    events = merge_events(trace, t)
+    if len(events) > 1:  # several pairs in one sweep (Algorithm 1): number the new nodes in merge order
+        owner = {x: k for k, c in enumerate(clusters) for x in c}
+        nums: dict[int, list[int]] = {}
+        for e in events:
+            nums.setdefault(owner[next(iter(e.a))], []).append(e.number)
+        for k, ns in nums.items():
+            ax.text(pos[k, 0] + radius * 0.8, pos[k, 1] + radius * 0.8, ",".join(map(str, ns)), fontsize=5.5, color="white",
+                    ha="center", va="center", zorder=6, gid="graphpriv-pair-number",
+                    bbox=dict(boxstyle="round,pad=0.12", facecolor=ROLE["merge"], edgecolor="none"))
     if title is True:
-        if t == 0:
-            title = "$t=0$: $G_X$"
-        else:
-            if not step.merged:
-                pairs = "no merge"
-            elif len(step.merged) > 1:
-                pairs = f"{len(step.merged)} merges"
-            else:
-                a, b = sorted(step.merged[0], key=lambda c: min(code[x] for x in c))
-                pairs = (f"{format_label(tuple(sorted(a, key=code.get)), max_members=3)} + "
-                         f"{format_label(tuple(sorted(b, key=code.get)), max_members=3)}")
-                if len(re.sub(r"[${}_\\]|ldots", "", pairs)) > 24:
-                    pairs = f"{len(a)} + {len(b)} values"
-            title = f"$t={t}$: {pairs}" + ("" if step.accepted else " (rejected)")
+        title = step_title(trace, t, max_chars=44)
     if title:
         ax.set_title(title)
     if annotate:
         s = step_summary(trace, t)
-        first = [rf"$|\mathcal{{P}}|={s['n_components']}$", rf"$I^*={s['I_star']:.2f}$"]
+        first = [rf"$|\mathcal{{P}}|={s['n_components']}$", rf"$I^*={s['I_star']:.2f}$ bits"]
         second = []
         if trace.objective != "I*":
             name = _PRIVACY_NAME.get(trace.objective, "privacy")
@@ -293,15 +322,39 @@ def plot_merge_step(trace, t: int, jr: JointRange, ax=None, *, layout: str | Map
     return ax
 
 
-def _default_steps(trace) -> list[int]:
+def _matrix_panels(trace, jr, steps, ncols, width, panel_height, panel_letters, suptitle):
+    """plot_trace's matrix view: one matrix panel (with its anonymity strip) per step."""
+    from .matrix import plot_merge_matrix
+
+    n = len(steps)
+    ncols = ncols or (1 if trace.n_public > 80 or n == 1 else 2)
+    if not isinstance(ncols, (int, np.integer)) or ncols < 1:
+        raise InputError(f"ncols must be a positive integer, got {ncols!r}")
+    nrows = math.ceil(n / ncols)
+    panel_height = panel_height or (2.6 if ncols == 1 else 2.9)
+    fig, ax0 = new_figure(width, panel_height * nrows, layout="constrained")
+    ax0.remove()
+    outer = fig.add_gridspec(nrows, ncols)
+    for k, t in enumerate(steps):
+        inner = outer[k // ncols, k % ncols].subgridspec(2, 1, height_ratios=[0.28, 1.0])
+        top, ax = fig.add_subplot(inner[0]), fig.add_subplot(inner[1])
+        plot_merge_matrix(trace, jr, t, ax, anonymity=top)
+        if panel_letters:
+            top.set_title(f"({chr(97 + k) if k < 26 else k + 1}) " + top.get_title(), fontsize=8)
+    if suptitle:
+        fig.suptitle(suptitle)
+    return fig
+
+
+def _default_steps(trace, max_panels: int = MAX_DEFAULT_PANELS) -> list[int]:
     last = trace.returned
     if len(trace) - 1 > last and not trace.steps[-1].accepted:
         last_shown = last
     else:
         last_shown = len(trace) - 1
     steps = list(range(1, last_shown + 1)) or [0]
-    if len(steps) > MAX_DEFAULT_PANELS:
-        idx = np.unique(np.linspace(0, len(steps) - 1, MAX_DEFAULT_PANELS).round().astype(int))
+    if len(steps) > max_panels:
+        idx = np.unique(np.linspace(0, len(steps) - 1, max_panels).round().astype(int))
         steps = [steps[i] for i in idx]
     return steps
 
@@ -309,7 +362,8 @@ def _default_steps(trace) -> list[int]:
 @styled
 def plot_trace(trace, jr: JointRange, steps: Sequence[int] | None = None, ncols: int | None = None, *,
                layout: str | Mapping = "circle", labels: bool | str | None = "auto", panel_letters: bool = True,
-               width: float = PAGE_WIDTH, panel_height: float | None = None, suptitle: str | None = None, seed: int = 0):
+               width: float = PAGE_WIDTH, panel_height: float | None = None, suptitle: str | None = None, seed: int = 0,
+               view: str = "auto"):
     """A grid of merge-step panels (paper 003, Figs. 4 and 5); returns the Figure.
 
     Parameters
@@ -325,6 +379,11 @@ def plot_trace(trace, jr: JointRange, steps: Sequence[int] | None = None, ncols:
         Prefix titles with (a), (b), ... as in the paper's sub-figures.
     width, panel_height : float
         Figure width (inches; default a full two-column page) and height of one row.
+    view : {"auto", "graph", "matrix"}
+        "graph": node-link panels of G_X̂(t) on one layout for the whole trace; "matrix": the matrix view
+        of [[S, X̂(t)]] per step (:func:`graphpriv.viz.plot_merge_matrix`), legible at any size; "auto"
+        picks "graph" up to :data:`graphpriv.viz.NODE_LINK_MAX` public values, else "matrix" (at most 6
+        panels by default).
 
     Returns
     -------
@@ -339,12 +398,20 @@ def plot_trace(trace, jr: JointRange, steps: Sequence[int] | None = None, ncols:
     >>> len(fig.axes)
     4
     """
+    from .overview import NODE_LINK_MAX
+
     _check_pair(trace, jr)
+    if view not in ("auto", "graph", "matrix"):
+        raise InputError(f"view={view!r} must be 'auto', 'graph' or 'matrix'")
+    if view == "auto":
+        view = "graph" if trace.n_public <= NODE_LINK_MAX else "matrix"
     if steps is None:
-        steps = _default_steps(trace)
+        steps = _default_steps(trace, 6 if view == "matrix" else MAX_DEFAULT_PANELS)
     steps = [trace._check_t(s) for s in steps]
     if not steps:
         raise InputError("steps is empty; give at least one step index")
+    if view == "matrix":
+        return _matrix_panels(trace, jr, steps, ncols, width, panel_height, panel_letters, suptitle)
     n = len(steps)
     if ncols is None:
         ncols = min(4, n)

@@ -1,0 +1,163 @@
+"""The merge hierarchy of a trace drawn with :func:`scipy.cluster.hierarchy.dendrogram`.
+
+The tree is :meth:`graphpriv.MergeTrace.to_linkage`: a link at height t for every pair merged at step t
+(Ding & Farokhi, *Developing Non-Stochastic Privacy-Preserving Policies Using Agglomerative
+Clustering*, Algorithms 1 and 2), plus faded joins at height len(trace) that complete the tree when
+the mechanism stopped early. A dashed line cuts the tree at step t: the subtrees under it are the
+clusters of Q(t).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .graphs import format_label, styled
+from .merges import step_status, step_title
+from .style import PAGE_WIDTH, ROLE, axes_or_new, component_color
+
+__all__ = ["plot_merge_hierarchy"]
+
+#: Colour of the joins that only complete the tree (not merges the mechanism made).
+COMPLETING = "#c8c8c8"
+#: Colour of the links of a rejected tentative step.
+REJECTED = "#9a9a9a"
+
+
+@styled
+def plot_merge_hierarchy(trace, t: int | None = None, ax=None, *, labels: bool | str = "auto",
+                         title: str | bool | None = True, legend: bool = True):
+    """Dendrogram of a merge trace with the cut at step t.
+
+    Links merged at t are drawn in ``ROLE["merge"]``; other links take the colour of the original
+    component of G_X their leaves come from (dark grey once a link spans several components); the joins
+    that only complete the tree are faded; leaves sit on a strip coloured by original component. Leaves
+    are the public values (labelled when there are at most 40, else only the values merged at t).
+
+    Parameters
+    ----------
+    trace : MergeTrace
+    t : int, optional
+        Step of the cut (default: the returned step).
+    ax : matplotlib Axes, optional
+    labels : bool or "auto"
+        Leaf labels.
+    title : str or bool
+        ``True``: :func:`graphpriv.viz.step_title`.
+    legend : bool
+        Explain the colours.
+
+    Returns
+    -------
+    matplotlib Axes
+        The dendrogram's dict is stored as ``ax.graphpriv_dendrogram``.
+
+    Examples
+    --------
+    >>> import graphpriv as gp
+    >>> jr, _ = gp.datasets.paper_example()
+    >>> ax = gp.viz.plot_merge_hierarchy(gp.agglomerate(jr, "I*", 0.3).trace, 1)
+    >>> [tick.get_text() for tick in ax.get_xticklabels()][:3]
+    ['$x_{4}$', '$x_{6}$', '$x_{2}$']
+    """
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Rectangle
+    from scipy.cluster.hierarchy import dendrogram
+
+    from .traces import _check_trace
+
+    _check_trace(trace)
+    t = trace._check_t(t)
+    n = trace.n_public
+    T = len(trace)
+    ax = axes_or_new(ax, PAGE_WIDTH, 2.4)
+    if n < 2:
+        ax.text(0.5, 0.5, "one public value: no merges", ha="center", va="center", transform=ax.transAxes)
+        return ax
+    Z = trace.to_linkage()
+    heights = Z[:, 2]
+    comp0 = np.asarray(trace.components0, dtype=np.int64)
+    node_comp = np.concatenate([comp0, np.full(n - 1, -1, dtype=np.int64)])
+    for i, (a, b) in enumerate(Z[:, :2].astype(np.int64)):
+        node_comp[n + i] = node_comp[a] if node_comp[a] == node_comp[b] else -1
+    accepted = trace.step_accepted
+
+    def colour(k: int) -> str:
+        h = int(heights[k - n])
+        if h >= T:
+            return COMPLETING
+        if h == t:
+            return ROLE["merge"]
+        if not accepted[h]:
+            return REJECTED
+        c = int(node_comp[k])
+        return component_color(c) if c >= 0 else "#404040"
+
+    R = dendrogram(Z, ax=ax, link_color_func=colour, no_labels=True)
+    ax.graphpriv_dendrogram = R
+    leaves = R["leaves"]
+    # thicker merged-at-t links
+    for coll in ax.collections:
+        cols = coll.get_colors() if hasattr(coll, "get_colors") else []
+        if len(cols):
+            coll.set_linewidths([1.6 if np.allclose(c[:3], _rgb(ROLE["merge"])) else 0.8 for c in cols])
+    strip = 0.045 * (T + 0.5)
+    for i, leaf in enumerate(leaves):
+        ax.add_patch(Rectangle((10 * i, -strip), 10, strip * 0.85, facecolor=component_color(int(comp0[leaf])),
+                               edgecolor="none", clip_on=False))
+    ax.set_ylim(-strip, T + 0.35)
+    ax.set_xlim(0, 10 * n)
+    on = (n <= 40) if labels == "auto" else bool(labels)
+    labs = trace.public_labels
+    if on:
+        ax.set_xticks(5 + 10 * np.arange(n))
+        ax.set_xticklabels([format_label(labs[j]) for j in leaves], rotation=90 if n > 12 else 0, fontsize=7 if n <= 20 else 5.5)
+    else:
+        from .merges import merge_events
+
+        from .labels import cluster_label
+
+        where = {j: i for i, j in enumerate(leaves)}
+        code = {x: i for i, x in enumerate(labs)}
+        events = merge_events(trace, t)
+        if 0 < len(events) <= 3:  # one label per merged cluster, under the middle of its leaves
+            ticks = [(float(np.mean([5 + 10 * where[code[x]] for x in e.a | e.b])), cluster_label(e.a | e.b, labs, max_members=3))
+                     for e in events]
+            ticks.sort()
+            ax.set_xticks([p for p, _ in ticks])
+            ax.set_xticklabels([txt for _, txt in ticks], rotation=0, fontsize=6, color=ROLE["merge"])
+        else:
+            ax.set_xticks([])
+        ax.set_xlabel(f"{n} public values (leaves), coloured by their component of $G_X$", fontsize=7)
+    ax.tick_params(axis="x", length=0, pad=2 + 0.0)
+    ax.set_ylabel("merge step $t$")
+    from matplotlib.ticker import MaxNLocator
+
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True, nbins=6))
+    ax.spines["bottom"].set_visible(False)
+    n_q = trace.step_n_clusters[t]
+    ax.axhline(t + 0.5, color=ROLE["merge"], linestyle="--", linewidth=0.9, zorder=5)
+    ax.text(10 * n, t + 0.5, f" cut at $t={t}$: {n_q} clusters", ha="right", va="bottom", fontsize=6.5,
+            color=ROLE["merge"], zorder=6, bbox=dict(facecolor="white", edgecolor="none", pad=0.5, alpha=0.8))
+    if t != trace.returned:
+        r = trace.returned
+        ax.axhline(r + 0.5, color=ROLE["frontier"], linestyle=":", linewidth=0.9, zorder=5)
+        ax.text(0, r + 0.5, f" released: $t={r}$", ha="left", va="bottom", fontsize=6.5, color=ROLE["frontier"], zorder=6)
+    if legend:
+        handles = [Line2D([], [], color=ROLE["merge"], linewidth=1.6, label=f"merged at $t={t}$")]
+        if (heights >= T).any():
+            handles.append(Line2D([], [], color=COMPLETING, label="completes the tree (not merged)"))
+        if not all(accepted):
+            handles.append(Line2D([], [], color=REJECTED, label=r"rejected step ($\Delta\mathcal{L}\geq 0$)"))
+        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=6, frameon=False)
+    if title is True:
+        title = step_title(trace, t)
+    if title:
+        ax.set_title(title, fontsize=8)
+    ax.graphpriv_status = step_status(trace, t)
+    return ax
+
+
+def _rgb(c):
+    from matplotlib.colors import to_rgb
+
+    return np.asarray(to_rgb(c))

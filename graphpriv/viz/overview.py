@@ -1,0 +1,77 @@
+"""One picture per merge step that scales to real data: the matrix view of [[S, X̂(t)]] on top, the merge
+hierarchy cut at t and the component graph of G_X̂(t) below, all titled with what step t did (pairs
+merged, components joined, released or rejected). :func:`plot_trace` and :func:`animate_trace` use it
+for ranges too large for node-link drawings.
+"""
+
+from __future__ import annotations
+
+from .components import plot_component_graph
+from .graphs import styled
+from .hierarchy import plot_merge_hierarchy
+from .matrix import plot_merge_matrix
+from .merges import step_status, step_title
+from .style import PAGE_WIDTH, ROLE, new_figure
+
+__all__ = ["plot_merge_view", "NODE_LINK_MAX"]
+
+#: Largest number of public values drawn as node-link graphs by the automatic views; larger ranges get
+#: the matrix, hierarchy and component-graph views.
+NODE_LINK_MAX = 40
+
+
+def draw_merge_view(fig, trace, jr, t: int) -> dict:
+    """Draw the three linked views of step t into an (empty) figure; returns {"matrix", "hierarchy", "components"}."""
+    gs = fig.add_gridspec(3, 3, height_ratios=[0.32, 1.3, 1.0], width_ratios=[1, 1, 0.8])
+    top = fig.add_subplot(gs[0, :])
+    m = fig.add_subplot(gs[1, :])
+    h = fig.add_subplot(gs[2, :2])
+    c = fig.add_subplot(gs[2, 2])
+    plot_merge_matrix(trace, jr, t, m, title=False, anonymity=top)
+    plot_merge_hierarchy(trace, t, h, title=False, legend=True)
+    plot_component_graph(trace, t, c)
+    status = step_status(trace, t)
+    colour = {"released": ROLE["frontier"], "rejected": ROLE["cut"]}.get(status, "black")
+    fig.suptitle(step_title(trace, t), fontsize=10, color=colour)
+    return {"matrix": m, "anonymity": top, "hierarchy": h, "components": c}
+
+
+@styled
+def plot_merge_view(trace, jr, t: int | None = None, *, width: float = PAGE_WIDTH, height: float | None = None):
+    """Matrix view, merge hierarchy and component graph of step t in one figure.
+
+    From this one picture a reader can tell which values merged at t (outlined and numbered columns in the
+    matrix, highlighted links in the hierarchy, labelled under its leaves), which components that joined
+    (ringed node and dashed ghosts in the component graph; two leaf colours under one merged link) and
+    whether t is the released or a rejected step (title).
+
+    Parameters
+    ----------
+    trace : MergeTrace
+    jr : JointRange
+        The joint range the trace was recorded on.
+    t : int, optional
+        Step (default: the returned step).
+    width, height : float
+        Figure size in inches (default a full page width, height 0.72 x width).
+
+    Returns
+    -------
+    matplotlib Figure
+
+    Examples
+    --------
+    >>> import graphpriv as gp
+    >>> jr, _ = gp.datasets.paper_example()
+    >>> fig = gp.viz.plot_merge_view(gp.agglomerate(jr, "I*", 0.3).trace, jr, 2)
+    >>> fig.get_suptitle()
+    '$t=2$: $x_{2}$ + $x_{5}$, joins 2 components'
+    """
+    from .traces import _check_pair
+
+    _check_pair(trace, jr)
+    t = trace._check_t(t)
+    fig, ax = new_figure(width, height or width * 0.8, layout="constrained")
+    ax.remove()
+    draw_merge_view(fig, trace, jr, t)
+    return fig
