@@ -86,7 +86,8 @@ def animate_trace(trace, jr, path, *, fps: float = 1.0, format: str | None = Non
     from matplotlib import animation
 
     from .graphs import graph_layout
-    from .traces import _check_pair, plot_merge_step
+    from .merges import _check_pair
+    from .traces import plot_merge_step
 
     _check_pair(trace, jr)
     path = Path(path)

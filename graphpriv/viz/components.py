@@ -16,7 +16,7 @@ import numpy as np
 
 from .graphs import styled
 from .labels import cluster_label, label_key
-from .merges import merge_events, step_title
+from .merges import _check_trace, merge_events
 from .style import COLUMN_WIDTH, ROLE, axes_or_new, component_color
 
 __all__ = ["plot_component_graph"]
@@ -66,8 +66,6 @@ def plot_component_graph(trace, t: int | None = None, ax=None, *, title: str | b
     3
     """
     from matplotlib.patches import Circle, FancyArrowPatch, Wedge
-
-    from .traces import _check_trace
 
     _check_trace(trace)
     t = trace._check_t(t)

@@ -26,6 +26,7 @@ import scipy.sparse as sp
 
 from ..errors import InputError, InputTypeError
 from ..ranges import JointRange
+from .labels import format_label  # noqa: F401  (format_label stays importable from here)
 from .style import COLUMN_WIDTH, PALETTE, ROLE, axes_or_new, component_color
 
 __all__ = [
@@ -34,14 +35,12 @@ __all__ = [
     "plot_confusability",
     "plot_min_cut",
     "graph_layout",
-    "format_label",
     "LABEL_MAX_NODES",
 ]
 
 #: Graphs with more nodes than this are drawn without node labels unless ``labels=True``.
 LABEL_MAX_NODES = 40
 
-_LABEL_RE = re.compile(r"^([A-Za-z]+)_?(\d+)$")
 
 
 def styled(fn):
@@ -62,68 +61,6 @@ def styled(fn):
 # --------------------------------------------------------------------------------------------------
 # labels
 # --------------------------------------------------------------------------------------------------
-def format_label(label, *, math: bool = True, max_members: int | None = None) -> str:
-    """Display string for a public label or a super-node (tuple/frozenset of labels).
-
-    Labels of the form ``<letters><digits>`` are typeset as the paper does: ``"x1"`` -> :math:`x_1`, and a
-    super-node fusing ``x1`` and ``x3`` -> :math:`x_{13}` (paper 003, Fig. 4). When an index has more than
-    one digit the indices are separated by commas (:math:`x_{10,11}`) so the label stays unambiguous.
-    Other labels are joined with ``"+"``.
-
-    Parameters
-    ----------
-    label : hashable, tuple or frozenset
-    math : bool
-        Use matplotlib mathtext (``$x_{13}$``); otherwise plain text (``x13``).
-    max_members : int, optional
-        Abbreviate super-nodes with more members (:func:`graphpriv.viz.cluster_label`: numeric order,
-        ``"92–122 (13)"`` or first two, ellipsis, last and count).
-
-    Examples
-    --------
-    >>> format_label("x1")
-    '$x_{1}$'
-    >>> format_label(("x1", "x3"))
-    '$x_{13}$'
-    >>> format_label(frozenset({"x10", "x2"}), math=False)
-    'x2,10'
-    >>> format_label((132, 150))
-    '132+150'
-    >>> format_label(("x1", "x3", "x4", "x7"), math=False, max_members=3)
-    'x1, x3, …, x7 (4)'
-    >>> format_label((100, 92, 105, 122), max_members=3)
-    '92, 100, …, 122 (4)'
-    """
-    if isinstance(label, (tuple, list, frozenset, set)):
-        members = list(label)
-        if not members:
-            return "{}"
-        if len(members) == 1:
-            return format_label(members[0], math=math)
-    else:
-        members = [label]
-    if max_members is not None and len(members) > max(max_members, 2):
-        from .labels import cluster_label
-
-        return cluster_label(members, max_members=max(max_members, 2), math=math)
-    parsed = [_LABEL_RE.match(str(m)) for m in members]
-    if all(parsed) and len({p.group(1) for p in parsed}) == 1:
-        idx = sorted((p.group(2) for p in parsed), key=int)
-        sep = "," if len(idx) > 1 and any(len(i) > 1 for i in idx) else ""
-        prefix = parsed[0].group(1)
-        body = sep.join(idx)
-        return f"${prefix}_{{{body}}}$" if math else f"{prefix}{body}"
-    from .labels import sort_labels
-
-    return "+".join(_plain(m) for m in sort_labels(members))
-
-
-def _plain(m) -> str:
-    if isinstance(m, float) and m.is_integer():
-        return str(int(m))
-    return str(m)
-
-
 # --------------------------------------------------------------------------------------------------
 # helpers
 # --------------------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .graphs import format_label, styled
-from .merges import step_status, step_title
+from .merges import _check_trace, step_status, step_title
 from .style import PAGE_WIDTH, ROLE, axes_or_new, component_color
 
 __all__ = ["plot_merge_hierarchy"]
@@ -62,8 +62,6 @@ def plot_merge_hierarchy(trace, t: int | None = None, ax=None, *, labels: bool |
     from matplotlib.lines import Line2D
     from matplotlib.patches import Rectangle
     from scipy.cluster.hierarchy import dendrogram
-
-    from .traces import _check_trace
 
     _check_trace(trace)
     t = trace._check_t(t)

@@ -10,7 +10,9 @@ import math
 import numbers
 import re
 
-__all__ = ["label_key", "sort_labels", "cluster_label"]
+__all__ = ["label_key", "sort_labels", "cluster_label", "format_label"]
+
+_LABEL_RE = re.compile(r"^([A-Za-z]+)_?(\d+)$")
 
 _DIGITS = re.compile(r"(\d+)")
 
@@ -59,8 +61,8 @@ def cluster_label(members, universe=None, *, max_members: int = 4, math: bool = 
 
     * one member: the value itself (:func:`graphpriv.viz.format_label`);
     * up to ``max_members`` members: all of them (``"85, 132"``, or :math:`x_{13}` for paper-style labels);
-    * numbers that are consecutive in ``universe`` (every public value between the smallest and the largest
-      member belongs to the cluster): ``"92–122 (13)"``;
+    * members that are consecutive in ``universe`` (every public value between the smallest and the largest
+      member, in :func:`label_key` order, belongs to the cluster): ``"92–122 (13)"``, ``"x1–x7 (7)"``;
     * otherwise the first two, an ellipsis, the last and the count: ``"85, 100, …, 603 (40)"``.
 
     Parameters
@@ -84,25 +86,79 @@ def cluster_label(members, universe=None, *, max_members: int = 4, math: bool = 
     >>> cluster_label(["x3", "x1"], math=True)
     '$x_{13}$'
     """
-    from .graphs import format_label
-
     ms = sort_labels(set(members))
     if not ms:
         return "{}"
     if len(ms) == 1:
         return format_label(ms[0], math=math)
     numeric = all(_is_number(m) for m in ms)
-    from .graphs import _LABEL_RE
-
     paper_style = not numeric and all(_LABEL_RE.match(str(m)) for m in ms) and len({_LABEL_RE.match(str(m)).group(1) for m in ms}) == 1
     if len(ms) <= max_members:
         if paper_style:
             return format_label(tuple(ms), math=math)
         return ", ".join(_num_text(m) if _is_number(m) else format_label(m, math=False) for m in ms)
     text = _num_text if numeric else (lambda m: format_label(m, math=False))
-    if numeric and universe is not None:
+    if universe is not None:
         lo, hi = label_key(ms[0]), label_key(ms[-1])
         inside = sum(1 for u in set(universe) if lo <= label_key(u) <= hi)
         if inside == len(ms):
             return f"{text(ms[0])}–{text(ms[-1])} ({len(ms)})"
     return f"{text(ms[0])}, {text(ms[1])}, …, {text(ms[-1])} ({len(ms)})"
+
+
+def format_label(label, *, math: bool = True, max_members: int | None = None) -> str:
+    """Display string for a public label or a super-node (tuple/frozenset of labels).
+
+    Labels of the form ``<letters><digits>`` are typeset as the paper does: ``"x1"`` -> :math:`x_1`, and a
+    super-node fusing ``x1`` and ``x3`` -> :math:`x_{13}` (paper 003, Fig. 4). When an index has more than
+    one digit the indices are separated by commas (:math:`x_{10,11}`) so the label stays unambiguous.
+    Other labels are joined with ``"+"``.
+
+    Parameters
+    ----------
+    label : hashable, tuple or frozenset
+    math : bool
+        Use matplotlib mathtext (``$x_{13}$``); otherwise plain text (``x13``).
+    max_members : int, optional
+        Abbreviate super-nodes with more members (:func:`graphpriv.viz.cluster_label`: numeric order,
+        ``"92–122 (13)"`` or first two, ellipsis, last and count).
+
+    Examples
+    --------
+    >>> format_label("x1")
+    '$x_{1}$'
+    >>> format_label(("x1", "x3"))
+    '$x_{13}$'
+    >>> format_label(frozenset({"x10", "x2"}), math=False)
+    'x2,10'
+    >>> format_label((132, 150))
+    '132+150'
+    >>> format_label(("x1", "x3", "x4", "x7"), math=False, max_members=3)
+    'x1, x3, …, x7 (4)'
+    >>> format_label((100, 92, 105, 122), max_members=3)
+    '92, 100, …, 122 (4)'
+    """
+    if isinstance(label, (tuple, list, frozenset, set)):
+        members = list(label)
+        if not members:
+            return "{}"
+        if len(members) == 1:
+            return format_label(members[0], math=math)
+    else:
+        members = [label]
+    if max_members is not None and len(members) > max(max_members, 2):
+        return cluster_label(members, max_members=max(max_members, 2), math=math)
+    parsed = [_LABEL_RE.match(str(m)) for m in members]
+    if all(parsed) and len({p.group(1) for p in parsed}) == 1:
+        idx = sorted((p.group(2) for p in parsed), key=int)
+        sep = "," if len(idx) > 1 and any(len(i) > 1 for i in idx) else ""
+        prefix = parsed[0].group(1)
+        body = sep.join(idx)
+        return f"${prefix}_{{{body}}}$" if math else f"{prefix}{body}"
+    return "+".join(_plain(m) for m in sort_labels(members))
+
+
+def _plain(m) -> str:
+    if isinstance(m, float) and m.is_integer():
+        return str(int(m))
+    return str(m)

@@ -5,13 +5,31 @@ and whether the step is the released one or a rejected tentative step. Shared by
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import InputError, InputTypeError
+from .graphs import _check_jr
 from .labels import cluster_label
 
 __all__ = ["MergeEvent", "merge_events", "step_status", "step_title"]
+
+
+def _check_trace(trace):
+    from ..mechanisms.trace import MergeTrace
+
+    if not isinstance(trace, MergeTrace):
+        raise InputTypeError(f"trace must be a graphpriv MergeTrace (e.g. gp.agglomerate(...).trace), got {type(trace).__name__}")
+    return trace
+
+
+def _check_pair(trace, jr):
+    _check_trace(trace)
+    _check_jr(jr)
+    if tuple(jr.public_labels.tolist()) != tuple(trace.public_labels):
+        raise InputError("jr does not have the public labels this trace was recorded on; pass the joint range the mechanism ran on")
 
 
 @dataclass(frozen=True)
@@ -78,32 +96,48 @@ def step_status(trace, t: int) -> str:
     return "released" if t == trace.returned else ""
 
 
-def step_title(trace, t: int, *, max_chars: int = 60, math: bool = True) -> str:
-    """One line saying what step t did: ``"t = 3: 85 + 132, joins 2 components — released"``.
+def step_title(trace, t: int, *, max_chars: int = 60, math: bool = True, lines: int = 1) -> str:
+    """What step t did, in one line (``lines=1``) or two (``lines=2``: the pairs, then the joins and status).
 
-    Several pairs read ``"t = 1: 77 pairs merged (numbered), 1 joins components"``.
+    ``"t = 3: 85 + 132, joins 2 components — released"``; several pairs read
+    ``"t = 1: 77 pairs merged (numbered), 1 joins components"``.
+
+    Examples
+    --------
+    >>> import graphpriv as gp
+    >>> jr, _ = gp.datasets.paper_example()
+    >>> tr = gp.agglomerate(jr, "I*", 0.3).trace                   # paper 003, Example 3
+    >>> step_title(tr, 4, math=False)
+    't = 4: x13 + x7, joins 2 components — released'
     """
     t = trace._check_t(t)
     universe = trace.public_labels
     head = f"$t={t}$" if math else f"t = {t}"
     ev = merge_events(trace, t)
+    extra = []
     if t == 0:
-        body = "no merge (original values)"
+        body = "$G_X$, no merge yet" if math else "G_X, no merge yet"
     elif not ev:
         body = "no merge"
     elif len(ev) == 1:
         e = ev[0]
         body = f"{cluster_label(e.a, universe, max_members=3, math=math)} + {cluster_label(e.b, universe, max_members=3, math=math)}"
-        if len(body) > max_chars - 25:
+        if len(re.sub(r"[${}_\\]", "", body)) > max_chars - 25:
             body = f"{len(e.a)} + {len(e.b)} values"
         if e.joined:
-            body += ", joins 2 components"
+            extra.append("joins 2 components")
     else:
         j = sum(e.joined for e in ev)
-        body = f"{len(ev)} pairs merged (numbered)" + (f", {j} join{'s' if j == 1 else ''} components" if j else "")
+        body = f"{len(ev)} pairs merged (numbered)"
+        if j:
+            extra.append(f"{j} join{'s' if j == 1 else ''} components")
     status = step_status(trace, t)
     if status == "released":
-        body += " — released"
+        extra.append("released")
     elif status == "rejected":
-        body += r" — rejected ($\Delta\mathcal{L}\geq 0$)" if math else " — rejected (ΔL >= 0)"
-    return f"{head}: {body}"
+        extra.append(r"rejected ($\Delta\mathcal{L}\geq 0$)" if math else "rejected (ΔL >= 0)")
+    if lines >= 2:
+        return f"{head}: {body}" + ("\n" + ", ".join(extra) if extra else "")
+    tail = [x for x in extra if x not in ("released",) and not x.startswith("rejected")]
+    status_txt = [x for x in extra if x not in tail]
+    return f"{head}: {body}" + "".join(", " + x for x in tail) + "".join(" — " + x for x in status_txt)

@@ -10,7 +10,7 @@ from .components import plot_component_graph
 from .graphs import styled
 from .hierarchy import plot_merge_hierarchy
 from .matrix import plot_merge_matrix
-from .merges import step_status, step_title
+from .merges import _check_pair, step_status, step_title
 from .style import PAGE_WIDTH, ROLE, new_figure
 
 __all__ = ["plot_merge_view", "NODE_LINK_MAX"]
@@ -67,8 +67,6 @@ def plot_merge_view(trace, jr, t: int | None = None, *, width: float = PAGE_WIDT
     >>> fig.get_suptitle()
     '$t=2$: $x_{2}$ + $x_{5}$, joins 2 components'
     """
-    from .traces import _check_pair
-
     _check_pair(trace, jr)
     t = trace._check_t(t)
     fig, ax = new_figure(width, height or width * 0.8, layout="constrained")

@@ -22,12 +22,12 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from ..errors import InputError, InputTypeError
+from ..errors import InputError
 from ..ranges import JointRange
-from .graphs import (circle_radius, styled, _check_jr, _draw_graph, _labels_on, _min_distance,
+from .graphs import (circle_radius, styled, _draw_graph, _labels_on, _min_distance,
                      graph_layout)
 from .labels import cluster_label
-from .merges import merge_events, step_title
+from .merges import _check_pair, _check_trace, merge_events, step_title
 from .style import COLUMN_WIDTH, PAGE_WIDTH, PALETTE, ROLE, axes_or_new, component_color, new_figure
 
 __all__ = ["plot_merge_step", "plot_trace", "plot_convergence", "trace_layout", "trace_positions", "step_summary"]
@@ -39,21 +39,6 @@ TRACE_LABEL_MAX_NODES = 30
 MAX_DEFAULT_PANELS = 12
 
 _PRIVACY_NAME = {"I*": "I^*", "L0": "L_0", "L0|I*=0": "L_0"}
-
-
-def _check_trace(trace):
-    from ..mechanisms.trace import MergeTrace
-
-    if not isinstance(trace, MergeTrace):
-        raise InputTypeError(f"trace must be a graphpriv MergeTrace (e.g. gp.agglomerate(...).trace), got {type(trace).__name__}")
-    return trace
-
-
-def _check_pair(trace, jr: JointRange):
-    _check_trace(trace)
-    _check_jr(jr)
-    if tuple(jr.public_labels.tolist()) != tuple(trace.public_labels):
-        raise InputError("jr does not have the public labels this trace was recorded on; pass the joint range the mechanism ran on")
 
 
 def trace_layout(trace, jr: JointRange, layout: str | Mapping = "circle", *, seed: int = 0) -> dict:
@@ -307,7 +292,7 @@ def plot_merge_step(trace, t: int, jr: JointRange, ax=None, *, layout: str | Map
                     ha="center", va="center", zorder=6, gid="graphpriv-pair-number",
                     bbox=dict(boxstyle="round,pad=0.12", facecolor=ROLE["merge"], edgecolor="none"))
     if title is True:
-        title = step_title(trace, t, max_chars=44)
+        title = step_title(trace, t, max_chars=44, lines=2)
     if title:
         ax.set_title(title)
     if annotate:
