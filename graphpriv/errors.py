@@ -16,6 +16,7 @@ __all__ = [
     "UnknownColumnError",
     "DistributionError",
     "TooLargeError",
+    "SchedulerUnreachableError",
     "GraphprivWarning",
     "DenseGraphWarning",
 ]
@@ -54,6 +55,10 @@ class DistributionError(InputError):
 
 class TooLargeError(GraphprivError, ValueError):
     """The requested exact computation is past its documented size limit."""
+
+
+class SchedulerUnreachableError(InputError):
+    """No dask scheduler answers at the given address (``client=`` of a sweep, :func:`graphpriv.parallel.connect`)."""
 
 
 class GraphprivWarning(UserWarning):

@@ -1,37 +1,46 @@
-"""Parallel map for long sweeps (frontiers over many datasets, random ensembles) through joblib.
+"""Parallel map for long sweeps (frontiers over many datasets, random ensembles, Monte-Carlo studies).
 
-Every sweep in graphpriv that runs many independent jobs should call :func:`parallel_map`. It runs
-through joblib, so the *backend* is chosen by the caller's context, not hard-wired:
+Every sweep in graphpriv that runs many independent jobs calls :func:`parallel_map`, and every such
+sweep takes the same three switches:
 
-- default: ``n_jobs=1`` (sequential; deterministic and cheap for small sweeps), or the value of the
-  environment variable ``GRAPHPRIV_N_JOBS`` (``-1`` = all cores);
-- local processes: ``parallel_map(f, items, n_jobs=-1)`` or ``with parallel_backend("loky", n_jobs=4): ...``;
-- **a dask cluster**: install ``dask[distributed]`` (``pip install "dask[distributed]"``; not a
-  graphpriv dependency) and wrap the sweep in :func:`dask_backend`::
+- ``n_jobs`` / ``backend``: local workers through joblib -- ``n_jobs=1`` (default: sequential,
+  deterministic and cheap for small sweeps), ``n_jobs=-1`` for all cores, ``backend="threading"``
+  etc.; the environment variable ``GRAPHPRIV_N_JOBS`` sets the default of :func:`parallel_map`;
+- ``client``: **a dask cluster** (the optional extra ``pip install "graphpriv[dask]"``): a
+  ``distributed.Client`` or a scheduler address such as ``"tcp://scheduler:8786"``. Each job is
+  shipped to a worker with ``Client.map`` and the results come back in order::
 
-      from graphpriv.parallel import dask_backend
-      with dask_backend("tcp://scheduler:8786"):       # or dask_backend() for a local cluster
-          results = gp.some_sweep(...)                  # every parallel_map inside runs on the cluster
+      from distributed import Client
+      client = Client("tcp://scheduler:8786")
+      study = gp.ensemble_study(500, 200, densities, n_samples=10_000, client=client)
 
-  This is joblib's documented dask integration (``joblib.parallel_config(backend="dask")`` with a
-  ``distributed.Client``); each job is shipped to a worker, so the function and items must pickle.
+  ``backend="dask"`` without a client uses the process's default client (the last one created), and
+  inside ``with dask_backend(address):`` every sweep runs on that cluster.
 
-Randomness: pass explicit seeds in the items (e.g. from :func:`spawn_seeds`), never rely on global
-state, so results do not depend on the backend or the number of workers.
+Randomness never depends on where a job runs: the sweeps give every job its own child of
+``numpy.random.SeedSequence(seed)`` (:func:`spawn_seeds`), so a run on a cluster equals the serial run
+draw by draw for the same seed.
 """
 
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import os
 import sys
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator
 
 import numpy as np
 
-from .errors import InputError
+from .errors import InputError, SchedulerUnreachableError
 
-__all__ = ["parallel_map", "parallel_backend", "dask_backend", "spawn_seeds", "default_n_jobs"]
+__all__ = ["parallel_map", "parallel_backend", "dask_backend", "connect", "spawn_seeds", "default_n_jobs"]
+
+#: The client of the innermost :func:`dask_backend` block, if any.
+_ACTIVE_CLIENT: contextvars.ContextVar = contextvars.ContextVar("graphpriv_dask_client", default=None)
+
+_NO_DISTRIBUTED = ('the dask backend needs dask.distributed, which is not installed; run pip install "graphpriv[dask]" '
+                   "or use n_jobs=-1 for local processes")
 
 
 def default_n_jobs() -> int | None:
@@ -48,21 +57,102 @@ def default_n_jobs() -> int | None:
     return n
 
 
-def parallel_map(func: Callable[[Any], Any], items: Iterable[Any], *, n_jobs: int | None = None,
-                 progress: bool | None = False, desc: str | None = None, batch_size: int | str = "auto",
-                 **joblib_kwargs) -> list:
-    """``[func(item) for item in items]``, in order, run through joblib.
+def _distributed():
+    try:
+        import distributed
+    except ImportError:
+        raise InputError(_NO_DISTRIBUTED) from None
+    return distributed
+
+
+def connect(address: str, *, timeout: float = 10.0, **client_kwargs):
+    """A ``distributed.Client`` connected to the dask scheduler at ``address``.
+
+    Parameters
+    ----------
+    address : str
+        Scheduler address, e.g. ``"tcp://scheduler:8786"``.
+    timeout : float
+        Seconds to wait for the scheduler.
+    **client_kwargs
+        Passed to :class:`distributed.Client`.
+
+    Raises
+    ------
+    SchedulerUnreachableError
+        Nothing answers at ``address`` within ``timeout`` (or the address is malformed).
+    InputError
+        ``dask.distributed`` is not installed.
+    """
+    distributed = _distributed()
+    if not isinstance(address, str) or not address.strip():
+        raise InputError(f"a scheduler address must be a non-empty string such as 'tcp://host:8786', got {address!r}")
+    try:
+        return distributed.Client(address, timeout=timeout, **client_kwargs)
+    except (OSError, ValueError, TimeoutError) as e:
+        reason = str(e).splitlines()[0] if str(e) else type(e).__name__
+        raise SchedulerUnreachableError(f"no dask scheduler reachable at {address!r} ({reason}); start one "
+                                        "(dask scheduler) or check the address") from None
+
+
+@contextlib.contextmanager
+def resolve_client(client: Any = None, backend: str | None = None) -> Iterator[Any]:
+    """The ``distributed.Client`` a sweep should use, or None for joblib; closes a client it opened.
+
+    ``client`` may be a Client (used as is), an address (connected with :func:`connect` for the
+    block) or None: then the client of an enclosing :func:`dask_backend` block, then -- only with
+    ``backend="dask"`` -- the process's default client.
+    """
+    if client is None:
+        client = _ACTIVE_CLIENT.get()
+    if client is None and backend == "dask":
+        try:
+            client = _distributed().get_client()
+        except ValueError:
+            raise InputError("backend='dask' needs a running distributed.Client, or pass client=<Client or "
+                             "scheduler address>") from None
+    if isinstance(client, str):
+        owned = connect(client)
+        try:
+            yield owned
+        finally:
+            owned.close()
+        return
+    if client is not None and not (hasattr(client, "map") and hasattr(client, "gather")):
+        raise InputError(f"client must be a distributed.Client or a scheduler address, got {type(client).__name__}")
+    yield client
+
+
+def worker_count(n_jobs: int | None = None, client: Any = None) -> int:
+    """Number of parallel slots: the client's worker threads, else joblib's effective ``n_jobs``."""
+    if client is not None:
+        return max(1, sum(client.nthreads().values()))
+    from joblib import effective_n_jobs
+
+    return max(1, effective_n_jobs(n_jobs if n_jobs is not None else (default_n_jobs() or _context_n_jobs())))
+
+
+def parallel_map(func: Callable[[Any], Any], items: Iterable[Any], *, n_jobs: int | None = None, backend: str | None = None,
+                 client: Any = None, progress: bool | None = False, desc: str | None = None,
+                 batch_size: int | str = "auto", **joblib_kwargs) -> list:
+    """``[func(item) for item in items]``, in order, run sequentially, through joblib or on a dask cluster.
 
     Parameters
     ----------
     func : callable
-        A picklable function of one argument (a module-level function, not a lambda, for process or
-        dask backends).
+        A picklable function of one argument (a module-level function or a ``functools.partial`` of
+        one, for process or dask backends).
     items : iterable
         The inputs; consumed once.
     n_jobs : int, optional
-        Number of workers (-1: all cores). None: ``GRAPHPRIV_N_JOBS`` if set, else the active joblib
-        context (:func:`parallel_backend`, :func:`dask_backend`), else 1.
+        Number of local workers (-1: all cores). None: ``GRAPHPRIV_N_JOBS`` if set, else the active
+        joblib context (:func:`parallel_backend`), else 1.
+    backend : str, optional
+        joblib backend name (``"loky"``, ``"threading"``, ...); ``"dask"`` runs on the default
+        ``distributed.Client``.
+    client : distributed.Client or str, optional
+        Run every job on this dask cluster (a Client, or a scheduler address to connect to for the
+        call). Default: the client of an enclosing :func:`dask_backend` block, if any.
     progress : bool or None
         Show a tqdm bar on stderr; None shows it only when stderr is a terminal.
     desc : str, optional
@@ -74,6 +164,11 @@ def parallel_map(func: Callable[[Any], Any], items: Iterable[Any], *, n_jobs: in
     -------
     list
         The results in the order of ``items``.
+
+    Raises
+    ------
+    SchedulerUnreachableError
+        ``client`` is an address where no scheduler answers.
 
     Examples
     --------
@@ -87,8 +182,6 @@ def parallel_map(func: Callable[[Any], Any], items: Iterable[Any], *, n_jobs: in
     Sequential runs (``n_jobs=1``) skip joblib's worker machinery entirely, so small sweeps pay no
     start-up cost. Results are identical for every backend when ``func`` is deterministic.
     """
-    import joblib
-
     if not callable(func):
         raise InputError(f"func must be callable, got {type(func).__name__}")
     if n_jobs is None:
@@ -103,24 +196,41 @@ def parallel_map(func: Callable[[Any], Any], items: Iterable[Any], *, n_jobs: in
 
         bar = tqdm(total=len(items), desc=desc, file=sys.stderr, leave=False)
     try:
-        effective = n_jobs if n_jobs is not None else _context_n_jobs()
-        if effective == 1 and not _context_is_dask():
+        with resolve_client(client, backend) as cl:
+            if cl is not None:
+                return _map_on_client(cl, func, items, bar)
+            effective = n_jobs if n_jobs is not None else _context_n_jobs()
+            if effective == 1:
+                out = []
+                for item in items:
+                    out.append(func(item))
+                    if bar is not None:
+                        bar.update(1)
+                return out
+            import joblib
+
+            par = joblib.Parallel(n_jobs=n_jobs, backend=backend, batch_size=batch_size, return_as="generator", **joblib_kwargs)
             out = []
-            for item in items:
-                out.append(func(item))
+            for res in par(joblib.delayed(func)(item) for item in items):
+                out.append(res)
                 if bar is not None:
                     bar.update(1)
             return out
-        par = joblib.Parallel(n_jobs=n_jobs, batch_size=batch_size, return_as="generator", **joblib_kwargs)
-        out = []
-        for res in par(joblib.delayed(func)(item) for item in items):
-            out.append(res)
-            if bar is not None:
-                bar.update(1)
-        return out
     finally:
         if bar is not None:
             bar.close()
+
+
+def _map_on_client(client, func, items: list, bar) -> list:
+    if not items:
+        return []
+    futures = client.map(func, items, pure=False)
+    if bar is not None:
+        from distributed import as_completed
+
+        for _ in as_completed(futures):
+            bar.update(1)
+    return client.gather(futures)
 
 
 def _context_n_jobs() -> int:
@@ -133,23 +243,12 @@ def _context_n_jobs() -> int:
         return 1
 
 
-def _context_is_dask() -> bool:
-    try:
-        from joblib.parallel import get_active_backend
-
-        backend, _ = get_active_backend()
-        return type(backend).__name__.lower().startswith("dask")
-    except Exception:  # pragma: no cover
-        return False
-
-
 @contextlib.contextmanager
 def parallel_backend(backend: str = "loky", n_jobs: int | None = -1, **kwargs) -> Iterator[None]:
-    """Run every :func:`parallel_map` inside the block on ``backend`` with ``n_jobs`` workers.
+    """Run every :func:`parallel_map` inside the block on the joblib ``backend`` with ``n_jobs`` workers.
 
     ``backend`` is a joblib backend name: ``"loky"`` (processes, default), ``"threading"``,
-    ``"multiprocessing"``, ``"sequential"``, or ``"dask"`` (prefer :func:`dask_backend`, which also
-    connects the client).
+    ``"multiprocessing"`` or ``"sequential"``; for a dask cluster use :func:`dask_backend`.
 
     Examples
     --------
@@ -164,34 +263,38 @@ def parallel_backend(backend: str = "loky", n_jobs: int | None = -1, **kwargs) -
 
 
 @contextlib.contextmanager
-def dask_backend(address: str | None = None, **client_kwargs) -> Iterator[Any]:
-    """Run every :func:`parallel_map` inside the block on a dask cluster; yields the ``Client``.
+def dask_backend(address: Any = None, **client_kwargs) -> Iterator[Any]:
+    """Run every :func:`parallel_map` (so every sweep) inside the block on a dask cluster; yields the ``Client``.
 
     Parameters
     ----------
-    address : str, optional
-        Scheduler address (``"tcp://host:8786"``); None starts a local cluster.
+    address : str or distributed.Client, optional
+        Scheduler address (``"tcp://host:8786"``) or a running Client (left open afterwards); None
+        starts a local cluster.
     **client_kwargs
-        Passed to :class:`distributed.Client`.
+        Passed to :class:`distributed.Client` when it starts a local cluster.
 
     Raises
     ------
     InputError
-        When ``dask[distributed]`` is not installed (it is optional: ``pip install "dask[distributed]"``).
+        When ``dask[distributed]`` is not installed (it is optional: ``pip install "graphpriv[dask]"``).
+    SchedulerUnreachableError
+        No scheduler answers at ``address``.
     """
+    distributed = _distributed()
+    if isinstance(address, str):
+        client, owned = connect(address, **client_kwargs), True
+    elif address is None:
+        client, owned = distributed.Client(**client_kwargs), True
+    else:
+        client, owned = address, False
+    token = _ACTIVE_CLIENT.set(client)
     try:
-        from distributed import Client
-    except ImportError:
-        raise InputError('the dask backend needs dask.distributed, which is not installed; run pip install "dask[distributed]" '
-                         "or use parallel_backend('loky') for local processes") from None
-    import joblib
-
-    client = Client(address, **client_kwargs) if address is not None else Client(**client_kwargs)
-    try:
-        with joblib.parallel_config(backend="dask"):
-            yield client
+        yield client
     finally:
-        client.close()
+        _ACTIVE_CLIENT.reset(token)
+        if owned:
+            client.close()
 
 
 def spawn_seeds(seed: int | np.random.SeedSequence | None, n: int) -> list[int]:

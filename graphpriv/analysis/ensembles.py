@@ -19,8 +19,7 @@ after ``max_tries`` draws).
 :func:`ensemble_study` is the Monte-Carlo driver: for each density it draws ``n_samples`` ranges and
 records I*, the number of components and (optionally) the network strength of G_X. Every draw gets
 its own child of ``np.random.SeedSequence(seed).spawn``, so results are the same for any ``n_jobs``
-and any joblib backend (``backend="dask"`` runs on a dask cluster once a ``dask.distributed.Client``
-exists).
+and any backend, a dask cluster included (``client=``).
 """
 
 from __future__ import annotations
@@ -28,6 +27,7 @@ from __future__ import annotations
 import logging
 import math
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Callable, Sequence
 
 import numpy as np
@@ -35,6 +35,7 @@ import pandas as pd
 import scipy.sparse as sp
 
 from ..errors import InputError, InputTypeError, TooLargeError
+from ..parallel import parallel_map, resolve_client, worker_count
 from ..ranges import JointRange
 
 __all__ = [
@@ -394,8 +395,8 @@ def _run_batch(tasks, n_sensitive, n_public, generator, gen_kwargs, measures):
 
 def ensemble_study(n_sensitive: int, n_public: int, densities: Sequence[float], *, n_samples: int = 100, seed: int | None = 0,
                    measures: Sequence[str] = ("I_star", "n_components", "strength"), generator: Callable | None = None,
-                   n_jobs: int = 1, backend: str | None = None, batch_size: int | None = None, progress: bool = False,
-                   **generator_kwargs) -> EnsembleStudy:
+                   n_jobs: int = 1, backend: str | None = None, client=None, batch_size: int | None = None,
+                   progress: bool = False, **generator_kwargs) -> EnsembleStudy:
     """Monte-Carlo estimate of the distribution of I*, of the component count and of the strength vs density.
 
     For each density p in ``densities`` draw ``n_samples`` ranges ``generator(n_sensitive, n_public, p,
@@ -410,7 +411,7 @@ def ensemble_study(n_sensitive: int, n_public: int, densities: Sequence[float], 
         Draws per density.
     seed : int or None
         Root seed. Draw i gets child i of ``np.random.SeedSequence(seed).spawn(len(densities) * n_samples)``,
-        so the samples do not depend on ``n_jobs``, ``backend`` or ``batch_size``.
+        so the samples do not depend on ``n_jobs``, ``backend``, ``client`` or ``batch_size``.
     measures : sequence of str
         Subset of :data:`ENSEMBLE_MEASURES`; ``n_components`` is always recorded. ``"strength"`` (network
         strength of G_X), ``"edge_connectivity"`` (of G_X) and ``"pairs_to_decompose"`` (fewest pairs to delete
@@ -421,10 +422,13 @@ def ensemble_study(n_sensitive: int, n_public: int, densities: Sequence[float], 
     n_jobs : int
         joblib workers (``-1``: all cores).
     backend : str, optional
-        joblib backend (``"loky"`` default for processes, ``"threading"``, or ``"dask"`` with a
-        ``dask.distributed.Client`` running).
+        joblib backend (``"loky"`` default for processes, ``"threading"``, or ``"dask"`` for the
+        default ``distributed.Client``).
+    client : distributed.Client or str, optional
+        Run the draws on this dask cluster (a Client or a scheduler address); see
+        :func:`graphpriv.parallel.parallel_map`. The samples equal the serial run's.
     batch_size : int, optional
-        Draws per joblib task (default: spread evenly, about 4 tasks per worker).
+        Draws per task (default: spread evenly, about 4 tasks per worker).
     progress : bool
         tqdm progress bar over tasks.
 
@@ -468,21 +472,12 @@ def ensemble_study(n_sensitive: int, n_public: int, densities: Sequence[float], 
         raise InputTypeError("generator must be a callable (n_sensitive, n_public, density, seed=...) -> JointRange")
     children = np.random.SeedSequence(seed).spawn(len(dens) * n_samples)
     tasks = [(d, k, children[i * n_samples + k]) for i, d in enumerate(dens) for k in range(n_samples)]
-    from joblib import Parallel, delayed, effective_n_jobs
-
-    n_workers = effective_n_jobs(n_jobs) if backend is None else max(1, effective_n_jobs(n_jobs))
-    if batch_size is None:
-        batch_size = max(1, math.ceil(len(tasks) / (4 * n_workers)))
-    batches = [tasks[i:i + batch_size] for i in range(0, len(tasks), batch_size)]
-    it = batches
-    if progress:
-        from tqdm.auto import tqdm
-
-        it = tqdm(batches, desc="ensemble", unit="batch")
-    if n_workers == 1 and backend is None:
-        results = [_run_batch(b, n_s, n_x, gen, generator_kwargs, meas) for b in it]
-    else:
-        results = Parallel(n_jobs=n_jobs, backend=backend)(delayed(_run_batch)(b, n_s, n_x, gen, generator_kwargs, meas) for b in it)
+    run = partial(_run_batch, n_sensitive=n_s, n_public=n_x, generator=gen, gen_kwargs=generator_kwargs, measures=meas)
+    with resolve_client(client, backend) as cl:
+        if batch_size is None:
+            batch_size = max(1, math.ceil(len(tasks) / (4 * worker_count(n_jobs, cl))))
+        batches = [tasks[i:i + batch_size] for i in range(0, len(tasks), batch_size)]
+        results = parallel_map(run, batches, n_jobs=n_jobs, backend=backend, client=cl, progress=progress, desc="ensemble")
     rows = [r for batch in results for r in batch]
     df = pd.DataFrame(rows)
     cols = ["density", "sample", "I_star", "n_components"] + [m for m in meas if m not in ("I_star", "n_components")]

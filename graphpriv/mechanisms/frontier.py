@@ -62,6 +62,10 @@ class FrontierPoint:
     def __setattr__(self, name, value):
         raise AttributeError("FrontierPoint is immutable")
 
+    def __reduce__(self):  # pickle through the constructor (process and dask workers send frontiers back)
+        return (_rebuild_point, (self._privacy, self._utility, self._q, self._lam_min, self._lam_max, self._t, self._ids,
+                                 self._labels))
+
     privacy = property(lambda self: self._privacy)
     utility = property(lambda self: self._utility)
     lam_min = property(lambda self: self._lam_min)
@@ -91,6 +95,10 @@ class FrontierPoint:
     def __repr__(self) -> str:
         return (f"FrontierPoint(privacy={self.privacy:.4g}, utility={self.utility:.4g}, n_clusters={self.n_clusters}, "
                 f"lam=[{self.lam_min:.4g}, {self.lam_max:.4g}), t={self.t})")
+
+
+def _rebuild_point(privacy, utility, q, lam_min, lam_max, t, ids, labels) -> FrontierPoint:
+    return FrontierPoint(privacy, utility, q, lam_min, lam_max, t, ids=ids, labels=labels)
 
 
 @dataclass(frozen=True, eq=False)

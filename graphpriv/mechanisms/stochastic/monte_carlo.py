@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -18,6 +19,7 @@ import pandas as pd
 from ...distributions import JointDistribution
 from ...errors import InputError, InputTypeError
 from ...measures.stochastic import LOG_LIFT_ATOL as _ATOL, _check_eps
+from ...parallel import parallel_map
 from .eps_delta import _check_delta, _check_eps_bar, _greedy_core
 from .log_lift_sets import _Prep, _base, _nmil_mask
 
@@ -71,7 +73,8 @@ class WatchdogMonteCarlo:
         return f"WatchdogMonteCarlo(draws={len(self.nmil)}, shape={self.shape}, scheme={self.scheme!r}, settings={len(self.settings)})"
 
 
-def _mc_batch(seed_seq, n: int, shape, scheme: str, settings, fig1_eps: float, lnb: float):
+def _mc_batch(task, shape, scheme: str, settings, fig1_eps: float, lnb: float):
+    seed_seq, n = task
     rng = np.random.default_rng(seed_seq)
     n_s, n_x = shape
     nm = np.empty((n, len(settings)))
@@ -106,9 +109,9 @@ def _mc_batch(seed_seq, n: int, shape, scheme: str, settings, fig1_eps: float, l
 
 def watchdog_monte_carlo(n_draws: int = 5000, n_sensitive: int = 15, n_public: int = 20, *,
                          settings=PAPER002_FIG2_SETTINGS, fig1_eps: float = 2.0, scheme: str = "uniform",
-                         seed=2021, base: float = math.e, n_jobs: int = 1, backend: str | None = None,
+                         seed=2021, base: float = math.e, n_jobs: int = 1, backend: str | None = None, client=None,
                          batch_size: int = 250, progress: bool | None = False) -> WatchdogMonteCarlo:
-    """Monte-Carlo behind paper 002's Figs. 1 and 2, in parallel with joblib.
+    """Monte-Carlo behind paper 002's Figs. 1 and 2, in parallel with joblib or on a dask cluster.
 
     Draws ``n_draws`` random joint pmfs (``JointDistribution.random``; the default "uniform" law is the
     one that reproduces the paper, spec section 4.4) and records, per draw, Fig. 1's blue and yellow
@@ -118,11 +121,12 @@ def watchdog_monte_carlo(n_draws: int = 5000, n_sensitive: int = 15, n_public: i
     Parameters
     ----------
     n_jobs : int
-        joblib workers (-1: all cores). Results do not depend on ``n_jobs``: batch b always uses the
-        b-th child of ``numpy.random.SeedSequence(seed)``.
+        joblib workers (-1: all cores). Results do not depend on ``n_jobs``, ``backend`` or
+        ``client``: batch b always uses the b-th child of ``numpy.random.SeedSequence(seed)``.
     backend : str, optional
-        joblib backend (e.g. "loky", "threading", or "dask" inside ``joblib.parallel_config`` with a
-        dask client).
+        joblib backend (e.g. "loky", "threading"; "dask" for the default ``distributed.Client``).
+    client : distributed.Client or str, optional
+        Run the batches on this dask cluster (a Client or a scheduler address).
     progress : bool or None
         tqdm progress bar over batches (None: only on a terminal).
 
@@ -133,8 +137,6 @@ def watchdog_monte_carlo(n_draws: int = 5000, n_sensitive: int = 15, n_public: i
     >>> mc.nmil.shape, list(mc.fig1.columns)
     ((40, 5), ['blue', 'yellow', 'n_randomized', 'delta0'])
     """
-    from joblib import Parallel, delayed
-
     if not isinstance(n_draws, (int, np.integer)) or n_draws < 1:
         raise InputError(f"n_draws must be a positive integer, got {n_draws!r}")
     if not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
@@ -152,21 +154,9 @@ def watchdog_monte_carlo(n_draws: int = 5000, n_sensitive: int = 15, n_public: i
     JointDistribution.random(n_sensitive, n_public, scheme, seed=0)   # validates sizes and scheme
     sizes = [batch_size] * (n_draws // batch_size) + ([n_draws % batch_size] if n_draws % batch_size else [])
     children = np.random.SeedSequence(seed if not isinstance(seed, np.random.SeedSequence) else seed.entropy).spawn(len(sizes))
-    tasks = (delayed(_mc_batch)(c, m, (n_sensitive, n_public), scheme, settings, fig1_eps, lnb) for c, m in zip(children, sizes))
-    if progress or progress is None:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=len(sizes), desc="watchdog Monte-Carlo", unit="batch", disable=None if progress is None else False)
-    else:
-        bar = None
-    par = Parallel(n_jobs=n_jobs, backend=backend, return_as="generator")
-    out = []
-    for r in par(tasks):
-        out.append(r)
-        if bar is not None:
-            bar.update(1)
-    if bar is not None:
-        bar.close()
+    run = partial(_mc_batch, shape=(n_sensitive, n_public), scheme=scheme, settings=settings, fig1_eps=fig1_eps, lnb=lnb)
+    out = parallel_map(run, list(zip(children, sizes)), n_jobs=n_jobs, backend=backend, client=client, progress=progress,
+                       desc="watchdog Monte-Carlo")
     nm = np.vstack([o[0] for o in out])
     dt = np.vstack([o[1] for o in out])
     ee = np.vstack([o[2] for o in out])
