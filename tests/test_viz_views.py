@@ -164,3 +164,46 @@ def test_merge_view_hungarian_algorithm2(hungarian):
     fig = viz.plot_merge_view(tr, hungarian, 1)
     assert fig.get_suptitle() == "$t=1$: 85, 132".replace(", ", " + ") + ", joins 2 components — released"
     assert_non_blank(fig)
+
+
+def test_multi_pair_step_numbers_pairs_and_names_the_join(hungarian):
+    """Algorithm 1's first sweep on the Hungarian data merges 77 pairs; the one joining the isolated
+    component (age 28, cholesterol 132) is named by its number, and every pair has its badge in the matrix."""
+    tr = gp.agglomerate(hungarian, "L0", 0.0).trace
+    ev = viz.merge_events(tr, 1)
+    assert len(ev) == len(tr.step_merges[1]) > 20
+    joined = [e.number for e in ev if e.joined]
+    assert len(joined) == 1 and any(132 in (e.a | e.b) for e in ev if e.joined)
+    assert f"pair {joined[0]} joins 2 components" in viz.step_title(tr, 1)
+    ax = viz.plot_merge_matrix(tr, hungarian, 1, anonymity=False)
+    badges = [t.get_text() for t in ax.texts]
+    numbers = sorted(int(x) for b in badges for x in b.split(","))
+    assert numbers == list(range(1, len(ev) + 1))          # each pair numbered exactly once
+
+
+def test_status_colours_on_every_view():
+    jr, values = gp.datasets.paper_example()
+    tr = gp.agglomerate(jr, "L0", 2.5, utility="U2", values=values).trace    # Example 2, U2: t = 2 rejected
+    released, rejected = viz.ROLE["frontier"], viz.ROLE["cut"]
+    from matplotlib.colors import same_color
+
+    for t, colour in ((1, released), (2, rejected), (0, "black")):
+        assert same_color(viz.status_color(tr, t), colour)
+        assert same_color(viz.plot_merge_step(tr, t, jr).title.get_color(), colour)
+        assert same_color(viz.plot_merge_hierarchy(tr, t).title.get_color(), colour)
+        fig = viz.plot_merge_view(tr, jr, t)
+        assert same_color(fig._suptitle.get_color(), colour)
+        plt.close("all")
+    fig = viz.plot_trace(tr, jr, steps=[1, 2])
+    assert [same_color(ax.title.get_color(), c) for ax, c in zip(fig.axes, (released, rejected))] == [True, True]
+
+
+def test_hierarchy_numbers_the_pairs_of_a_sweep():
+    jr, _ = gp.datasets.paper_example()
+    tr = gp.agglomerate(jr, "L0", 0.3).trace                 # Example 2 (U1): t = 1 merges 3 pairs
+    t = max(range(len(tr)), key=lambda k: len(tr.step_merges[k]))
+    k = len(tr.step_merges[t])
+    assert k > 1
+    ax = viz.plot_merge_hierarchy(tr, t)
+    nums = sorted(int(a.get_text()) for a in ax.texts if a.get_gid() == "graphpriv-pair-number")
+    assert nums == list(range(1, k + 1))

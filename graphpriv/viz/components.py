@@ -142,7 +142,8 @@ def plot_component_graph(trace, t: int | None = None, ax=None, *, title: str | b
                                                  shrinkA=pr * ppu, shrinkB=(tr_ + 0.04) * ppu, linewidth=0.9, zorder=3))
     if title is True:
         k = len(nodes)
-        title = rf"$|\mathcal{{P}}^{{({t})}}|={k}$ components of $G_{{\hat X}}$" + "\n" + rf"$I^*=\log_2 {k}={math.log2(k):.2f}$ bits"
+        title = (rf"$|\mathcal{{P}}^{{({t})}}|={k}$ component{'s' if k != 1 else ''} of $G_{{\hat X}}$" + "\n"
+                 + rf"$I^*=\log_2 {k}={math.log2(k):.2f}$ bits")
     if title:
         ax.set_title(title, fontsize=8)
     return ax

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .graphs import format_label, styled
-from .merges import _check_trace, step_status, step_title
+from .merges import _check_trace, status_color, step_status, step_title
 from .style import PAGE_WIDTH, ROLE, axes_or_new, component_color
 
 __all__ = ["plot_merge_hierarchy"]
@@ -104,6 +104,7 @@ def plot_merge_hierarchy(trace, t: int | None = None, ax=None, *, labels: bool |
                                edgecolor="none", clip_on=False))
     ax.set_ylim(-strip, T + 0.35)
     ax.set_xlim(0, 10 * n)
+    _number_pairs(ax, trace, Z, leaves, t)
     on = (n <= 40) if labels == "auto" else bool(labels)
     labs = trace.public_labels
     if on:
@@ -134,25 +135,60 @@ def plot_merge_hierarchy(trace, t: int | None = None, ax=None, *, labels: bool |
     ax.spines["bottom"].set_visible(False)
     n_q = trace.step_n_clusters[t]
     ax.axhline(t + 0.5, color=ROLE["merge"], linestyle="--", linewidth=0.9, zorder=5)
-    ax.text(10 * n, t + 0.5, f" cut at $t={t}$: {n_q} clusters", ha="right", va="bottom", fontsize=6.5,
-            color=ROLE["merge"], zorder=6, bbox=dict(facecolor="white", edgecolor="none", pad=0.5, alpha=0.8))
-    if t != trace.returned:
-        r = trace.returned
+    cut_text = f"cut at $t={t}$: {n_q} cluster{'s' if n_q != 1 else ''}"
+    r = trace.returned
+    if t != r:
         ax.axhline(r + 0.5, color=ROLE["frontier"], linestyle=":", linewidth=0.9, zorder=5)
-        ax.text(0, r + 0.5, f" released: $t={r}$", ha="left", va="bottom", fontsize=6.5, color=ROLE["frontier"], zorder=6)
+    if not legend:  # say it on the lines
+        ax.text(10 * n, t + 0.5, " " + cut_text, ha="right", va="bottom", fontsize=6.5, color=ROLE["merge"], zorder=6,
+                bbox=dict(facecolor="white", edgecolor="none", pad=0.5, alpha=0.8))
+        if t != r:
+            ax.text(0, r + 0.5, f" released: $t={r}$", ha="left", va="bottom", fontsize=6.5, color=ROLE["frontier"], zorder=6)
     if legend:
-        handles = [Line2D([], [], color=ROLE["merge"], linewidth=1.6, label=f"merged at $t={t}$")]
+        handles = [Line2D([], [], color=ROLE["merge"], linewidth=1.6, label=f"merged at $t={t}$"),
+                   Line2D([], [], color=ROLE["merge"], linewidth=0.9, linestyle="--", label=cut_text)]
+        if t != r:
+            handles.append(Line2D([], [], color=ROLE["frontier"], linewidth=0.9, linestyle=":", label=f"released: $t={r}$"))
         if (heights >= T).any():
             handles.append(Line2D([], [], color=COMPLETING, label="completes the tree (not merged)"))
         if not all(accepted):
             handles.append(Line2D([], [], color=REJECTED, label=r"rejected step ($\Delta\mathcal{L}\geq 0$)"))
-        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=6, frameon=False)
+        leg = ax.legend(handles=handles, loc="upper right", fontsize=6, frameon=True, framealpha=0.92, borderpad=0.4)
+        leg.get_frame().set_edgecolor("#bbbbbb")
+        leg.get_frame().set_linewidth(0.5)
+        leg.set_zorder(7)
     if title is True:
         title = step_title(trace, t)
     if title:
-        ax.set_title(title, fontsize=8)
+        ax.set_title(title, fontsize=8, color=status_color(trace, t))
     ax.graphpriv_status = step_status(trace, t)
     return ax
+
+
+def _number_pairs(ax, trace, Z, leaves, t: int) -> None:
+    """Badges with the pair numbers (merge order) on the links merged at t, when the step merged several
+    pairs: as many as fit side by side, the pairs that joined components first (gid ``"graphpriv-pair-number"``)."""
+    from .matrix import _axes_points, _pick_ticks
+    from .merges import merge_events
+
+    rows = np.flatnonzero(Z[:, 2] == t)
+    events = merge_events(trace, t)
+    if t == 0 or len(rows) < 2 or len(rows) != len(events):
+        return
+    n = len(leaves)
+    x = np.empty(n + len(Z))
+    x[np.asarray(leaves)] = 5 + 10 * np.arange(n)
+    for i, (a, b) in enumerate(Z[:, :2].astype(np.int64)):
+        x[n + i] = (x[a] + x[b]) / 2
+    centres = [float(x[n + r]) for r in rows]
+    w_pts, _ = _axes_points(ax)
+    keep = _pick_ticks(centres, [str(e.number) for e in events], [e.joined for e in events], 12.0, w_pts / (10 * n))
+    if len(keep) < len(events) and len(events) > 20:
+        return  # too many to tell apart here: the matrix view numbers them
+    for i in keep:
+        ax.annotate(str(events[i].number), (centres[i], t), xytext=(0, 2), textcoords="offset points", ha="center",
+                    va="bottom", fontsize=5.5, color="white", zorder=8, gid="graphpriv-pair-number",
+                    bbox=dict(boxstyle="round,pad=0.12", facecolor=ROLE["merge"], edgecolor="none"))
 
 
 def _rgb(c):

@@ -17,7 +17,7 @@ from ..errors import InputTypeError
 from ..ranges import JointRange
 from .graphs import _tint, styled
 from .labels import cluster_label, label_key
-from .merges import merge_events, step_title
+from .merges import merge_events, status_color, step_title
 from .style import PAGE_WIDTH, ROLE, axes_or_new, component_color
 
 __all__ = ["column_order", "matrix_bands", "MatrixBands", "plot_merge_matrix"]
@@ -331,6 +331,6 @@ def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, t
     if title is True:
         title = step_title(trace, t)
     if title:
-        (top if anonymity is not False and anonymity is not None else ax).set_title(title, fontsize=8)
+        (top if anonymity is not False and anonymity is not None else ax).set_title(title, fontsize=8, color=status_color(trace, t))
     ax.set_xlim(-0.5, W - 0.5)
     return ax

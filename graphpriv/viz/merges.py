@@ -14,7 +14,7 @@ from ..errors import InputError, InputTypeError
 from .graphs import _check_jr
 from .labels import cluster_label
 
-__all__ = ["MergeEvent", "merge_events", "step_status", "step_title"]
+__all__ = ["MergeEvent", "merge_events", "step_status", "step_title", "status_color"]
 
 
 def _check_trace(trace):
@@ -96,11 +96,20 @@ def step_status(trace, t: int) -> str:
     return "released" if t == trace.returned else ""
 
 
+def status_color(trace, t: int) -> str:
+    """Title colour of step t shared by every merge view: ``ROLE["frontier"]`` (blue) for the released step,
+    ``ROLE["cut"]`` (vermilion) for a rejected tentative step, black otherwise."""
+    from .style import ROLE
+
+    return {"released": ROLE["frontier"], "rejected": ROLE["cut"]}.get(step_status(trace, t), "black")
+
+
 def step_title(trace, t: int, *, max_chars: int = 60, math: bool = True, lines: int = 1) -> str:
     """What step t did, in one line (``lines=1``) or two (``lines=2``: the pairs, then the joins and status).
 
     ``"t = 3: 85 + 132, joins 2 components — released"``; several pairs read
-    ``"t = 1: 77 pairs merged (numbered), 1 joins components"``.
+    ``"t = 1: 77 pairs merged (numbered), pair 1 joins 2 components"`` (the numbers of the pairs that joined
+    components are named when there are at most three of them).
 
     Examples
     --------
@@ -127,10 +136,14 @@ def step_title(trace, t: int, *, max_chars: int = 60, math: bool = True, lines: 
         if e.joined:
             extra.append("joins 2 components")
     else:
-        j = sum(e.joined for e in ev)
+        j = [e.number for e in ev if e.joined]
         body = f"{len(ev)} pairs merged (numbered)"
-        if j:
-            extra.append(f"{j} join{'s' if j == 1 else ''} components")
+        if len(j) == 1:
+            extra.append(f"pair {j[0]} joins 2 components")
+        elif 1 < len(j) <= 3:
+            extra.append(f"pairs {', '.join(map(str, j))} join components")
+        elif j:
+            extra.append(f"{len(j)} pairs join components")
     status = step_status(trace, t)
     if status == "released":
         extra.append("released")

@@ -10,8 +10,8 @@ from .components import plot_component_graph
 from .graphs import styled
 from .hierarchy import plot_merge_hierarchy
 from .matrix import plot_merge_matrix
-from .merges import _check_pair, step_status, step_title
-from .style import PAGE_WIDTH, ROLE, new_figure
+from .merges import _check_pair, status_color, step_title
+from .style import PAGE_WIDTH, new_figure
 
 __all__ = ["plot_merge_view", "NODE_LINK_MAX"]
 
@@ -30,9 +30,7 @@ def draw_merge_view(fig, trace, jr, t: int) -> dict:
     plot_merge_matrix(trace, jr, t, m, title=False, anonymity=top)
     plot_merge_hierarchy(trace, t, h, title=False, legend=True)
     plot_component_graph(trace, t, c)
-    status = step_status(trace, t)
-    colour = {"released": ROLE["frontier"], "rejected": ROLE["cut"]}.get(status, "black")
-    fig.suptitle(step_title(trace, t), fontsize=10, color=colour)
+    fig.suptitle(step_title(trace, t), fontsize=10, color=status_color(trace, t))
     return {"matrix": m, "anonymity": top, "hierarchy": h, "components": c}
 
 

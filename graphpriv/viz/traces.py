@@ -27,7 +27,7 @@ from ..ranges import JointRange
 from .graphs import (circle_radius, styled, _draw_graph, _labels_on, _min_distance,
                      graph_layout)
 from .labels import cluster_label
-from .merges import _check_pair, _check_trace, merge_events, step_title
+from .merges import _check_pair, _check_trace, merge_events, status_color, step_title
 from .style import COLUMN_WIDTH, PAGE_WIDTH, PALETTE, ROLE, axes_or_new, component_color, new_figure
 
 __all__ = ["plot_merge_step", "plot_trace", "plot_convergence", "trace_layout", "trace_positions", "step_summary"]
@@ -294,7 +294,7 @@ def plot_merge_step(trace, t: int, jr: JointRange, ax=None, *, layout: str | Map
     if title is True:
         title = step_title(trace, t, max_chars=44, lines=2)
     if title:
-        ax.set_title(title)
+        ax.set_title(title, color=status_color(trace, t))
     if annotate:
         s = step_summary(trace, t)
         first = [rf"$|\mathcal{{P}}|={s['n_components']}$", rf"$I^*={s['I_star']:.2f}$ bits"]
