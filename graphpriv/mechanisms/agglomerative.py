@@ -51,23 +51,13 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError, InputTypeError, UnknownLabelError
-from ..graphs.support import components
 from ..ranges import JointRange
-from .._validation import check_base
+from .quantization.problem import (_ALGORITHM, _COST_TOL, _DL_TOL, OBJECTIVES, _check_lam, _check_objective,  # noqa: F401
+                                   _check_tie_rule, _Problem, _q, _Stopper, _Traj)
 from .trace import MergeTrace, _UnionFind, _check_quantization, _groups
 from .utilities import U1, U2, Utility, _BoundU2, as_utility
 
 __all__ = ["agglomerate", "AgglomerationResult", "lagrangian", "evaluate_quantization", "OBJECTIVES"]
-
-#: objectives accepted by :func:`agglomerate` (aliases map to the canonical name)
-OBJECTIVES = {"L0": "L0", "I*": "I*", "I_star": "I*", "Istar": "I*", "L0|I*=0": "L0|I*=0"}
-
-_COST_TOL = 1e-9  # costs are rounded to multiples of this before ties are decided
-_DL_TOL = 1e-12  # a step is accepted when ΔL < -_DL_TOL
-
-_ALGORITHM = {"L0": "Algorithm 1 (paper 003, problem (3))", "I*": "Algorithm 2 (paper 003, problem (5))",
-              "L0|I*=0": "Section V-C (paper 003, problem (10), eqs. (11)-(12))"}
-
 
 # ====================================================================== result
 @dataclass(frozen=True, eq=False)
@@ -144,115 +134,6 @@ class AgglomerationResult:
         more = f", ... ({len(self.quantization)} clusters)" if len(self.quantization) > 4 else ""
         return (f"AgglomerationResult(objective={self.objective!r}, utility={self.utility_name!r}, lam={self.lam:g}, "
                 f"privacy={self.privacy:.4f}, utility_value={self.utility:.4f}, quantization=[{q}{more}])")
-
-
-# ====================================================================== problem set-up
-class _Problem:
-    """Validated inputs shared by the mechanisms: integer codes, S-sets, components, bound utility."""
-
-    def __init__(self, jr: JointRange, objective: str, utility: Any, values: Any, base: float):
-        if not isinstance(jr, JointRange):
-            raise InputTypeError(f"jr must be a JointRange, got {type(jr).__name__}; build one with gp.JointRange.from_pairs or from_dataframe")
-        self.jr = jr
-        self.objective = _check_objective(objective)
-        self.base = check_base(base)
-        self.lb = math.log(self.base)
-        self.utility_obj = as_utility(utility, values)
-        if isinstance(self.utility_obj, U1) and values is not None and not isinstance(utility, Utility):
-            pass  # values are simply unused by U1
-        self.labels = jr.public_labels.tolist()
-        self.n = len(self.labels)
-        self.n_s = jr.n_sensitive
-        self.ub = self.utility_obj.bind(self.labels, values if self.utility_obj.needs_values else None, base=self.base)
-        csc = jr.matrix.tocsc()
-        csc.sort_indices()
-        self.s_ptr = csc.indptr
-        self.s_idx = csc.indices
-        self.s_deg = np.diff(csc.indptr).astype(np.int64)
-        self.comp0 = components(jr).public.astype(np.int64)
-        self.tie_rule = "paper"
-        self.n_comp0 = int(self.comp0.max()) + 1 if self.n else 0
-
-    def sset(self, code: int) -> frozenset:
-        return frozenset(self.s_idx[self.s_ptr[code]:self.s_ptr[code + 1]].tolist())
-
-    # measures -------------------------------------------------------
-    def l0(self, min_s: int) -> float:
-        return (math.log(self.n_s) - math.log(min_s)) / self.lb
-
-    def istar(self, n_comp: int) -> float:
-        return math.log(n_comp) / self.lb
-
-    @property
-    def utility_name(self) -> str:
-        return self.utility_obj.name if isinstance(self.utility_obj.name, str) else "U"
-
-    def info(self) -> dict:
-        d = {"algorithm": _ALGORITHM[self.objective], "tie_rule": self.tie_rule, "cost_tol": _COST_TOL, "delta_L_tol": _DL_TOL}
-        if isinstance(self.utility_obj, U2):
-            d["utility_spec"] = self.utility_obj.spec
-        return d
-
-
-def _check_objective(objective: Any) -> str:
-    if not isinstance(objective, str) or objective.replace(" ", "") not in OBJECTIVES:
-        raise InputError(f"objective={objective!r} is not known; use 'L0' (Algorithm 1), 'I*' (Algorithm 2) or 'L0|I*=0' (Section V-C)")
-    return OBJECTIVES[objective.replace(" ", "")]
-
-
-def _check_tie_rule(rule: Any) -> str:
-    if rule not in ("paper", "index"):
-        raise InputError(f"tie_rule={rule!r} is not known; use 'paper' (paper 003's rules, default) or 'index' (lowest pair index)")
-    return rule
-
-
-def _check_lam(lam: Any) -> float:
-    if isinstance(lam, (bool, np.bool_)) or not isinstance(lam, (int, float, np.integer, np.floating)):
-        raise InputTypeError(f"lam (the Lagrange multiplier λ) must be a number >= 0, got {lam!r}")
-    lam = float(lam)
-    if not math.isfinite(lam) or lam < 0:
-        raise InputError(f"lam (the Lagrange multiplier λ) must be a finite number >= 0, got {lam!r}")
-    return lam
-
-
-def _q(cost):
-    """Cost rounded to the tie tolerance (works on scalars and arrays; inf stays inf)."""
-    return np.round(np.asarray(cost, dtype=float) / _COST_TOL)
-
-
-# ====================================================================== trajectories
-class _Traj:
-    """Per-step record of a λ-free merge trajectory: merges and (privacy, utility, |Q|, |P|)."""
-
-    def __init__(self, priv0: float, util0: float, ncl0: int, ncomp0: int):
-        self.merges: list[tuple] = [()]
-        self.priv = [priv0]
-        self.util = [util0]
-        self.ncl = [ncl0]
-        self.ncomp = [ncomp0]
-
-    def add(self, merges, priv, util, ncl, ncomp):
-        self.merges.append(tuple(merges))
-        self.priv.append(priv)
-        self.util.append(util)
-        self.ncl.append(ncl)
-        self.ncomp.append(ncomp)
-
-    def __len__(self):
-        return len(self.merges)
-
-
-class _Stopper:
-    """Decides, after each recorded step, whether the λ-run stops (the step is then rejected)."""
-
-    def __init__(self, lam: float | None):
-        self.lam = lam
-
-    def reject(self, priv_old, util_old, priv_new, util_new) -> bool:
-        if self.lam is None:
-            return False
-        dl = (priv_new - priv_old) - self.lam * (util_new - util_old)
-        return not dl < -_DL_TOL
 
 
 # ---------------------------------------------------------------------- Algorithm 1

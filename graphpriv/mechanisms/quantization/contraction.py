@@ -1,0 +1,464 @@
+"""The contraction state: G_X quotiented by a partition Q of [[X]], updated merge by merge.
+
+Ding & Farokhi, *Developing Non-Stochastic Privacy-Preserving Policies Using Agglomerative Clustering*,
+Sections V-A and V-B: a quantisation X̂ of the public data X is a partition Q of [[X]]; releasing X̂
+contracts every cluster of the confusability graph G_X into one node. Every merge mechanism of the
+paper (Algorithms 1 and 2, Section V-C) and every search over quantisations is a sequence of merges of
+two clusters; :class:`Contraction` is the one object that carries Q, its S-sets, sizes and value
+aggregates, and the component partition P(Q) through such a sequence, and records it as a
+:class:`~graphpriv.MergeTrace`.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from contextlib import contextmanager
+from typing import Any
+
+import numpy as np
+
+from ...errors import InputError, InputTypeError, UnknownLabelError
+from ..trace import MergeTrace, _UnionFind
+from ..utilities import _BoundU2
+from .problem import _Problem
+
+__all__ = ["Contraction"]
+
+_PRIVACY = {"L0": "L0", "I*": "I*", "I_star": "I*", "Istar": "I*"}
+
+
+class _Aggregates:
+    """Per-cluster value aggregates for distortion utilities (U2 and user codewords/distances).
+
+    Scalar values with centroid codewords and the ``"abs"``/``"squared"`` distances keep
+    (count, sum, min, max) per cluster, so d̄ of any union of two clusters is O(1) and vectorises over
+    arrays of pairs; other settings keep the member codes and evaluate d̄ on them.
+    """
+
+    def __init__(self, prob: _Problem):
+        ub = prob.ub
+        self.ub = ub
+        self.n = prob.n
+        self.fast = bool(getattr(ub, "fast", False))
+        self.squared = bool(getattr(ub, "squared", False))
+        if self.fast:
+            V = ub.V.astype(float)
+            self.cnt = np.ones(self.n)
+            self.sm = V.copy()
+            self.mn = V.copy()
+            self.mx = V.copy()
+        self.members = {i: [i] for i in range(self.n)}
+        self.dbar = np.zeros(self.n) if self.fast else np.array([ub.cluster_cost([i]) for i in range(self.n)])
+
+    def pair_costs(self, I: np.ndarray, J: np.ndarray) -> np.ndarray:
+        """d̄(𝒳_I[k] ⊔ 𝒳_J[k]) for arrays of cluster indices (broadcasting: I (m, 1) and J (1, n) give (m, n))."""
+        if self.fast:
+            c = (self.sm[I] + self.sm[J]) / (self.cnt[I] + self.cnt[J])
+            d = np.maximum(c - np.minimum(self.mn[I], self.mn[J]), np.maximum(self.mx[I], self.mx[J]) - c)
+            return d * d if self.squared else d
+        I, J = np.broadcast_arrays(np.asarray(I), np.asarray(J))
+        out = np.empty(I.shape)
+        for k, (i, j) in enumerate(zip(I.ravel().tolist(), J.ravel().tolist())):
+            out.flat[k] = self.ub.cluster_cost(self.members[i] + self.members[j]) if i != j else np.inf
+        return out
+
+    def rows(self, idx: np.ndarray, ok: np.ndarray | None = None) -> np.ndarray:
+        """Cost matrix (len(idx), n) of cluster idx[r] against every slot (entries outside ``ok`` may be inf)."""
+        if self.fast:
+            return self.pair_costs(np.asarray(idx)[:, None], np.arange(self.n)[None, :])
+        out = np.full((len(idx), self.n), np.inf)
+        for r, i in enumerate(np.asarray(idx).tolist()):
+            mi = self.members[i]
+            cols = range(self.n) if ok is None else np.flatnonzero(ok[r]).tolist()
+            for j in cols:
+                if j in self.members and j != i:
+                    out[r, j] = self.ub.cluster_cost(mi + self.members[j])
+        return out
+
+    def merge(self, r: int, o: int) -> float:
+        if self.fast:
+            self.cnt[r] += self.cnt[o]
+            self.sm[r] += self.sm[o]
+            self.mn[r] = min(self.mn[r], self.mn[o])
+            self.mx[r] = max(self.mx[r], self.mx[o])
+            c = self.sm[r] / self.cnt[r]
+            d = max(c - self.mn[r], self.mx[r] - c)
+            d = d * d if self.squared else d
+        else:
+            self.members[r] = self.members[r] + self.members.pop(o)
+            d = self.ub.cluster_cost(self.members[r])
+        self.dbar[r] = d
+        return d
+
+
+class Contraction:
+    """The quotient of G_X under a partition Q of [[X]], updated incrementally merge by merge.
+
+    Ding & Farokhi, *Developing Non-Stochastic Privacy-Preserving Policies Using Agglomerative
+    Clustering*, Sections V-A and V-B. A quantisation X̂ of X is a partition Q of the public values;
+    the released graph G_X̂ has one node per cluster 𝒳 ∈ Q with sensitive set [[S|𝒳]] = ∪_{x ∈ 𝒳} [[S|x]],
+    and its components form the partition P(Q) of [[X]]. The state starts at Q(0) = {{x} : x ∈ [[X]]}
+    and :meth:`merge` contracts two clusters, updating the clusters (a union-find whose roots are the
+    cluster indices), sizes |𝒳|, S-set sizes |[[S|𝒳]]|, value aggregates (for U2 codewords and
+    distortions) and P(Q) in (amortised) constant time per merge. Privacy, utility, the candidate
+    sets Φ(Q) (Section V-A) and Ψ(Q, P) (eq. (6)) and the merge history as a
+    :class:`~graphpriv.MergeTrace` are read off it.
+
+    Parameters
+    ----------
+    jr : JointRange
+        The joint range [[S, X]].
+    utility : "U1", "U2" or a Utility object, default "U1"
+        As in :func:`graphpriv.agglomerate`: U1 = I0(X → X̂), U2 = -max distortion, or
+        ``gp.U2(values, codeword=..., distance=...)`` (medoid or callable codewords and distances).
+    values : mapping public label -> number (or vector), or "labels", optional
+        Public values for U2.
+    base : float, default 2
+        Logarithm base of privacy and U1 (bits).
+
+    Attributes
+    ----------
+    labels : list
+        Public labels in code order; a label's *code* is its position, a cluster's *id* (index) is
+        its smallest member code (the paper-003 tie-rule convention).
+    n_clusters : int
+        |Q|.
+    n_components : int
+        |P(Q)|, the number of components of G_X̂; I*(S; X̂) = log |P(Q)|.
+    history : list of tuple
+        Merged pairs (cluster ids before the merge) per recorded step; ``history[0]`` is ``()``.
+
+    Examples
+    --------
+    Paper 003's Fig. 1 range: G_X has 5 components (I* = log2 5 bits); merging {x1} and {x3} joins two
+    of them (Example 3, Fig. 4(a)).
+
+    >>> import graphpriv as gp
+    >>> jr, values = gp.datasets.paper_example()
+    >>> c = gp.Contraction(jr)
+    >>> c.merge("x1", "x3")
+    0
+    >>> c.n_components, c.privacy("I*"), round(c.utility(), 4)      # U1 = log2 7 - log2 2
+    (4, 2.0, 1.8074)
+    >>> [sorted(q) for q in c.quantization][:2]
+    [['x1', 'x3'], ['x2']]
+    >>> len(c.psi()), len(c.phi())            # Ψ(Q(1), P(1)) of eq. (9): 15 pairs minus 3
+    (12, 15)
+    >>> c.trace("I*").step_n_components
+    (5, 4)
+
+    Notes
+    -----
+    A merge costs O(1) amortised for sizes, S-set sizes across components, P(Q) and U1; O(1) for U2
+    with scalar values, centroid codewords and the "abs"/"squared" distances (count, sum, min, max per
+    cluster), else O(|𝒳|) to re-evaluate the merged cluster's distortion. The S-sets themselves are
+    only kept once a merge inside one component (or :meth:`sensitive_set`, or Φ) needs them.
+    Candidate sets are enumerated in O(|Q|^2); mechanisms use the vectorised helpers
+    (:meth:`pair_costs`, :meth:`component_array`) and their own indexes on top of this state.
+    """
+
+    def __init__(self, jr, utility: Any = "U1", values: Any = None, *, base: float = 2):
+        self._init(_Problem(jr, "L0", utility, values, base))
+
+    @classmethod
+    def _from_problem(cls, prob: _Problem) -> "Contraction":
+        obj = cls.__new__(cls)
+        obj._init(prob)
+        return obj
+
+    def _init(self, prob: _Problem) -> None:
+        n = prob.n
+        self.problem = prob
+        self.labels = prob.labels
+        self._index = prob.jr._x_index
+        self._uf = _UnionFind(n)
+        self.active = np.ones(n, dtype=bool)
+        self.size = np.ones(n, dtype=np.int64)
+        self.ssz = prob.s_deg.copy()
+        self.n_clusters = n
+        self.comp0 = prob.comp0
+        self._comp0_list = prob.comp0.tolist()
+        self._cuf = _UnionFind(prob.n_comp0)
+        self.csize = np.bincount(prob.comp0, minlength=prob.n_comp0).astype(np.int64).tolist()
+        self.n_components = prob.n_comp0
+        self.max_size = 1 if n else 0
+        self._smin = [(int(s), i) for i, s in enumerate(self.ssz.tolist())]
+        heapq.heapify(self._smin)
+        self.is_distortion = isinstance(prob.ub, _BoundU2) or not hasattr(prob.ub, "value_from_max_size")
+        self.agg = _Aggregates(prob) if self.is_distortion else None
+        self._dver = np.zeros(n, dtype=np.int64)
+        self._dheap = [(-float(d), i, 0) for i, d in enumerate(self.agg.dbar.tolist())] if self.is_distortion else []
+        heapq.heapify(self._dheap)
+        self._ssets: dict[int, set] | None = None
+        self._comp: np.ndarray | None = None
+        self._listeners: list = []
+        self.history: list[tuple] = [()]
+        self._rec = [(self.min_s_size(), self.n_components, self.utility(), n)] if n else []
+        self._open: list | None = None
+
+    # ------------------------------------------------------------------ identification
+    def cluster(self, a: Any) -> int:
+        """Cluster id (smallest member code) of a public label or of a cluster id / code (int)."""
+        if isinstance(a, (int, np.integer)) and not isinstance(a, (bool, np.bool_)) and a not in self._index:
+            a = int(a)
+            if not 0 <= a < self.problem.n:
+                raise InputError(f"cluster id {a} is outside 0..{self.problem.n - 1}")
+            return self._uf.find(a)
+        try:
+            code = self._index[a]
+        except (KeyError, TypeError):
+            raise UnknownLabelError(f"{a!r} is neither a public label of the joint range nor a cluster id") from None
+        return self._uf.find(code)
+
+    def find(self, code: int) -> int:
+        """Cluster id of the public value with this code."""
+        return self._uf.find(code)
+
+    def clusters(self) -> np.ndarray:
+        """Ids of the clusters of Q, increasing (= the paper's index order)."""
+        return np.flatnonzero(self.active)
+
+    def cluster_ids(self) -> np.ndarray:
+        """Cluster id of every public code."""
+        find = self._uf.find
+        return np.array([find(i) for i in range(self.problem.n)], dtype=np.int64)
+
+    def members(self, a: Any) -> list:
+        """Public labels of the cluster of ``a``, in code order."""
+        r = self.cluster(a)
+        find = self._uf.find
+        return [self.labels[i] for i in range(r, self.problem.n) if find(i) == r]
+
+    @property
+    def quantization(self) -> list[set]:
+        """Q as a list of sets of public labels, ordered by cluster index."""
+        groups: dict[int, set] = {}
+        find = self._uf.find
+        for i, x in enumerate(self.labels):
+            groups.setdefault(find(i), set()).add(x)
+        return [groups[r] for r in sorted(groups)]
+
+    def component(self, a: Any) -> int:
+        """Component of G_X̂ holding the cluster of ``a`` (an id of P(Q), stable until that component merges)."""
+        return self._cuf.find(self._comp0_list[self.cluster(a)])
+
+    def component_array(self) -> np.ndarray:
+        """Component label of every cluster slot (vectorised Ψ tests: ``comp[i] != comp[j]``).
+
+        The array is kept up to date by later merges (O(|X|) vectorised work per joining merge)."""
+        if self._comp is None:
+            find = self._cuf.find
+            roots = np.array([find(c) for c in range(self.problem.n_comp0)], dtype=np.int64)
+            self._comp = roots[self.comp0]
+        return self._comp
+
+    @property
+    def partition(self) -> list[set]:
+        """P(Q): the components of G_X̂ as sets of original public labels."""
+        groups: dict[int, set] = {}
+        find = self._cuf.find
+        for x, c in zip(self.labels, self._comp0_list):
+            groups.setdefault(find(c), set()).add(x)
+        return sorted(groups.values(), key=lambda g: min(self._index[x] for x in g))
+
+    # ------------------------------------------------------------------ S-sets
+    def _track_ssets(self) -> dict:
+        if self._ssets is None:
+            p = self.problem
+            ss: dict[int, set] = {}
+            find = self._uf.find
+            for i in range(p.n):
+                ss.setdefault(find(i), set()).update(p.s_idx[p.s_ptr[i]:p.s_ptr[i + 1]].tolist())
+            self._ssets = ss
+        return self._ssets
+
+    def sensitive_set(self, a: Any) -> frozenset:
+        """[[S|𝒳]] of the cluster of ``a`` as sensitive codes (positions in ``jr.sensitive_labels``)."""
+        return frozenset(self._track_ssets()[self.cluster(a)])
+
+    def min_s_size(self) -> int:
+        """min_𝒳 |[[S|𝒳]]| (the L0 term)."""
+        h = self._smin
+        while True:
+            s, i = h[0]
+            if self.active[i] and self.ssz[i] == s:
+                return s
+            heapq.heappop(h)
+
+    # ------------------------------------------------------------------ measures
+    def privacy(self, measure: str = "L0") -> float:
+        """L0(S → X̂) = log|S| - min_𝒳 log|[[S|𝒳]]| (``"L0"``) or I*(S; X̂) = log|P(Q)| (``"I*"``), in the base's unit."""
+        m = _PRIVACY.get(measure) if isinstance(measure, str) else None
+        if m is None:
+            raise InputError(f"privacy measure {measure!r} is not known; use 'L0' or 'I*'")
+        return self.problem.l0(self.min_s_size()) if m == "L0" else self.problem.istar(self.n_components)
+
+    def max_distortion(self) -> float:
+        """max_𝒳 d̄(𝒳) (distortion utilities only)."""
+        h, act, ver = self._dheap, self.active, self._dver
+        while True:
+            negd, i, v = h[0]
+            if act[i] and v == ver[i]:
+                return -negd
+            heapq.heappop(h)
+
+    def utility(self) -> float:
+        """U(X; X̂) of the current Q: U1 = log|X| - log max|𝒳|, U2 = -max_𝒳 d̄(𝒳)."""
+        if self.is_distortion:
+            return 0.0 - self.max_distortion()
+        return self.problem.ub.value_from_max_size(self.max_size)
+
+    def distortion(self, a: Any) -> float:
+        """d̄ of the cluster of ``a`` (distortion utilities only)."""
+        self._need_values()
+        return float(self.agg.dbar[self.cluster(a)])
+
+    def merged_distortion(self, a: Any, b: Any) -> float:
+        """d̄(𝒳_a ⊔ 𝒳_b) without merging (distortion utilities only)."""
+        self._need_values()
+        return float(self.agg.pair_costs(np.array([self.cluster(a)]), np.array([self.cluster(b)]))[0])
+
+    def pair_costs(self, I, J) -> np.ndarray:
+        """d̄(𝒳_I ⊔ 𝒳_J) for arrays of cluster ids (vectorised for scalar centroid values)."""
+        self._need_values()
+        return self.agg.pair_costs(np.asarray(I, dtype=np.int64), np.asarray(J, dtype=np.int64))
+
+    def codeword(self, a: Any):
+        """Released value x̂ of the cluster of ``a`` (U2; None for U1)."""
+        if not self.is_distortion:
+            return None
+        r = self.cluster(a)
+        codes = [i for i in range(r, self.problem.n) if self._uf.find(i) == r]
+        return self.problem.ub.codeword(codes)
+
+    def _need_values(self):
+        if not self.is_distortion:
+            raise InputError("distortions need a distortion utility: build the Contraction with utility='U2' and values=")
+
+    # ------------------------------------------------------------------ candidate sets
+    def psi(self) -> list[tuple[int, int]]:
+        """Ψ(Q, P) of eq. (6): pairs (a, b), a < b, of clusters in different components of G_X̂."""
+        ids = self.clusters().tolist()
+        comp = self.component_array()
+        return [(a, b) for k, a in enumerate(ids) for b in ids[k + 1:] if comp[a] != comp[b]]
+
+    def phi(self) -> list[tuple[int, int]]:
+        """Φ(Q) of Section V-A: pairs (a, b), a < b, of clusters with different S-sets [[S|𝒳]]."""
+        ss = self._track_ssets()
+        ids = self.clusters().tolist()
+        return [(a, b) for k, a in enumerate(ids) for b in ids[k + 1:] if ss[a] != ss[b]]
+
+    # ------------------------------------------------------------------ merging
+    def merge(self, a: Any, b: Any) -> int:
+        """Merge the clusters of ``a`` and ``b`` (public labels or cluster ids); return the new cluster id.
+
+        Outside a :meth:`step` block every merge is recorded as one step of the history.
+
+        Raises
+        ------
+        InputError
+            If both name the same cluster.
+        """
+        ra, rb = self.cluster(a), self.cluster(b)
+        if ra == rb:
+            raise InputError(f"{a!r} and {b!r} are already in one cluster (id {ra})")
+        r = self._merge(ra, rb)
+        if self._open is not None:
+            self._open.append((ra, rb))
+        else:
+            self._record(((ra, rb),))
+        return r
+
+    @contextmanager
+    def step(self):
+        """Group the merges made inside the block into one recorded step (as Algorithm 1's sweeps)."""
+        if self._open is not None:
+            raise InputError("Contraction.step() blocks cannot be nested")
+        self._open = []
+        try:
+            yield self
+        finally:
+            pairs, self._open = self._open, None
+            if pairs:
+                self._record(tuple(pairs))
+
+    def _merge(self, a: int, b: int) -> int:
+        """Contract the clusters with ids a != b (both roots); the smaller id survives."""
+        r, o = (a, b) if a < b else (b, a)
+        cfind = self._cuf.find
+        ca, cb = cfind(self._comp0_list[r]), cfind(self._comp0_list[o])
+        if self._ssets is None and ca == cb:  # one component: the S-sets may overlap, keep them from now on
+            self._track_ssets()
+        self._uf.parent[o] = r
+        self.active[o] = False
+        self.n_clusters -= 1
+        s = int(self.size[r] + self.size[o])
+        self.size[r] = s
+        if s > self.max_size:
+            self.max_size = s
+        if self._ssets is not None:
+            big, small = (r, o) if len(self._ssets[r]) >= len(self._ssets[o]) else (o, r)
+            merged = self._ssets.pop(big)
+            merged |= self._ssets.pop(small)
+            self._ssets[r] = merged
+            self.ssz[r] = len(merged)
+        else:  # different components: disjoint S-sets
+            self.ssz[r] += self.ssz[o]
+        heapq.heappush(self._smin, (int(self.ssz[r]), r))
+        if ca != cb:
+            root = self._cuf.union(ca, cb)
+            self.csize[root] = self.csize[ca] + self.csize[cb]
+            self.n_components -= 1
+            if self._comp is not None:
+                comp = self._comp
+                comp[comp == (cb if root == ca else ca)] = root
+        if self.agg is not None:
+            d = self.agg.merge(r, o)
+            self._dver[r] += 1
+            heapq.heappush(self._dheap, (-float(d), r, int(self._dver[r])))
+        for listener in self._listeners:
+            listener(r, o, ca, cb)
+        return r
+
+    def _record(self, pairs: tuple) -> None:
+        self.history.append(tuple(pairs))
+        self._rec.append((self.min_s_size(), self.n_components, self.utility(), self.n_clusters))
+
+    # ------------------------------------------------------------------ history
+    def trace(self, privacy: str = "L0", lam: float = 0.0, *, name: str | None = None) -> MergeTrace:
+        """The recorded merges as a :class:`~graphpriv.MergeTrace` (every step accepted, the last returned).
+
+        Parameters
+        ----------
+        privacy : {"L0", "I*"}
+            Privacy measure recorded per step.
+        lam : float, default 0
+            λ of the recorded Lagrangian L = privacy - λ·utility.
+        name : str, optional
+            Objective name stored in the trace (default: the privacy measure).
+        """
+        m = _PRIVACY.get(privacy) if isinstance(privacy, str) else None
+        if m is None:
+            raise InputError(f"privacy measure {privacy!r} is not known; use 'L0' or 'I*'")
+        if isinstance(lam, (bool, np.bool_)) or not isinstance(lam, (int, float, np.integer, np.floating)) or not math.isfinite(lam):
+            raise InputTypeError(f"lam must be a finite number, got {lam!r}")
+        p = self.problem
+        priv = [p.l0(s) if m == "L0" else p.istar(c) for s, c, _, _ in self._rec]
+        util = [u for _, _, u, _ in self._rec]
+        L = [a - lam * u for a, u in zip(priv, util)]
+        dL = [float("nan")] + [L[t] - L[t - 1] for t in range(1, len(L))]
+        info = {"mechanism": "Contraction"}
+        spec = getattr(p.utility_obj, "spec", None)
+        if spec is not None:
+            info["utility_spec"] = spec
+        return MergeTrace(
+            objective=name or m, utility=p.utility_name, lam=float(lam), public_labels=tuple(self.labels),
+            components0=tuple(self._comp0_list), step_merges=tuple(self.history), step_privacy=tuple(priv),
+            step_utility=tuple(util), step_L=tuple(L), step_delta_L=tuple(dL),
+            step_n_clusters=tuple(r[3] for r in self._rec), step_n_components=tuple(r[1] for r in self._rec),
+            step_accepted=(True,) * len(L), returned=len(L) - 1, base=p.base, info=info)
+
+    def __repr__(self) -> str:
+        return (f"Contraction(|X|={self.problem.n}, |Q|={self.n_clusters}, |P|={self.n_components}, "
+                f"utility={self.problem.utility_name!r}, steps={len(self.history) - 1})")
