@@ -257,3 +257,69 @@ def fig9(quick: bool = False):
     fi = [pareto_frontier(j1, "I*"), pareto_frontier(j2, "I*", utility="U2", values=v2)]
     plot_frontier(fi, axes[1], labels=["Algorithm 2, $U_1$", "Algorithm 2, $U_2$"], title="(b) problem (5): $I^*$")
     return fig
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Merge views on the Hungarian data (no printed figure): which values merge, and which components join
+# ----------------------------------------------------------------------------------------------------------------
+_MERGE_VIEW_DATA = ("Hungarian data, S = age, X = cholesterol with the rows of missing cholesterol dropped "
+                    "(153 public values, 37 ages). ")
+_MERGE_VIEW_KEY = ("Top: the size of each cluster's anonymity set [[S given x-hat]]; middle: the matrix view of [[S, X-hat(t)]] "
+                   "(columns by component, cluster and value, dark cells the pairs of [[S,X]], light cells the pairs the "
+                   "quantisation adds, the clusters merged at t outlined and numbered in merge order); bottom left: the "
+                   "merge hierarchy (scipy dendrogram of MergeTrace.to_linkage) cut at t; bottom right: the components of "
+                   "G_X-hat(t) sized by their number of values, the joined one ringed.")
+
+
+def _hungarian_trace(objective: str, lam: float, utility: str):
+    from ..mechanisms.agglomerative import agglomerate
+
+    jr, vals = _hungarian("U2")        # the 153 values with a cholesterol number (both utilities run on them)
+    return jr, agglomerate(jr, objective, lam, utility=utility, values=vals if utility == "U2" else None).trace
+
+
+@figure(name="paper003_hungarian_alg1_merge_view", paper="003", number="Sec. V-A / VI (no printed figure)",
+        shows=_MERGE_VIEW_DATA + "Algorithm 1 (problem (3), U1) along its full merge order (lambda = 0) at t = 1: "
+              "one sweep merges 77 pairs, numbered 1-77; pair 3 (132 + 147) joins the isolated component "
+              "(age 28, cholesterol 132) to the rest. " + _MERGE_VIEW_KEY,
+        erratum="With the caption's lambda = 2.3 Algorithm 1 rejects this first sweep (Delta L >= 0) and releases X "
+                "itself; lambda = 0 shows where the sweeps would go.")
+def hungarian_alg1_merge_view(quick: bool = False):
+    from ..viz.overview import plot_merge_view
+
+    jr, tr = _hungarian_trace("L0", 0.0, "U1")
+    return plot_merge_view(tr, jr, 1)
+
+
+@figure(name="paper003_hungarian_alg1_matrix_steps", paper="003", number="Sec. V-A / VI (no printed figure)",
+        shows=_MERGE_VIEW_DATA + "Algorithm 1 (problem (3), U1, lambda = 0): the matrix view of [[S, X-hat(t)]] at "
+              "t = 2 (10 pairs), t = 5 (4 pairs) and t = 12 (4 pairs); 66, 33 and 10 clusters. Each cluster is a "
+              "contiguous band of columns, the clusters merged at t are outlined and numbered; the strip above each "
+              "panel gives the size of every cluster's anonymity set [[S given x-hat]].")
+def hungarian_alg1_matrix_steps(quick: bool = False):
+    from ..viz.traces import plot_trace
+
+    jr, tr = _hungarian_trace("L0", 0.0, "U1")
+    return plot_trace(tr, jr, steps=[5] if quick else [2, 5, 12], view="matrix", ncols=1)
+
+
+@figure(name="paper003_hungarian_alg2_merge_view", paper="003", number="Sec. V-B / VI (no printed figure)",
+        shows=_MERGE_VIEW_DATA + "Algorithm 2 (problem (5), U2) with the caption's lambda = 0.03: its only merge, "
+              "129 + 132 at t = 1, joins G_X's two components (I* from 1 bit to 0) and is released. " + _MERGE_VIEW_KEY,
+        erratum="G_X has 2 components, so Algorithm 2 can merge once, not about 80 times as the print's Fig. 8(b) shows.")
+def hungarian_alg2_merge_view(quick: bool = False):
+    from ..viz.overview import plot_merge_view
+
+    jr, tr = _hungarian_trace("I*", _HUNGARIAN_LAMS["I*"]["U2"], "U2")
+    return plot_merge_view(tr, jr, 1)
+
+
+@figure(name="paper003_hungarian_secVC_merge_view", paper="003", number="Sec. V-C / VI (no printed figure)",
+        shows=_MERGE_VIEW_DATA + "The Section V-C mechanism (problem (10), L0 subject to I* = 0, U1, lambda = 2.3): "
+              "argmin Delta L of eq. (12) merges 85 + 132 at t = 1, which leaves one component, and is released. "
+              + _MERGE_VIEW_KEY)
+def hungarian_secVC_merge_view(quick: bool = False):
+    from ..viz.overview import plot_merge_view
+
+    jr, tr = _hungarian_trace("L0|I*=0", _HUNGARIAN_LAMS["L0"]["U1"], "U1")
+    return plot_merge_view(tr, jr, 1)

@@ -137,7 +137,10 @@ def plot_component_graph(trace, t: int | None = None, ax=None, *, title: str | b
                 pr = max(rmax * math.sqrt(len(pcodes) / sizes.max()), 0.06)
                 ax.add_patch(Circle(ppos, pr, fill=False, edgecolor=ROLE["merge"], linestyle=(0, (2, 2)),
                                     linewidth=0.9, zorder=3))
-                if np.hypot(*(ppos - target)) > pr + tr_:
+                if np.hypot(*(ppos - target)) > pr + tr_:   # a ghost apart from the joined node: name and arrow
+                    ax.text(ppos[0], ppos[1] - pr - 0.04, cluster_label([labels_x[i] for i in pcodes], labels_x,
+                                                                        max_members=3, math=True),
+                            ha="center", va="top", fontsize=5.5, color=ROLE["merge"], gid="graphpriv-ghost-label")
                     ax.add_patch(FancyArrowPatch(ppos, target, arrowstyle="-|>", mutation_scale=7, color=ROLE["merge"],
                                                  shrinkA=pr * ppu, shrinkB=(tr_ + 0.04) * ppu, linewidth=0.9, zorder=3))
     if title is True:
