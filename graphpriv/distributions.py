@@ -6,9 +6,9 @@
 
 Zero-mass symbols: a sensitive or public label whose marginal probability is 0 is kept in the matrix
 (so shapes match what the user passed) but is not in the support; mechanisms that need p(s) > 0 and
-p(x) > 0 work on :meth:`JointDistribution.drop_zero_mass`, as the specs of papers 000/001/002 prescribe.
+p(x) > 0 work on :meth:`JointDistribution.drop_zero_mass` (the lift is undefined for them).
 
-Zero handling, in one place (papers 000/001/002 are silent; these are the specs' resolutions):
+Zero handling, in one place (papers 000/001/002 are silent; these are graphpriv's resolutions):
 
 * a symbol with zero marginal mass is kept by the constructor; :func:`graphpriv.log_lift` and the
   other measures give NaN for its entries (the lift is undefined), and the watchdog and linear
@@ -137,7 +137,7 @@ class JointDistribution:
             |S| and |X| (both >= 1).
         scheme : {"uniform", "dirichlet", "cond_uniform"}
             ``"uniform"``: i.i.d. U(0, 1) entries, normalised -- the law that reproduces paper 002's
-            Fig. 1-2 (its spec, section 4.4); ``"dirichlet"``: flat Dirichlet on the joint
+            Figs. 1-2 (a flat Dirichlet does not); ``"dirichlet"``: flat Dirichlet on the joint
             (normalised Exp(1) entries); ``"cond_uniform"``: p(s) and each row p(x|s) uniform-normalised.
         seed : int, numpy Generator or None
             Randomness source (``numpy.random.default_rng(seed)``).

@@ -100,6 +100,7 @@ def table_format(path: str | os.PathLike) -> str:
 
     Examples
     --------
+    >>> from graphpriv.io import table_format
     >>> table_format("data.parquet"), table_format("data.csv.gz"), table_format("hungarian")
     ('parquet', 'csv', 'builtin')
     """
@@ -223,6 +224,7 @@ def read_columns(path: str | os.PathLike, columns: Sequence[str] | None = None, 
 
     Examples
     --------
+    >>> from graphpriv.io import read_columns
     >>> df = read_columns("hungarian", ["age", "chol"])
     >>> len(df), int(df["chol"].isna().sum())
     (294, 23)
@@ -364,6 +366,7 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", **kwargs) -> Iterator
 
     Examples
     --------
+    >>> from graphpriv.io import atomic_write
     >>> import tempfile, os
     >>> d = tempfile.mkdtemp()
     >>> with atomic_write(os.path.join(d, "a.txt")) as fh:
@@ -398,6 +401,7 @@ def to_jsonable(obj: Any) -> Any:
 
     Examples
     --------
+    >>> from graphpriv.io import to_jsonable
     >>> import numpy as np
     >>> to_jsonable({"a": np.int64(3), "b": frozenset({2, 1}), "c": float("nan")})
     {'a': 3, 'b': [1, 2], 'c': None}
@@ -474,6 +478,7 @@ def staged_output(out_dir: str | os.PathLike) -> Iterator[Path]:
     Examples
     --------
     >>> import tempfile, os
+    >>> from graphpriv.io import staged_output, write_text
     >>> target = os.path.join(tempfile.mkdtemp(), "out")
     >>> with staged_output(target) as tmp:
     ...     _ = write_text(tmp / "report.md", "# hi")
@@ -559,6 +564,7 @@ def analysis_report(jr, *, input_info: dict | None = None, max_cut_edges: int = 
 
     Examples
     --------
+    >>> from graphpriv.io import analysis_report
     >>> import graphpriv as gp
     >>> jr, _ = gp.datasets.paper_example()
     >>> r = analysis_report(jr)

@@ -172,6 +172,7 @@ def parallel_map(func: Callable[[Any], Any], items: Iterable[Any], *, n_jobs: in
 
     Examples
     --------
+    >>> from graphpriv.parallel import parallel_map
     >>> parallel_map(abs, [-1, 2, -3])
     [1, 2, 3]
     >>> parallel_map(abs, [-1, 2, -3], n_jobs=2)
@@ -252,6 +253,7 @@ def parallel_backend(backend: str = "loky", n_jobs: int | None = -1, **kwargs) -
 
     Examples
     --------
+    >>> from graphpriv.parallel import parallel_backend, parallel_map
     >>> with parallel_backend("threading", n_jobs=2):
     ...     parallel_map(abs, [-4, 5])
     [4, 5]
@@ -303,6 +305,7 @@ def spawn_seeds(seed: int | np.random.SeedSequence | None, n: int) -> list[int]:
 
     Examples
     --------
+    >>> from graphpriv.parallel import spawn_seeds
     >>> spawn_seeds(0, 3) == spawn_seeds(0, 3)
     True
     >>> len(set(spawn_seeds(0, 100)))

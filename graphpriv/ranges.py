@@ -139,8 +139,39 @@ class JointRange:
     def from_dataframe(cls, df: pd.DataFrame, sensitive: Hashable | Sequence[Hashable], public: Hashable | Sequence[Hashable], *, missing: str = "error") -> "JointRange":
         """Joint range of two columns of a table.
 
-        ``sensitive`` and ``public`` name a column each (or a list of columns, whose values are then
-        combined into tuple labels). ``missing`` as in :meth:`from_pairs`; error messages name the column.
+        Parameters
+        ----------
+        df : pandas.DataFrame
+            The table, one record per row; it needs at least one row.
+        sensitive : column name or list of column names
+            The sensitive attribute S. With a list, the values of those columns are combined into one
+            tuple label per row (a row is missing when any of its columns is).
+        public : column name or list of column names
+            The public attribute X, as ``sensitive``.
+        missing : {"error", "drop", "keep"}, default "error"
+            What to do with missing values (None/NaN) in either column: raise
+            :class:`~graphpriv.MissingValueError` naming the column (default), drop those rows (counted in
+            :attr:`source`), or keep a missing value as a symbol of its own (:data:`graphpriv.MISSING`).
+
+        Returns
+        -------
+        JointRange
+            The joint range [[S, X]] of the distinct (s, x) pairs, with their record counts and the
+            missing-value report in :attr:`source`.
+
+        Raises
+        ------
+        InputTypeError
+            ``df`` is not a DataFrame.
+        UnknownColumnError
+            A named column is not in the table (the message lists the table's columns).
+        InputError
+            The table has no rows, or a missing value with ``missing="error"``.
+
+        See Also
+        --------
+        from_pairs : the same from two sequences of labels.
+        graphpriv.datasets.load_hungarian : the bundled example table.
 
         Examples
         --------

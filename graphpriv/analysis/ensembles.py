@@ -1,4 +1,4 @@
-"""Random joint-range ensembles and a Monte-Carlo driver for I*, component counts and strength (issue 8).
+"""Random joint-range ensembles and a Monte-Carlo driver for I*, component counts and strength.
 
 How does the maximin information I*(S;X) = log2 |P*_{G_X}| (paper 003, Lemma 2) behave on random
 data? The generators here draw random joint ranges [[S, X]] (random bipartite support graphs):

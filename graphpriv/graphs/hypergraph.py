@@ -58,6 +58,7 @@ def kronecker_incidence(sizes: Sequence[int]) -> sp.csr_array:
 
     Examples
     --------
+    >>> from graphpriv import kronecker_incidence
     >>> kronecker_incidence([2, 2]).toarray()
     array([[1, 1, 0, 0],
            [0, 0, 1, 1],
@@ -89,8 +90,9 @@ def _check_sizes(sizes) -> tuple[int, ...]:
 class HypergraphComponents:
     """Connected components of H_n (equivalently of its Levi graph).
 
-    Paper 004 spec §5.5: the component kappa(x^n) of a hyperedge is a deterministic function of every
-    single sample X_i -- a common part of all samples (for n = 2 the Gács–Körner common variable).
+    Rassouli, Rosas & Gündüz, "Data Disclosure under Perfect Sample Privacy" (paper 004), Sections III-IV:
+    the component kappa(x^n) of a hyperedge is a deterministic function of every single sample X_i -- a
+    common part of all samples (for n = 2 the Gács–Körner common variable).
     Perfect sample privacy forces Y ⟂ kappa, so the polytope S factorises over the components.
 
     Attributes
@@ -146,6 +148,7 @@ class SampleHypergraph:
     --------
     Paper 004, Example 2 (X_1 = BSC(2/3)(W), X_2 = BEC(1/2)(W), W ~ Bern(1/2)):
 
+    >>> from graphpriv import SampleHypergraph
     >>> import numpy as np
     >>> hg = SampleHypergraph.from_pmf(np.array([[1, 3, 2], [2, 3, 1]]) / 12)
     >>> hg
@@ -201,6 +204,7 @@ class SampleHypergraph:
 
         Examples
         --------
+        >>> from graphpriv import SampleHypergraph
         >>> hg = SampleHypergraph.from_pmf([[0.5, 0.0], [0.25, 0.25]])
         >>> hg.support.tolist()
         [[0, 0], [1, 0], [1, 1]]
@@ -222,6 +226,7 @@ class SampleHypergraph:
 
         Examples
         --------
+        >>> from graphpriv import SampleHypergraph
         >>> hg = SampleHypergraph.from_support([2, 2, 2], [(0, 0, 0), (0, 0, 1), (1, 1, 0)])
         >>> hg.rank, hg.nullity, hg.components().n_components
         (3, 0, 1)
@@ -262,6 +267,7 @@ class SampleHypergraph:
 
         Examples
         --------
+        >>> from graphpriv import SampleHypergraph
         >>> import pandas as pd
         >>> df = pd.DataFrame({"a": [0, 0, 1, 1], "b": ["u", "v", "u", "u"]})
         >>> hg = SampleHypergraph.from_dataframe(df, ["a", "b"])
@@ -321,6 +327,7 @@ class SampleHypergraph:
 
         Examples
         --------
+        >>> from graphpriv import SampleHypergraph
         >>> from graphpriv.datasets import paper_example
         >>> jr, _ = paper_example()
         >>> hg = SampleHypergraph.from_joint_range(jr)
@@ -353,6 +360,8 @@ class SampleHypergraph:
 
         Examples
         --------
+        >>> from graphpriv import SampleHypergraph
+        >>> import numpy as np
         >>> from graphpriv import JointDistribution
         >>> SampleHypergraph.from_distribution(JointDistribution(np.full((2, 2), 0.25))).nullity
         1
@@ -449,6 +458,8 @@ class SampleHypergraph:
 
         Examples
         --------
+        >>> from graphpriv import SampleHypergraph
+        >>> import numpy as np
         >>> hg = SampleHypergraph.from_pmf(np.full((2, 2), 0.25))
         >>> hg.null_basis("circuits").ravel().tolist()
         [1.0, -1.0, -1.0, 1.0]
@@ -496,6 +507,8 @@ class SampleHypergraph:
 
         Examples
         --------
+        >>> import numpy as np
+        >>> from graphpriv import SampleHypergraph
         >>> p = np.zeros((3, 3)); p[0, 0] = p[1, 1] = p[1, 2] = p[2, 1] = 0.25
         >>> c = SampleHypergraph.from_pmf(p).components()
         >>> c.n_components, c.edge.tolist(), [a.tolist() for a in c.common_part()]
@@ -681,6 +694,9 @@ def privacy_polytope_vertices(hypergraph: SampleHypergraph, *, method: str = "au
     --------
     Paper 004, Example 2 -- four vertices p_1..p_4:
 
+    >>> from graphpriv import SampleHypergraph
+    >>> import numpy as np
+    >>> from graphpriv import privacy_polytope_vertices
     >>> hg = SampleHypergraph.from_pmf(np.array([[1, 3, 2], [2, 3, 1]]) / 12)
     >>> V = privacy_polytope_vertices(hg, method="bases")
     >>> (V * 4).round(6).tolist()

@@ -1,5 +1,5 @@
 """How far a joint range is from leaking a bit without error: edge connectivity, network strength,
-Gomory--Hu trees (issue 8).
+Gomory--Hu trees.
 
 I*(S;X) = 0 exactly when the confusability graph G_X is connected (paper 003, Section IV). When it
 is, these functions measure *how* connected it is, i.e. how much has to change before an adversary

@@ -337,7 +337,7 @@ def mutual_information(jd, *, base: float = 2) -> float:
     --------
     >>> import graphpriv as gp
     >>> jd = gp.JointDistribution.from_conditional([[0.2, 0.1, 0.5, 0.2], [0.5, 0.3, 0.1, 0.1]], [0.3, 0.7])
-    >>> round(gp.mutual_information(jd), 5)       # linear-reduction spec 7.1
+    >>> round(gp.mutual_information(jd), 5)       # paper 000, Example 1 data
     0.17661
     """
     return max(_mi(_joint(jd).P, base), 0.0)

@@ -12,7 +12,7 @@ Privacy is in bits (``base=2``). The Lagrangian recorded in traces is L = privac
 privacy = L0(S → X̂) = log|S| - min_𝒳 log|S|𝒳| for Algorithm 1 (the paper writes -min log|S|𝒳| - λU,
 which differs by the constant log|S| and has the same ΔL) and privacy = I*(S; X̂) = log|P| for Algorithm 2.
 
-Tie rules and the return rule (paper 003, DESIGN.md section 4; they reproduce the paper's examples)
+Tie rules and the return rule (paper 003; they reproduce the paper's Examples 1-5)
 ---------------------------------------------------------------------------------------------------
 * A public value's index is its code (position in ``jr.public_labels``); a cluster's index is its
   smallest member's index; a pair's index is (smaller cluster index, larger), compared lexicographically.

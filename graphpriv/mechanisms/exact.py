@@ -29,6 +29,7 @@ EXACT_MAX_PUBLIC = 12
 def bell_number(n: int) -> int:
     """Bell number B(n): the number of set partitions of an n-set.
 
+    >>> from graphpriv import bell_number
     >>> [bell_number(n) for n in range(1, 11)]
     [1, 2, 5, 15, 52, 203, 877, 4140, 21147, 115975]
     """
@@ -47,6 +48,7 @@ def set_partitions(n: int) -> np.ndarray:
     Row r assigns block ``a[r, i]`` to element i with a[r, 0] = 0 and a[r, i] <= 1 + max(a[r, :i]);
     blocks are therefore numbered by their smallest element (paper 003's cluster index order).
 
+    >>> from graphpriv import set_partitions
     >>> set_partitions(3).tolist()
     [[0, 0, 0], [0, 0, 1], [0, 1, 0], [0, 1, 1], [0, 1, 2]]
     """

@@ -1,4 +1,4 @@
-"""Better-than-greedy searches for paper 003's quantisation problems (issue 8).
+"""Better-than-greedy searches for paper 003's quantisation problems.
 
 Paper 003's Algorithms 1 and 2 and its Section V-C method are greedy: one merge at a time, stop at the
 first step that does not lower the Lagrangian. Its conclusion (Section VIII) asks how to do better. The
@@ -658,9 +658,9 @@ def beam_search(jr: JointRange, objective: str, lam: float, utility: Any = "U1",
     Examples
     --------
     Paper 003, Example 4 setting (x7 = 4, U2, λ = 0.3), Algorithm 2: the greedy run returns
-    Q(4) = {{x1,x4},{x2,x7},{x3,x5,x6}} with I* = 0 and L = 0 - 0.3 · (-1.95) = 0.585 (DESIGN.md errata);
-    the beam finds {{x1,x7},{x2,x4},{x3,x5,x6}}, also I* = 0, at lower distortion (the exact optimum,
-    :func:`exact_minimum`, is 0.54):
+    Q(4) = {{x1,x4},{x2,x7},{x3,x5,x6}} with I* = 0 and L = 0 - 0.3 · (-1.95) = 0.585 (the paper prints Q(3)
+    with I* = 1 bit, an erratum); the beam finds {{x1,x7},{x2,x4},{x3,x5,x6}}, also I* = 0, at lower
+    distortion (the exact optimum, :func:`exact_minimum`, is 0.54):
 
     >>> import graphpriv as gp
     >>> jr, values = gp.datasets.paper_example(4)

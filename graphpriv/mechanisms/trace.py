@@ -10,7 +10,7 @@ partition P(t) of G_X̂(t) are *reconstructed* by replaying the merges with a un
 Conventions
 -----------
 * A public value's *code* is its position in the joint range's public labels; a cluster's *index* is
-  its smallest member code (paper-003 tie rules, DESIGN.md section 4). Clusters are listed in index order.
+  its smallest member code (the tie rules that reproduce paper 003's Examples 1-5). Clusters are listed in index order.
 * ``steps[0]`` is the initial state t = 0 (no merge, ``delta_L`` is NaN). Algorithm 1 may merge
   several pairs in one iteration; they are replayed in the order they were made.
 * A final *tentative* step whose ΔL >= 0 made the algorithm stop is recorded with ``accepted=False``;

@@ -2,7 +2,7 @@
 
 * U1(X; X̂) = I0(X → X̂) = H0(X) - max_x̂ log |[[X|x̂]]| = log |X| - log (largest cluster size): the
   worst-case resolution of X that X̂ keeps. The paper sometimes types I0(S → X̂); every number it
-  prints needs I0(X → X̂) (DESIGN.md section 4), which is what is computed here.
+  prints needs I0(X → X̂) (Examples 1-3), which is what is computed here.
 * U2(X; X̂) = -max_{x, x̂: x̂ ∈ [[X̂|x]]} d(x, x̂) = -max_{𝒳 ∈ Q} d̄(𝒳): minus the largest distortion
   when every cluster 𝒳 is released as one codeword x̂ (its centroid by default) and d(x, x̂) = |x - x̂|.
 

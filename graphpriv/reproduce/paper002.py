@@ -1,7 +1,8 @@
 """Paper 002 (Sadeghi, Ding, Rakotoarivelo: privacy watchdog): Figs. 1-2, plus Algorithm 1 and Sec. IV views.
 
 The paper uses 5000 random joint pmfs with |S| = 15, |X| = 20 and does not state their law; the
-i.i.d.-uniform-entries law in nats reproduces every quantitative claim (watchdog spec section 4.4), so
+i.i.d.-uniform-entries law in nats reproduces every quantitative claim of Sec. V (a flat Dirichlet
+law, base-2 thresholds or |S| = 20, |X| = 15 do not), so
 the builders use it (``seed=2021``). The Monte-Carlo runs once per ``quick`` value and is shared by
 Figs. 1 and 2; it runs in parallel with joblib and shows a progress bar on a terminal.
 """
@@ -19,7 +20,8 @@ __all__: list[str] = []
 
 _SEED = 2021
 _ERR_LAW = ("The law of the 5000 random p(s,x) is not stated in the paper; graphpriv draws i.i.d. U(0,1) entries "
-            "and normalises (watchdog spec 4.4), natural logs, seed 2021, so curves match statistically, not exactly.")
+            "and normalises (the law that reproduces the paper's Sec. V claims; a flat Dirichlet does not), "
+            "natural logs, seed 2021, so curves match statistically, not exactly.")
 
 
 @functools.lru_cache(maxsize=2)
@@ -54,7 +56,7 @@ def fig1(quick: bool = False):
 @figure(name="paper002_fig2_nmil_cdf", paper="002", number="Fig. 2",
         shows="CDF of NMIL over 5000 random p(s,x) for the plain watchdog (eps=1, 2; delta=0) and Algorithm 1 "
               "(eps=1 with delta=0.005, eps_bar=2; delta=0.005, eps_bar=inf (1000); delta=0.01, eps_bar=4).",
-        erratum="Medians 0.94, 0.53, 0.72, 0.54, 0.38 as in the spec's reproduction; for the green curve "
+        erratum="Medians 0.94, 0.53, 0.72, 0.54, 0.38 (graphpriv's run); for the green curve "
                 "P(NMIL<=0.5) is about 0.93 against the paper's '>0.97'. " + _ERR_LAW)
 def fig2(quick: bool = False):
     from ..viz.stochastic import plot_nmil_cdf
@@ -85,9 +87,11 @@ def alg1_trace(quick: bool = False):
 
 
 @figure(name="paper002_sec4_critical_values", paper="002", number="Sec. IV",
-        shows="Critical-value sweep of the watchdog on the spec's 4x8 example: eps_eff, eps^c of the merged block "
+        shows="Critical-value sweep of the watchdog on a 4x8 example (exponential entries, default_rng(7), "
+              "normalised): eps_eff, eps^c of the merged block "
               "and NMIL at every threshold eps_j (eps^c is not monotone; a singleton X_eps^c gives eps^c > eps).",
-        erratum="Not a figure of the paper. Thresholds use the <= rule; the paper's chain (6) is off by one (spec E7).")
+        erratum="Not a figure of the paper. Thresholds use the <= rule; the paper's chain (6) is off by one "
+                "(Sec. IV: the literal definition gives X^c_{eps_j} = {x_1..x_{j-1}}).")
 def sec4(quick: bool = False):
     from ..mechanisms.stochastic import critical_sweep
     from ..viz.stochastic import plot_critical_sweep

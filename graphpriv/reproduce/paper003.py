@@ -1,10 +1,11 @@
-"""Paper 003 (Ding & Farokhi, agglomerative clustering for non-stochastic privacy): Figs. 1-9.
+"""Paper 003 (Ding & Farokhi, "Developing Non-Stochastic Privacy-Preserving Policies Using Agglomerative
+Clustering"): Figs. 1-9.
 
 Each builder returns a matplotlib Figure; :func:`graphpriv.reproduce.build_all` saves them and writes
 the manifest. Data: the Fig. 1 joint range and eq. (4) values (:func:`graphpriv.datasets.paper_example`)
 and the Hungarian heart-disease data (:func:`graphpriv.datasets.hungarian_range`). Where the print
 cannot be reproduced from the paper's own definitions the ``erratum`` field says what differs and why
-(see DESIGN.md, section 4 and the mechanism docstrings).
+(the errata are listed in :mod:`graphpriv.mechanisms.agglomerative` and the mechanism docstrings).
 """
 
 from __future__ import annotations
@@ -34,7 +35,9 @@ def _example():
 @figure(name="paper003_fig1_joint_range", paper="003", number="Fig. 1",
         shows="The joint range [[S,X]] of the running example: a filled square at (s_i, x_j) for every pair, "
               "6 sensitive values, 7 public values, 8 pairs.",
-        erratum="The s-labels of x2, x6 and x7 are not pinned by the text (reconstruction in DESIGN.md, section 4); "
+        erratum="The s-labels of x2, x6 and x7 are not pinned by the text (graphpriv reconstructs S|x1 = {s1, s2}, "
+                "S|x2 = {s2}, S|x3 = S|x4 = {s3}, S|x5 = {s4}, S|x6 = {s5}, S|x7 = {s6} from Section III and "
+                "Examples 1-5); "
                 "no number in the paper depends on them.")
 def fig1(quick: bool = False):
     from ..viz.graphs import plot_joint_range
@@ -154,7 +157,8 @@ def fig6(quick: bool = False):
               "normalised axes: (a) U1 with Example 3's solution (I* = 0 at I0 = log2(7/3), utility loss 0.565); "
               "(b) U2 (x7 = 4) with Example 4's solution; dashed black: exact frontier over all 877 partitions.",
         erratum="Example 4 as printed (Q(3), I* = 1 bit) is drawn as a second star; under the stated settings the algorithm "
-                "takes a 4th merge and returns I* = 0 (DESIGN.md errata). The exact frontiers are an addition: the greedy "
+                "takes a 4th merge and returns I* = 0 (its 4th merge {x2}+{x7} has Delta L = -0.615; the printed stop "
+                "needs lambda >= 0.7792). The exact frontiers are an addition: the greedy "
                 "frontier misses the exact point I* = 1 bit at loss 0.356 (U1).")
 def fig7(quick: bool = False):
     from types import SimpleNamespace

@@ -1,9 +1,10 @@
 """Paper 004 (Rassouli, Rosas, Gündüz, "Data Disclosure under Perfect Sample Privacy"): Figs. 1-5, Table I, Example 2.
 
 The paper's Figs. 4 and 5 are curves without numbers; they are rebuilt from the definitions with
-graphpriv's exact routines (spec ``perfect-sample-privacy.md`` §4.7 gives the values used as test
-oracles). Fig. 3 is an illustration of the latent reduction W̃ (Theorem 2); it is drawn for the spec's
-§4.5 merge example. Table I and Example 2 are drawn as extra figures, plus hypergraph / polytope views.
+graphpriv's exact routines (their n = 4 values are the regression oracles of the tests). Fig. 3 is
+an illustration of the latent reduction W̃ (Theorem 2); it is drawn for a small merge example
+(p_W = (1/4, 1/4, 1/2), P(X = 1 | w) = (0.2, 0.2, 0.7)). Table I and Example 2 are drawn as extra
+figures, plus hypergraph / polytope views.
 """
 
 from __future__ import annotations
@@ -50,7 +51,8 @@ def fig1(quick: bool = False):
               "[a_1, a_2] along n = [1,-1,-1,1] (nullity 1), so two different tuples (W_1 = X1 xor X2, W_2 with a random "
               "p(w|x)) have different capacities I_s^1, I_s^2 but the same optimal mapping (Prop. 4).",
         erratum="The caption's 'p_{W_1|X} != p_{W_1|X}' should read p_{W_1|X} != p_{W_2|X}; eqs. (24)-(26) need beta >= alpha "
-                "(spec §6.7).")
+                "(for beta < alpha the vertex a_2 = p + r n has a negative entry; graphpriv uses "
+                "r >= max(0, alpha - beta)).")
 def fig2(quick: bool = False):
     from ..mechanisms.sample_privacy import synergistic_disclosure
     from ..viz.hypergraphs import plot_hyperedges, plot_privacy_polytope
@@ -71,7 +73,7 @@ def fig2(quick: bool = False):
 @figure(name="paper004_fig3_latent_reduction", paper="004", number="Fig. 3",
         shows="Latent reduction W̃ = T^X(W): values of W with identical p(x|w) are merged (left: p_W = (1/4, 1/4, 1/2), "
               "P(X=1|w) = (0.2, 0.2, 0.7); right: W̃ with 2 values), so C_X(W) = H(W̃) = 1 bit < H(W) = 1.5 bits.",
-        erratum="The paper's Fig. 3 has no numbers; it is drawn for the spec's Theorem 2 merge example (spec §4.5).")
+        erratum="The paper's Fig. 3 has no numbers; it is drawn for a small Theorem 2 merge example (values in 'what it shows').")
 def fig3(quick: bool = False):
     from ..mechanisms.sample_privacy import latent_reduction
     from ..viz.hypergraphs import plot_channel
@@ -108,7 +110,8 @@ def _fig4_data(qs, n=4):
         shows="Self-disclosure efficiency of n = 4 i.i.d. Bern(q) samples: optimal (Algorithms 1-2), partial processing "
               "Y_par, pre-processing Y_pre (exact) and the paper's eq. (67) for Y_pre, with the Lemma 6 bound 1 - 1/n.",
         erratum="Eq. (67) is exact only for n = 2; for n = 4 it underestimates Y_pre (dashed); the solid Y_pre curve is "
-                "the exact value (spec §4.8).")
+                "the exact value (n - 1) - n (1 - q) h(beta) + (1 - q)^n c_n(beta): eq. (67) assumes the D_k = S_k xor S_{k+1} "
+                "are conditionally independent given X^n, which they are not.")
 def fig4(quick: bool = False):
     from ..viz.style import COLUMN_WIDTH, ROLE, new_figure
 
@@ -131,7 +134,7 @@ def fig4(quick: bool = False):
 
 @figure(name="paper004_fig5_asymptotic_efficiency", paper="004", number="Fig. 5",
         shows="Asymptotic (n → ∞) efficiency on i.i.d. Bern(q) bits: optimal (= 1, Theorem 4), Y_par (Example 4), "
-              "Y_pre exact (spec §4.8) and per the paper's eq. (67).",
+              "Y_pre exact ((1 - (1 - q) h(beta)) / h(q)) and per the paper's eq. (67).",
         erratum="The paper's eq. (67) curve (dashed) understates Y_pre; with the exact formula Y_pre beats Y_par for "
                 "q < 1 - 1/√2 ≈ 0.293 (marked), contrary to the paper's remark.")
 def fig5(quick: bool = False):
@@ -205,7 +208,8 @@ def table1(quick: bool = False):
               "hyperedges coloured by the optimal output y (each colour a vertex of S: a forest and an edge cover), and "
               "the polytope S (4 vertices, costs c_k, optimal weights u = 1/3) with I_s = 0.0134 bits.",
         erratum="The paper's displayed p_1..p_3 are garbled and p_4 is missing; the vertices drawn are the correct 6-vectors "
-                "(spec §4.2). P_{W|X^2} from the stated model (the print swaps its erasure columns; I_s is the same).")
+                "(p_4 recovered from eq. (22)). P_{W|X^2} from the stated model (the print swaps its erasure columns; "
+                "I_s is the same).")
 def ex2(quick: bool = False):
     from ..graphs.hypergraph import SampleHypergraph
     from ..mechanisms.sample_privacy import synergistic_disclosure

@@ -1,4 +1,4 @@
-"""Figures of the research tools (issue 8): not in the papers; they answer questions the papers leave open."""
+"""Figures of the research tools: not in the papers; they answer questions the papers leave open."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ __all__ = ["build_phase_transition", "build_search_gaps"]
 
 @figure(
     name="research_ensemble_phase_transition",
-    paper="research (issue 8)",
+    paper="research",
     number="—",
     shows=(
         "Random joint ranges with each (s, x) pair present with probability p (|S| = 120, |X| = 16, 200 draws per p, "
@@ -41,7 +41,7 @@ def build_phase_transition(quick: bool = False):
 
 @figure(
     name="research_search_gaps",
-    paper="research (issue 8)",
+    paper="research",
     number="—",
     shows=(
         "Mean optimality gap L - L_exact of paper 003's greedy mechanisms (Algorithm 1: L0, Algorithm 2: I*, Section V-C: "

@@ -1,4 +1,4 @@
-"""Animations of merge traces to GIF (Pillow) or MP4 (ffmpeg) (issue 4).
+"""Animations of merge traces to GIF (Pillow) or MP4 (ffmpeg).
 
 :func:`animate_trace` draws one frame per recorded step of a :class:`~graphpriv.MergeTrace` with
 :func:`~graphpriv.viz.plot_merge_step` (same stable layout in every frame) and writes the file

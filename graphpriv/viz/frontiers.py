@@ -1,4 +1,4 @@
-"""Privacy-utility Pareto frontiers with normalised axes and baselines (issue 4; paper 003, Figs. 7 and 9).
+"""Privacy-utility Pareto frontiers with normalised axes and baselines (paper 003, Figs. 7 and 9).
 
 :func:`plot_frontier` draws one or several :class:`~graphpriv.Frontier` objects (from
 :func:`graphpriv.pareto_frontier` or :func:`graphpriv.exact_frontier`) as privacy leakage against utility

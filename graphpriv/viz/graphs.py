@@ -1,4 +1,4 @@
-"""Joint-range grids, confusability and bipartite graphs, min cuts, incidence matrices (issue 4).
+"""Joint-range grids, confusability and bipartite graphs, min cuts, incidence matrices.
 
 The pictures of paper 003, Section IV: the joint range [[S, X]] as a grid (Fig. 1), the confusability
 graph G_X with its finest decomposition coloured (Fig. 2), the bipartite support graph, and minimum
@@ -406,6 +406,7 @@ def plot_incidence_matrix(matrix, ax=None, *, row_labels: Sequence | None = None
 
     Examples
     --------
+    >>> from graphpriv.viz import plot_incidence_matrix
     >>> import numpy as np
     >>> ax = plot_incidence_matrix(np.eye(3, dtype=bool), row_labels=["a", "b", "c"])
     >>> [t.get_text() for t in ax.get_yticklabels()]

@@ -66,6 +66,7 @@ def plot_incidence(matrix, *, row_blocks: Sequence[int] | None = None, block_nam
 
     Examples
     --------
+    >>> from graphpriv.viz import plot_incidence
     >>> import numpy as np
     >>> ax = plot_incidence(np.eye(3), row_blocks=[1, 2], block_names=["A", "B"])
     >>> ax.images[0].get_array().shape
@@ -132,7 +133,7 @@ def plot_hypergraph_incidence(hg, *, ax=None, null_basis: str | None = None, tit
     """The incidence matrix P of H_n (paper 004, eq. (3)), rows grouped by sample, columns = support points.
 
     With ``null_basis="circuits"`` or ``"svd"`` the null basis is drawn below P as a signed heatmap
-    (the balanced signed hyperedge weightings, spec §5.2). Column labels carry p(x^n) when weighted.
+    (the balanced signed hyperedge weightings: Null(P), Proposition 1). Column labels carry p(x^n) when weighted.
 
     Returns
     -------
@@ -140,6 +141,7 @@ def plot_hypergraph_incidence(hg, *, ax=None, null_basis: str | None = None, tit
 
     Examples
     --------
+    >>> from graphpriv.viz import plot_hypergraph_incidence
     >>> import numpy as np
     >>> from graphpriv import SampleHypergraph
     >>> ax = plot_hypergraph_incidence(SampleHypergraph.from_pmf(np.full((2, 2), 0.25)), null_basis="circuits")
@@ -192,6 +194,7 @@ def plot_levi_graph(hg, *, ax=None, title: str | None = None):
 
     Examples
     --------
+    >>> from graphpriv.viz import plot_levi_graph
     >>> import numpy as np
     >>> from graphpriv import SampleHypergraph
     >>> plot_levi_graph(SampleHypergraph.from_pmf(np.eye(2) / 2)).get_title()
@@ -232,7 +235,7 @@ def plot_hyperedges(hg, *, result=None, ax=None, title: str | None = None, max_w
     p(x^n). With a :class:`~graphpriv.SynergisticDisclosure` (or any object with ``mapping`` and
     ``hypergraph``) each hyperedge is split into one line per output y (colour = y), width
     proportional to p(x^n, y): each colour class is a vertex of S -- a forest and an edge cover for
-    n = 2 (spec §5.4). For n = 2 this is the bipartite support graph.
+    n = 2 (Algorithm 1's bases are spanning forests of H_2). For n = 2 this is the bipartite support graph.
 
     Returns
     -------
@@ -240,6 +243,7 @@ def plot_hyperedges(hg, *, result=None, ax=None, title: str | None = None, max_w
 
     Examples
     --------
+    >>> from graphpriv.viz import plot_hyperedges
     >>> import numpy as np
     >>> from graphpriv import SampleHypergraph, self_disclosure
     >>> res = self_disclosure(np.full((2, 2), 0.25))
@@ -317,6 +321,7 @@ def plot_privacy_polytope(result, *, ax=None, title: str | None = None, label_ve
 
     Examples
     --------
+    >>> from graphpriv.viz import plot_privacy_polytope
     >>> import numpy as np
     >>> from graphpriv import self_disclosure
     >>> plot_privacy_polytope(self_disclosure(np.outer([0.7, 0.3], [0.6, 0.4]))).get_title()
@@ -415,6 +420,7 @@ def plot_channel(p_x_given_w, *, w_labels=None, x_labels=None, w_name: str = "W"
 
     Examples
     --------
+    >>> from graphpriv.viz import plot_channel
     >>> ax = plot_channel([[0.8, 0.3], [0.2, 0.7]])
     >>> len(ax.lines)
     4

@@ -23,6 +23,7 @@ def label_key(label) -> tuple:
 
     Examples
     --------
+    >>> from graphpriv.viz import label_key
     >>> sorted([100, 92, 5.5], key=label_key)
     [5.5, 92, 100]
     >>> sorted(["x10", "x2", "x1"], key=label_key)
@@ -77,6 +78,7 @@ def cluster_label(members, universe=None, *, max_members: int = 4, math: bool = 
 
     Examples
     --------
+    >>> from graphpriv.viz import cluster_label
     >>> cluster_label([100, 92, 105], universe=[92, 100, 105, 130])
     '92, 100, 105'
     >>> cluster_label([92, 98, 100, 105, 122], universe=[92, 98, 100, 105, 122, 130], max_members=3)
@@ -125,6 +127,7 @@ def format_label(label, *, math: bool = True, max_members: int | None = None) ->
 
     Examples
     --------
+    >>> from graphpriv.viz import format_label
     >>> format_label("x1")
     '$x_{1}$'
     >>> format_label(("x1", "x3"))

@@ -113,6 +113,7 @@ def step_title(trace, t: int, *, max_chars: int = 60, math: bool = True, lines: 
 
     Examples
     --------
+    >>> from graphpriv.viz import step_title
     >>> import graphpriv as gp
     >>> jr, _ = gp.datasets.paper_example()
     >>> tr = gp.agglomerate(jr, "I*", 0.3).trace                   # paper 003, Example 3

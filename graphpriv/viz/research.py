@@ -1,4 +1,4 @@
-"""Plots for the research tools of issue 8: the phase transition of I* on random joint ranges, the
+"""Plots for the research tools: the phase transition of I* on random joint ranges, the
 strength of G_X versus density, and greedy-versus-search optimality gaps.
 
 Every function draws on ``ax`` (a new figure when ``None``) and returns the axes; nothing calls

@@ -1,4 +1,4 @@
-"""Merge steps, trace panels and convergence of L(t) (issue 4; paper 003, Figs. 3-6 and 8).
+"""Merge steps, trace panels and convergence of L(t) (paper 003, Figs. 3-6 and 8).
 
 A :class:`~graphpriv.MergeTrace` records a mechanism as a sequence of node merges. These views read it:
 

@@ -55,6 +55,7 @@ def iid_samples_model(p_w, p_x_given_w, n: int) -> tuple[np.ndarray, np.ndarray]
     --------
     Table I (P(W = 1) = 1/3, BSC(0.1)), n = 2: I_s = 8.34e-3 bits.
 
+    >>> from graphpriv import iid_samples_model
     >>> pw, px = iid_samples_model([2/3, 1/3], [[0.9, 0.1], [0.1, 0.9]], 2)
     >>> from graphpriv import synergistic_disclosure
     >>> round(synergistic_disclosure(pw, px).value, 7)
@@ -96,8 +97,9 @@ def latent_reduction(p_w, p_x_given_w, *, atol: float = 1e-12, base: float = 2) 
 
     Examples
     --------
-    Spec §4.5: p_W = (1/4, 1/4, 1/2), P(X = 1 | w) = (0.2, 0.2, 0.7) gives two values and H(W̃) = 1 bit.
+    A Theorem 2 merge: p_W = (1/4, 1/4, 1/2), P(X = 1 | w) = (0.2, 0.2, 0.7) gives two values and H(W̃) = 1 bit.
 
+    >>> from graphpriv import latent_reduction
     >>> r = latent_reduction([0.25, 0.25, 0.5], [[0.8, 0.8, 0.3], [0.2, 0.2, 0.7]])
     >>> r.merge.tolist(), round(r.value, 9)
     ([0, 0, 1], 1.0)
@@ -126,9 +128,11 @@ def output_perturbation_capacity(p_w, p_x_given_w, *, base: float = 2) -> float:
 
     Examples
     --------
-    Spec §4.5 (W uniform on 3 values, P(X = 1 | w) = 0.1, 0.5, 0.9): C_1(0) = 0.9183; the Table I
+    A second asymptotic model (W uniform on 3 values, P(X = 1 | w) = 0.1, 0.5, 0.9): C_1(0) = 0.9183; the Table I
     model has C_1(0) = 0.
 
+    >>> from graphpriv import output_perturbation_capacity
+    >>> import numpy as np
     >>> round(output_perturbation_capacity(np.ones(3) / 3, [[.9, .5, .1], [.1, .5, .9]]), 4)
     0.9183
     """
@@ -149,8 +153,10 @@ def genie_disclosure(p_w, p_x_given_w, n: int, *, base: float = 2) -> float:
 
     Examples
     --------
-    Table I model: J = 0.192494, 0.162171 for n = 1, 2 (spec §4.4).
+    Table I model (P(W = 1) = 1/3, X_i | W i.i.d. BSC(0.1)): J = 0.192494, 0.162171 for n = 1, 2
+    (non-increasing, Remark 5).
 
+    >>> from graphpriv import genie_disclosure
     >>> [round(genie_disclosure([2/3, 1/3], [[.9, .1], [.1, .9]], n), 6) for n in (1, 2)]
     [0.192494, 0.162171]
     """
@@ -200,8 +206,10 @@ def asymptotic_bounds(p_w, p_x_given_w, *, base: float = 2) -> AsymptoticBounds:
 
     Examples
     --------
-    Spec §4.5 (W uniform on 3 values, P(X = 1 | w) = 0.1, 0.5, 0.9):
+    A second asymptotic model (W uniform on 3 values, P(X = 1 | w) = 0.1, 0.5, 0.9), Proposition 5's chain:
 
+    >>> from graphpriv import asymptotic_bounds
+    >>> import numpy as np
     >>> b = asymptotic_bounds(np.ones(3) / 3, [[.9, .5, .1], [.1, .5, .9]])
     >>> [round(v, 4) for v in (b.lower, b.c1_zero, b.c2_zero, b.h_w_given_x)]
     [0.585, 0.9183, 1.0516, 1.231]

@@ -66,6 +66,8 @@ def verify_sample_privacy(mapping, p_xn, *, p_w_given_xn=None, protected=None, t
     --------
     Y = X_1 xor X_2 on two fair coins is sample-private and reveals 1 bit; Y = X_1 is not private:
 
+    >>> import numpy as np
+    >>> from graphpriv import verify_sample_privacy
     >>> p = np.full((2, 2), 0.25)
     >>> chk = verify_sample_privacy([[1, 0, 0, 1], [0, 1, 1, 0]], p)
     >>> chk.is_private, round(chk.information, 9)
@@ -104,6 +106,8 @@ def is_disclosure_feasible(p_w_given_xn, p_xn, *, tol: float = 1e-9) -> bool:
 
     Examples
     --------
+    >>> import numpy as np
+    >>> from graphpriv import is_disclosure_feasible
     >>> p = np.full((2, 2), 0.25)
     >>> is_disclosure_feasible([[1, 0, 0, 1], [0, 1, 1, 0]], p)   # W = X1 xor X2
     True
@@ -140,8 +144,10 @@ def disclosure_bounds(p_w_given_xn, p_xn, *, base: float = 2) -> DisclosureBound
 
     Examples
     --------
-    Example 2 with the model's P_{W|X^2} (spec §4.2: upper bound 0.540852 - 0.5 = 0.040852):
+    Example 2 with the model's P_{W|X^2} (Proposition 2's bound I(W;X^2) - max_j I(W;X_j) = 0.540852 - 0.5 = 0.040852):
 
+    >>> import numpy as np
+    >>> from graphpriv import disclosure_bounds
     >>> p = np.array([[1, 3, 2], [2, 3, 1]]) / 12
     >>> pw = np.array([[[1, 1/3, 0], [1, 2/3, 0]], [[0, 2/3, 1], [0, 1/3, 1]]])
     >>> b = disclosure_bounds(pw, p)
@@ -164,6 +170,8 @@ def self_disclosure_bounds(p_xn, *, base: float = 2) -> DisclosureBounds:
 
     Examples
     --------
+    >>> from graphpriv import self_disclosure_bounds
+    >>> import numpy as np
     >>> b = self_disclosure_bounds(np.full((2, 2, 2), 1 / 8))   # uniform bits: Î_s = n - 1 = 2
     >>> round(b.lower, 6), round(b.upper, 6)
     (1.0, 2.0)

@@ -211,6 +211,7 @@ def synergistic_disclosure(p_w_given_xn, p_xn, *, protected=None, method: str = 
     --------
     Paper 004, Example 2 (W ~ Bern(1/2), X_1 = BSC(2/3), X_2 = BEC(1/2); the paper's P_{W|X^2}):
 
+    >>> from graphpriv import synergistic_disclosure
     >>> import numpy as np
     >>> p = np.array([[1, 3, 2], [2, 3, 1]]) / 12
     >>> pw = np.array([[[1, 2/3, 0], [1, 1/3, 0]], [[0, 1/3, 1], [0, 2/3, 1]]])
@@ -238,8 +239,11 @@ def self_disclosure(p_xn, *, protected=None, method: str = "auto", max_support: 
 
     Examples
     --------
-    Two i.i.d. Bern(0.2) bits (spec §4.3 table: 0.202710 bits); two fair bits give 1 bit (Y = X_1 xor X_2):
+    Two i.i.d. Bern(0.2) bits (the two-binary-sample closed form, eqs. (24)-(26): 0.202710 bits); two
+    fair bits give 1 bit (Y = X_1 xor X_2):
 
+    >>> import numpy as np
+    >>> from graphpriv import self_disclosure
     >>> q = 0.2; px = np.array([1 - q, q])
     >>> round(self_disclosure(np.outer(px, px)).value, 6)
     0.20271

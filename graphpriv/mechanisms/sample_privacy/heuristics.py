@@ -82,6 +82,8 @@ def partial_processing(p_xn, *, window: int = 2, method: str = "auto", base: flo
 
     Examples
     --------
+    >>> import numpy as np
+    >>> from graphpriv import partial_processing, pair_self_disclosure_binary
     >>> q = 0.3; px = np.array([1 - q, q])
     >>> res = partial_processing(np.multiply.outer(np.outer(px, px), px))
     >>> round(res.information, 6) == round(res.predicted, 6) == round(2 * pair_self_disclosure_binary(q), 6)
@@ -120,10 +122,11 @@ def uniformizing_channel(p_x) -> np.ndarray:
     Built as the north-west-corner transport plan from p_X to the uniform pmf. For a binary
     X ~ Bern(q), q <= 1/2 this is Example 5's Z-channel (1 -> 1, 0 -> 1 with probability
     beta = (1/2 - q)/(1 - q)); for q > 1/2 the roles of 0 and 1 swap. The paper does not say how to
-    uniformise larger alphabets (spec §6.16); any such channel keeps Y_pre private.
+    uniformise larger alphabets (Section V-C); any such channel keeps Y_pre private.
 
     Examples
     --------
+    >>> from graphpriv import uniformizing_channel
     >>> uniformizing_channel([0.8, 0.2]).round(6).tolist()
     [[0.625, 0.0], [0.375, 1.0]]
     """
@@ -157,6 +160,8 @@ def preprocessing_mechanism(p_xn, *, base: float = 2, max_states: int = 4096) ->
 
     Examples
     --------
+    >>> import numpy as np
+    >>> from graphpriv import preprocessing_mechanism
     >>> q = 0.2; px = np.array([1 - q, q])
     >>> res = preprocessing_mechanism(np.multiply.outer(np.outer(px, px), px))
     >>> round(res.information, 6), round(res.predicted, 6), res.check.is_private
@@ -187,14 +192,16 @@ def preprocessing_mechanism(p_xn, *, base: float = 2, max_states: int = 4096) ->
 def preprocessing_information(q: float, n: int, *, formula: str = "exact") -> float:
     """I(Y_pre; X^n) in bits for n i.i.d. Bern(q) samples (paper 004, Example 5).
 
-    ``formula="exact"`` (spec §4.8, the correction): (n - 1) - n (1 - q) h(beta) + (1 - q)^n c_n(beta),
-    with beta = (1/2 - q)/(1 - q) and c_n(beta) = H(S^n | S_1 xor S_2, ..., S_{n-1} xor S_n) for
-    S_i i.i.d. Bern(beta). ``formula="eq67"``: the paper's eq. (67),
-    (n - 1)[1 - 2q(1 - q) h(beta) - (1 - q)^2 h(2 beta (1 - beta))], exact only for n = 2 or q = 1/2
-    and a strict lower bound for n >= 3. For q > 1/2 the roles of 0 and 1 swap (q -> 1 - q).
+    ``formula="exact"`` (graphpriv's correction of eq. (67), equal to brute force for n = 2..5):
+    (n - 1) - n (1 - q) h(beta) + (1 - q)^n c_n(beta), with beta = (1/2 - q)/(1 - q) and
+    c_n(beta) = H(S^n | S_1 xor S_2, ..., S_{n-1} xor S_n) for S_i i.i.d. Bern(beta).
+    ``formula="eq67"``: the paper's eq. (67), (n - 1)[1 - 2q(1 - q) h(beta) - (1 - q)^2 h(2 beta (1 - beta))],
+    exact only for n = 2 or q = 1/2 and a strict lower bound for n >= 3. For q > 1/2 the roles of 0 and 1
+    swap (q -> 1 - q).
 
     Examples
     --------
+    >>> from graphpriv import preprocessing_information
     >>> [round(preprocessing_information(0.2, n), 6) for n in (2, 3, 4, 5)]
     [0.056386, 0.155535, 0.287189, 0.44359]
     >>> round(preprocessing_information(0.2, 3, formula="eq67"), 6) < 0.155535
@@ -225,11 +232,12 @@ def preprocessing_information(q: float, n: int, *, formula: str = "exact") -> fl
 def pair_self_disclosure_binary(q: float) -> float:
     """Î_s(X_1, X_2) in bits for two i.i.d. Bern(q) bits: 2h(q) - (1-q) H(1-2q, q, q) - q h(q), q <= 1/2.
 
-    Spec §3.3/§4.3 (vertices [1-2q, q, q, 0] with weight 1-q and [1-q, 0, 0, q] with weight q);
+    Example 4 (the polytope's vertices [1-2q, q, q, 0] with weight 1-q and [1-q, 0, 0, q] with weight q);
     q > 1/2 is mapped to 1 - q.
 
     Examples
     --------
+    >>> from graphpriv import pair_self_disclosure_binary
     >>> [round(pair_self_disclosure_binary(q), 6) for q in (0.05, 0.1, 0.5)]
     [0.017928, 0.061356, 1.0]
     """
@@ -244,11 +252,13 @@ def binary_iid_asymptotic_efficiency(q: float, scheme: str = "par") -> float:
     """Asymptotic efficiency (n -> infinity) of a heuristic on i.i.d. Bern(q) bits (paper 004, Fig. 5).
 
     ``"par"``: Ex. 4, Î_s(X_1, X_2) / h(q); ``"pre"``: exact Y_pre, (1 - (1 - q) h(beta)) / h(q)
-    (spec §4.8); ``"pre_eq67"``: the paper's eq. (67) divided by h(q) (an underestimate). The optimal
-    scheme tends to 1 (Theorem 4).
+    (the exact limit; eq. (67) assumes the D_k = S_k xor S_{k+1} are conditionally independent given
+    X^n, which they are not); ``"pre_eq67"``: the paper's eq. (67) divided by h(q) (an underestimate).
+    The optimal scheme tends to 1 (Theorem 4).
 
     Examples
     --------
+    >>> from graphpriv import binary_iid_asymptotic_efficiency
     >>> [round(binary_iid_asymptotic_efficiency(0.1, s), 4) for s in ("par", "pre", "pre_eq67")]
     [0.1308, 0.2303, 0.0249]
     """
@@ -275,6 +285,7 @@ def modular_sum_mechanism(sizes: Sequence[int], modulus: int) -> np.ndarray:
 
     Examples
     --------
+    >>> from graphpriv import modular_sum_mechanism
     >>> modular_sum_mechanism([2, 2], 2).astype(int).tolist()
     [[1, 0, 0, 1], [0, 1, 1, 0]]
     """
@@ -298,6 +309,8 @@ def window_sum_mechanism(modulus: int, n: int, k: int) -> np.ndarray:
 
     Examples
     --------
+    >>> from graphpriv import window_sum_mechanism, verify_sample_privacy
+    >>> import numpy as np
     >>> K = window_sum_mechanism(2, 3, 2)
     >>> K.shape, verify_sample_privacy(K, np.full((2, 2, 2), 1 / 8), protected=[(0, 1), (1, 2)]).is_private
     ((4, 8), True)
@@ -327,6 +340,8 @@ def quantile_sum_mechanism(x1, x2, n_bins: int) -> np.ndarray:
 
     Examples
     --------
+    >>> import numpy as np
+    >>> from graphpriv import quantile_sum_mechanism
     >>> rng = np.random.default_rng(0)
     >>> y = quantile_sum_mechanism(rng.normal(size=1000), rng.exponential(size=1000), 4)
     >>> np.bincount(y).tolist()

@@ -42,10 +42,10 @@ class TwoBinaryDisclosure:
 def two_binary_closed_form(p_w_given_xn, p_xn, *, base: float = 2) -> TwoBinaryDisclosure:
     """I_s and the optimal mapping for two binary samples in closed form (paper 004, eqs. (24)-(26)).
 
-    The paper's formulas assume beta >= alpha (else a_2 has a negative entry, spec §6.7); this
-    version uses r in [max(0, alpha - beta), min(alpha, 1 - beta)] and is valid for every full-support
-    p. The mapping does not depend on W (nul(P) = 1, Prop. 4). With fewer than 4 support points
-    nul(P) = 0 and I_s = 0 (a constant Y).
+    The paper's formulas assume beta >= alpha (else the vertex a_2 = p + r n has a negative entry, e.g.
+    alpha = .7, beta = .4, r = .45); this version uses r in [max(0, alpha - beta), min(alpha, 1 - beta)] and is
+    valid for every full-support p. The mapping does not depend on W (nul(P) = 1, Prop. 4). With fewer than 4
+    support points nul(P) = 0 and I_s = 0 (a constant Y).
 
     Parameters
     ----------
@@ -54,6 +54,8 @@ def two_binary_closed_form(p_w_given_xn, p_xn, *, base: float = 2) -> TwoBinaryD
 
     Examples
     --------
+    >>> import numpy as np
+    >>> from graphpriv import two_binary_closed_form
     >>> p = np.full((2, 2), 0.25)
     >>> round(two_binary_closed_form([[1, 0, 0, 1], [0, 1, 1, 0]], p).value, 9)
     1.0

@@ -270,8 +270,9 @@ def watchdog_eps_delta(jd, eps: float, delta: float, eps_bar: float = math.inf, 
     eps : float >= 0
         Threshold, in the unit of ``base``.
     delta : float in [0, 1)
-        Allowed breach probability Pr[|i(S, Y)| > eps]; must be >= delta0 (spec E6: delta = 0 gives
-        the plain watchdog whenever every Delta(eps, x) > 0).
+        Allowed breach probability Pr[|i(S, Y)| > eps]; must be >= delta0 (the paper asks
+        delta > delta0 but uses delta = 0 in Fig. 2; delta = 0 gives the plain watchdog whenever every
+        Delta(eps, x) > 0).
     eps_bar : float > eps, default inf
         Cap on the abs-log-lift of every release (``inf``: no cap; the paper simulates it with 1000,
         and with inf a symbol holding a zero-probability pair (eps(x) = inf) can be published, E16).
@@ -294,7 +295,7 @@ def watchdog_eps_delta(jd, eps: float, delta: float, eps_bar: float = math.inf, 
 
     Examples
     --------
-    The golden case of the watchdog spec (section 5.2): eps = 1, delta = 0.02, eps_bar = 3 (nats).
+    A 4 x 8 example (exponential entries, ``default_rng(7)``): eps = 1, delta = 0.02, eps_bar = 3 (nats).
 
     >>> import numpy as np, graphpriv as gp
     >>> P = np.random.default_rng(7).exponential(size=(4, 8)); P /= P.sum()
@@ -355,7 +356,7 @@ def optimal_eps_delta(jd, eps: float, delta: float, eps_bar: float = math.inf, *
     --------
     >>> import numpy as np, graphpriv as gp
     >>> P = np.random.default_rng(7).exponential(size=(4, 8)); P /= P.sum()
-    >>> opt = gp.optimal_eps_delta(P, 1.0, 0.02, 3.0)          # watchdog spec 5.2: greedy is optimal here
+    >>> opt = gp.optimal_eps_delta(P, 1.0, 0.02, 3.0)          # Algorithm 1's greedy is optimal here
     >>> round(opt.nmil, 4), np.flatnonzero(opt.published).tolist()
     (0.269, [1, 2, 3, 4, 7])
 

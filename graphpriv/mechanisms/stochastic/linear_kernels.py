@@ -56,7 +56,7 @@ def target_conditional(jd, alpha: float) -> np.ndarray:
     Examples
     --------
     >>> import graphpriv as gp
-    >>> gp.target_conditional(gp.paper000_example1(), 0.5).round(3).tolist()     # spec 7.2
+    >>> gp.target_conditional(gp.paper000_example1(), 0.5).round(3).tolist()     # Example 1, alpha = 0.5
     [[0.305, 0.17, 0.36, 0.165], [0.455, 0.27, 0.16, 0.115]]
     """
     jd = _joint(jd)
@@ -73,7 +73,7 @@ def markov_kernel(jd, alpha: float) -> np.ndarray:
     Examples
     --------
     >>> import graphpriv as gp
-    >>> gp.markov_kernel(gp.paper000_example1(), 0.5)[0].round(3).tolist()     # spec 7.2, row x' = a
+    >>> gp.markov_kernel(gp.paper000_example1(), 0.5)[0].round(3).tolist()     # Example 1, alpha = 0.5, row x' = a
     [0.705, 0.12, 0.11, 0.065]
     """
     jd = _joint(jd)
@@ -113,7 +113,7 @@ def optimal_markov_kernel(jd, alpha: float, utility: str = "tv", distance=None) 
     >>> import graphpriv as gp
     >>> jd = gp.paper000_example1()
     >>> K = gp.optimal_markov_kernel(jd, 0.5)
-    >>> round(gp.total_variation_loss(jd, K), 4)      # spec 3.1: 0.2178 (Lemma 1: 0.3545, non-Markov: 0.1050)
+    >>> round(gp.total_variation_loss(jd, K), 4)      # Example 1: 0.2178 (Lemma 1: 0.3545, non-Markov: 0.1050)
     0.2178
 
     Notes
@@ -176,7 +176,7 @@ def satisfies_triangle_inequality(distance, *, atol: float = 1e-12) -> bool:
     Examples
     --------
     >>> import graphpriv as gp
-    >>> gp.satisfies_triangle_inequality([[0, 1, 10], [1, 0, 1], [10, 1, 0]])    # spec's counterexample
+    >>> gp.satisfies_triangle_inequality([[0, 1, 10], [1, 0, 1], [10, 1, 0]])    # not a metric: Prop. 2 does not apply
     False
     """
     D = np.asarray(distance, dtype=float)

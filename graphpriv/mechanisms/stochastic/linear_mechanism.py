@@ -50,7 +50,8 @@ def paper000_example1() -> JointDistribution:
 def reduction_log_lift(jd, alpha, *, base: float = 2, approx: bool = False):
     """Exact log-lift L^LL(S -> Y) of the linear reduction, as a function of alpha.
 
-    L^LL(S -> Y) = max_{s,x} |log((1 - alpha) r(s, x) + alpha)| with r the lift of (S, X) (spec 2.2);
+    L^LL(S -> Y) = max_{s,x} |log((1 - alpha) r(s, x) + alpha)| with r the lift of (S, X) (the lift of Y
+    is (1 - alpha) r + alpha, so this is exact where eq. (6b) is a first-order approximation);
     ``approx=True`` gives the paper's first-order value (1 - alpha) L^LL(S -> X) (eq. (6b)). Finite for
     alpha > 0, non-increasing, 0 at alpha = 1. Same for Markov and non-Markov kernels.
 
@@ -62,7 +63,7 @@ def reduction_log_lift(jd, alpha, *, base: float = 2, approx: bool = False):
     --------
     >>> import graphpriv as gp
     >>> jd = gp.paper000_example1()
-    >>> round(gp.reduction_log_lift(jd, 0.5), 4), round(gp.reduction_log_lift(jd, 0.5, approx=True), 4)   # spec 7.5
+    >>> round(gp.reduction_log_lift(jd, 0.5), 4), round(gp.reduction_log_lift(jd, 0.5, approx=True), 4)   # Example 1
     (0.7105, 0.6315)
     """
     return _over_alpha(jd, alpha, base, approx, "ll")
@@ -71,7 +72,8 @@ def reduction_log_lift(jd, alpha, *, base: float = 2, approx: bool = False):
 def reduction_ldp(jd, alpha, *, base: float = 2, approx: bool = False):
     """Exact LDP L^LDP(S -> Y) of the linear reduction, as a function of alpha.
 
-    max_x log(((1 - alpha) max_s r(s, x) + alpha) / ((1 - alpha) min_s r(s, x) + alpha)) (spec 2.2);
+    max_x log(((1 - alpha) max_s r(s, x) + alpha) / ((1 - alpha) min_s r(s, x) + alpha)) (exact: the lift
+    of Y is (1 - alpha) r + alpha);
     ``approx=True`` gives (1 - alpha) L^LDP(S -> X) (eq. (6a)).
 
     Examples
@@ -109,7 +111,8 @@ def _over_alpha(jd, alpha, base, approx: bool, which: str):
 def total_variation_loss(jd, kernel, *, variant: str = "tv") -> float:
     """D_TV(X, Y) = 1 - sum_x P_X(x) P_{Y|X}(x|x) = Pr[Y != X] (paper 000 App. B, canonical form).
 
-    ``variant="l1"`` gives the paper's un-halved double sum (= 2 D_TV, spec section 6 item 2).
+    ``variant="l1"`` gives the paper's un-halved double sum (= 2 D_TV; App. B and footnote 10 equate it
+    with D_TV, a factor-2 erratum).
 
     Examples
     --------
@@ -305,7 +308,7 @@ def linear_reduction_sweep(jd, alphas=None, *, distance=None, base: float = 2, p
     --------
     >>> import graphpriv as gp
     >>> df = gp.linear_reduction_sweep(gp.paper000_example1(), [0.1, 0.5, 1.0])
-    >>> df[["alpha", "tv_markov", "tv_optimal"]].round(4).values.tolist()      # spec 7.5: 0.709a, 0.21a
+    >>> df[["alpha", "tv_markov", "tv_optimal"]].round(4).values.tolist()      # Example 1: 0.709a, 0.21a
     [[0.1, 0.0709, 0.021], [0.5, 0.3545, 0.105], [1.0, 0.709, 0.21]]
     """
     jd = _joint(jd)

@@ -161,7 +161,10 @@ def _jsonable(v):
 # ----------------------------------------------------------------------------- partitions
 @dataclass(frozen=True)
 class PartitionMetrics:
-    """Privacy/utility of merging each block of a partition of X (watchdog spec section 2, item 3)."""
+    """Privacy/utility of merging each block of a partition of X.
+
+    Paper 002's bi-partition formulas, eqs. (5), (8), (9) and (11), applied to each block.
+    """
 
     eps_eff: float            # max_k eps(B_k)
     delta_total: float        # sum_k Delta(eps, B_k)  (NaN when eps is None)
@@ -193,7 +196,7 @@ def _blocks(jd: JointDistribution, blocks) -> list[np.ndarray]:
 def partition_metrics(jd, blocks, eps: float | None = None, *, base: float = math.e) -> PartitionMetrics:
     """Metrics of the mechanism that merges every block of a partition of X (X-invariantly).
 
-    The generalisation of paper 002's bi-partition formulas (watchdog spec section 2, item 3): with
+    The generalisation of paper 002's bi-partition formulas (by the mediant argument of Theorem 1's proof): with
     one non-singleton block they are eqs. (5), (8), (9), (11). Symbols not in any block are singletons.
 
     Examples

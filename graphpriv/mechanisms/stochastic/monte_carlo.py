@@ -113,10 +113,10 @@ def watchdog_monte_carlo(n_draws: int = 5000, n_sensitive: int = 15, n_public: i
                          batch_size: int = 250, progress: bool | None = False) -> WatchdogMonteCarlo:
     """Monte-Carlo behind paper 002's Figs. 1 and 2, in parallel with joblib or on a dask cluster.
 
-    Draws ``n_draws`` random joint pmfs (``JointDistribution.random``; the default "uniform" law is the
-    one that reproduces the paper, spec section 4.4) and records, per draw, Fig. 1's blue and yellow
-    values at ``fig1_eps`` and the NMIL of every setting (plain watchdog or Algorithm 1; delta is raised
-    to delta0 if needed).
+    Draws ``n_draws`` random joint pmfs (``JointDistribution.random``; the default "uniform" law is the one
+    that reproduces the paper's Sec. V claims; a flat Dirichlet does not) and records, per draw, Fig. 1's blue
+    and yellow values at ``fig1_eps`` and the NMIL of every setting (plain watchdog or Algorithm 1; delta is
+    raised to delta0 if needed).
 
     Parameters
     ----------

@@ -169,7 +169,7 @@ def watchdog(jd, eps: float, *, base: float = math.e, R="merge") -> WatchdogResu
 
     Examples
     --------
-    The golden case of the watchdog spec (section 5.2): ``default_rng(7)``, |S| = 4, |X| = 8, eps = 1 nat.
+    A small example: exponential entries from ``default_rng(7)``, |S| = 4, |X| = 8, eps = 1 nat.
 
     >>> import numpy as np, graphpriv as gp
     >>> P = np.random.default_rng(7).exponential(size=(4, 8)); P /= P.sum()
@@ -256,7 +256,7 @@ def critical_sweep(jd, *, base: float = math.e) -> CriticalSweep:
     >>> import numpy as np, graphpriv as gp
     >>> P = np.random.default_rng(7).exponential(size=(4, 8)); P /= P.sum()
     >>> sw = gp.critical_sweep(P)
-    >>> [round(r.eps_c, 3) for r in sw.levels]        # watchdog spec 5.2
+    >>> [round(r.eps_c, 3) for r in sw.levels]        # eps^c is not monotone (Sec. IV)
     [0.0, 4.756, 1.693, 0.906, 0.532, 0.116, 0.013, 0.027, 0.0]
 
     Notes
