@@ -35,9 +35,8 @@ def _example():
 @figure(name="paper003_fig1_joint_range", paper="003", number="Fig. 1",
         shows="The joint range [[S,X]] of the running example: a filled square at (s_i, x_j) for every pair, "
               "6 sensitive values, 7 public values, 8 pairs.",
-        erratum="The s-labels of x2, x6 and x7 are not pinned by the text (graphpriv reconstructs S|x1 = {s1, s2}, "
-                "S|x2 = {s2}, S|x3 = S|x4 = {s3}, S|x5 = {s4}, S|x6 = {s5}, S|x7 = {s6} from Section III and "
-                "Examples 1-5); "
+        erratum="The s-labels of x2, x6 and x7 are not pinned by the text (graphpriv reconstructs, from Section III and Examples "
+                "1-5: x1 pairs with s1 and s2, x2 with s2, x3 and x4 with s3, x5 with s4, x6 with s5, x7 with s6); "
                 "no number in the paper depends on them.")
 def fig1(quick: bool = False):
     from ..viz.graphs import plot_joint_range
