@@ -73,22 +73,9 @@ def plot_merge_hierarchy(trace, t: int | None = None, ax=None, *, labels: bool |
         return ax
     Z = trace.to_linkage()
     heights = Z[:, 2]
+    colour = link_colour_func(trace, t, Z)
     comp0 = np.asarray(trace.components0, dtype=np.int64)
-    node_comp = np.concatenate([comp0, np.full(n - 1, -1, dtype=np.int64)])
-    for i, (a, b) in enumerate(Z[:, :2].astype(np.int64)):
-        node_comp[n + i] = node_comp[a] if node_comp[a] == node_comp[b] else -1
     accepted = trace.step_accepted
-
-    def colour(k: int) -> str:
-        h = int(heights[k - n])
-        if h >= T:
-            return COMPLETING
-        if h == t:
-            return ROLE["merge"]
-        if not accepted[h]:
-            return REJECTED
-        c = int(node_comp[k])
-        return component_color(c) if c >= 0 else "#404040"
 
     R = dendrogram(Z, ax=ax, link_color_func=colour, no_labels=True)
     ax.graphpriv_dendrogram = R
@@ -189,6 +176,45 @@ def _number_pairs(ax, trace, Z, leaves, t: int) -> None:
         ax.annotate(str(events[i].number), (centres[i], t), xytext=(0, 2), textcoords="offset points", ha="center",
                     va="bottom", fontsize=5.5, color="white", zorder=8, gid="graphpriv-pair-number",
                     bbox=dict(boxstyle="round,pad=0.12", facecolor=ROLE["merge"], edgecolor="none"))
+
+
+def link_colour_func(trace, t: int, Z: np.ndarray | None = None):
+    """Colour of every link of the merge hierarchy at step t, as ``link_color_func`` for
+    :func:`scipy.cluster.hierarchy.dendrogram`: ``ROLE["merge"]`` for the pairs merged at t, grey for a
+    rejected step, :data:`COMPLETING` for the joins that only complete the tree, else the colour of the
+    original component of G_X the link's leaves come from (dark grey once it spans several).
+
+    Examples
+    --------
+    >>> import graphpriv as gp
+    >>> jr, _ = gp.datasets.paper_example()
+    >>> tr = gp.agglomerate(jr, "I*", 0.3).trace
+    >>> f = gp.viz.hierarchy.link_colour_func(tr, 1)
+    >>> f(tr.n_public) == gp.viz.ROLE["merge"]        # the first link is step 1's merge
+    True
+    """
+    Z = trace.to_linkage() if Z is None else Z
+    n = trace.n_public
+    T = len(trace)
+    heights = Z[:, 2]
+    comp0 = np.asarray(trace.components0, dtype=np.int64)
+    node_comp = np.concatenate([comp0, np.full(n - 1, -1, dtype=np.int64)])
+    for i, (a, b) in enumerate(Z[:, :2].astype(np.int64)):
+        node_comp[n + i] = node_comp[a] if node_comp[a] == node_comp[b] else -1
+    accepted = trace.step_accepted
+
+    def colour(k: int) -> str:
+        h = int(heights[k - n])
+        if h >= T:
+            return COMPLETING
+        if h == t:
+            return ROLE["merge"]
+        if not accepted[h]:
+            return REJECTED
+        c = int(node_comp[k])
+        return component_color(c) if c >= 0 else "#404040"
+
+    return colour
 
 
 def _rgb(c):

@@ -20,7 +20,7 @@ from .labels import cluster_label, label_key
 from .merges import merge_events, status_color, step_title
 from .style import PAGE_WIDTH, ROLE, axes_or_new, component_color
 
-__all__ = ["column_order", "matrix_bands", "MatrixBands", "plot_merge_matrix"]
+__all__ = ["column_order", "matrix_bands", "MatrixBands", "matrix_cells", "MatrixCells", "plot_merge_matrix"]
 
 
 @dataclass(frozen=True)
@@ -135,6 +135,73 @@ def column_order(trace, jr: JointRange | None = None, t: int | None = None) -> n
     return matrix_bands(trace, jr, t).order
 
 
+@dataclass(frozen=True)
+class MatrixCells:
+    """Cells of the matrix view at step t (see :func:`matrix_cells`).
+
+    Attributes
+    ----------
+    bands : MatrixBands
+        Column order and band boundaries (:func:`matrix_bands`).
+    sensitive_order : numpy.ndarray of int
+        Sensitive codes in row order (:func:`graphpriv.viz.labels.label_key` order of their labels).
+    original : numpy.ndarray of bool, shape (rows, columns)
+        (s, x) ∈ [[S, X]] for the displayed columns.
+    quantized : numpy.ndarray of bool, shape (rows, columns)
+        s ∈ [[S|x̂]] for the cluster x̂ of the column's value.
+    anonymity : numpy.ndarray of int
+        |[[S|x̂]]| of every cluster, left to right (one entry per ``bands.cluster_bounds``).
+    xpos : numpy.ndarray of int
+        Drawing position of every displayed column (components separated by a gap).
+    width : int
+        Number of drawing positions (columns plus gaps).
+    """
+
+    bands: MatrixBands
+    sensitive_order: np.ndarray
+    original: np.ndarray
+    quantized: np.ndarray
+    anonymity: np.ndarray
+    xpos: np.ndarray
+    width: int
+
+
+def matrix_cells(trace, jr: JointRange, t: int | None = None) -> MatrixCells:
+    """The cells of the matrix view of [[S, X̂(t)]]: which pairs are in [[S, X]], which the quantisation
+    adds (S|x̂ = ∪ S|x over the cluster, Ding & Farokhi, eq. (2)), each cluster's |[[S|x̂]]| and the column
+    positions (a gap of ``max(1, round(n / 120))`` between components).
+
+    Examples
+    --------
+    >>> import graphpriv as gp
+    >>> jr, _ = gp.datasets.paper_example()
+    >>> c = gp.viz.matrix_cells(gp.agglomerate(jr, "I*", 0.3).trace, jr, 1)
+    >>> c.anonymity.tolist(), c.width
+    ([3, 1, 1, 1, 1, 1], 10)
+    """
+    import scipy.sparse as sp
+
+    t = _check_args(trace, jr, t)
+    if jr is None:
+        raise InputTypeError("matrix_cells needs the joint range the trace was recorded on")
+    b = matrix_bands(trace, jr, t)
+    n = trace.n_public
+    s_labels = jr.sensitive_labels.tolist()
+    s_order = np.array(sorted(range(len(s_labels)), key=lambda i: label_key(s_labels[i])), dtype=np.int64)
+    M = sp.csc_array(jr.matrix)
+    cols = M[s_order][:, b.order]
+    orig = cols.toarray().astype(bool)
+    cl_rank = np.cumsum(np.r_[0, b.cluster[1:] != b.cluster[:-1]])  # band of every column, left to right
+    n_cl = int(cl_rank[-1]) + 1
+    ind = sp.csr_array((np.ones(n, dtype=np.int32), (np.arange(n), cl_rank)), shape=(n, n_cl))
+    qm = ((cols.astype(np.int32) @ ind) > 0).toarray()
+    gap = max(1, int(round(n / 120)))
+    comp_seq = np.cumsum(np.r_[0, b.component[1:] != b.component[:-1]])
+    xpos = np.arange(n) + gap * comp_seq
+    return MatrixCells(bands=b, sensitive_order=s_order, original=orig, quantized=qm[:, cl_rank],
+                       anonymity=qm.sum(axis=0), xpos=xpos, width=int(xpos[-1]) + 1)
+
+
 def _axes_points(ax) -> tuple[float, float]:
     bbox = ax.get_window_extent()
     return bbox.width * 72 / ax.figure.dpi, bbox.height * 72 / ax.figure.dpi
@@ -197,35 +264,21 @@ def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, t
     >>> len([p for p in ax.patches if p.get_gid() == "graphpriv-merged"])     # x1 + x3 outlined
     1
     """
-    import scipy.sparse as sp
     from matplotlib.colors import to_rgba
     from matplotlib.patches import Rectangle
 
     t = _check_args(trace, jr, t)
     if jr is None:
         raise InputTypeError("plot_merge_matrix needs the joint range the trace was recorded on")
-    b = matrix_bands(trace, jr, t)
+    cells = matrix_cells(trace, jr, t)
+    b = cells.bands
     n = trace.n_public
     labels_x = trace.public_labels
     s_labels = jr.sensitive_labels.tolist()
-    s_order = np.array(sorted(range(len(s_labels)), key=lambda i: label_key(s_labels[i])), dtype=np.int64)
-    M = sp.csc_array(jr.matrix)
-    orig = M[s_order][:, b.order].toarray().astype(bool)
-    # S|x̂ of every cluster, spread to its columns
-    cl_rank = np.searchsorted(np.unique(b.cluster), b.cluster)
-    n_cl = int(cl_rank.max()) + 1
-    ind = sp.csr_array((np.ones(n, dtype=np.int32), (np.arange(n), cl_rank)), shape=(n, n_cl))
-    qm = ((M[s_order][:, b.order].astype(np.int32) @ ind) > 0).toarray()
-    quant = qm[:, cl_rank]
-    anon = qm.sum(axis=0)                                  # |[[S|x̂]]| per cluster (left to right)
+    s_order = cells.sensitive_order
+    orig, quant, anon, xpos = cells.original, cells.quantized, cells.anonymity, cells.xpos
     comp0 = np.asarray(trace.components0)[b.order]
-    # column positions with a gap between components
-    gap = max(1, int(round(n / 120)))
-    comp_rank = np.searchsorted(np.unique(b.component), b.component)
-    comp_seq = np.cumsum(np.r_[0, b.component[1:] != b.component[:-1]])
-    del comp_rank
-    xpos = np.arange(n) + gap * comp_seq
-    W = int(xpos[-1]) + 1
+    W = cells.width
     R = len(s_order)
     img = np.ones((R, W, 4))
     shade = np.array(to_rgba("#ececec"))
