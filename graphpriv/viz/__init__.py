@@ -19,6 +19,7 @@ from .matrix import *  # noqa: F401,F403
 from .hierarchy import *  # noqa: F401,F403
 from .components import *  # noqa: F401,F403
 from .overview import *  # noqa: F401,F403
-from . import style, graphs, traces, frontiers, animation, hypergraphs, stochastic, research, labels, merges, matrix, hierarchy, components, overview
+from .explorer import *  # noqa: F401,F403
+from . import style, graphs, traces, frontiers, animation, hypergraphs, stochastic, research, labels, merges, matrix, hierarchy, components, overview, explorer
 
-__all__ = [n for m in (style, graphs, traces, frontiers, animation, hypergraphs, stochastic, research, labels, merges, matrix, hierarchy, components, overview) for n in m.__all__]
+__all__ = [n for m in (style, graphs, traces, frontiers, animation, hypergraphs, stochastic, research, labels, merges, matrix, hierarchy, components, overview, explorer) for n in m.__all__]

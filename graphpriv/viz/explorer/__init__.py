@@ -1,0 +1,9 @@
+"""The interactive merge explorer: payload (:mod:`.data`), candidate pairs (:mod:`.candidates`) and the
+plotly page (:mod:`.view`, :func:`explore`)."""
+
+from .candidates import *  # noqa: F401,F403
+from .data import *  # noqa: F401,F403
+from .view import *  # noqa: F401,F403
+from . import candidates, data, view
+
+__all__ = [*candidates.__all__, *data.__all__, *view.__all__]

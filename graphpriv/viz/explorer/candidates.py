@@ -1,0 +1,407 @@
+"""Why a pair merged: the best candidate pairs of a step by the mechanism's own criterion.
+
+At step t the greedy mechanisms of Ding & Farokhi (*Developing Non-Stochastic Privacy-Preserving
+Policies Using Agglomerative Clustering*) compare candidate pairs of clusters of Q(t-1):
+
+* Algorithm 1 (objective "L0", Section V-A): Π holds the clusters with the smallest |[[S|𝒳]]|; the
+  first cluster 𝒳 of Π takes the partner 𝒳' with a different sensitive set minimising |𝒳 ⊔ 𝒳'| (U1)
+  or d̄(𝒳 ⊔ 𝒳') (U2), ties to the lowest index;
+* Algorithm 2 (objective "I*", eq. (8)): pairs in different components of G_X̂(t-1) (Ψ), minimising
+  |𝒳1| + |𝒳2| (U1, ties to the pair joining the two largest components) or d̄(𝒳1 ⊔ 𝒳2) (U2);
+* Section V-C (objective "L0|I*=0", eq. (12)): pairs of Ψ minimising ΔL, ties to the smallest
+  |[[S|𝒳1]]| + |[[S|𝒳2]]|.
+
+Every candidate of the step is ranked by that criterion with one vectorised evaluation over the
+candidate set; the best few then get ΔL = L(Q') - L(Q(t-1)) of merging that pair alone, computed by
+the package's objective evaluation (:func:`graphpriv.lagrangian`), so the list can be compared with
+the recorded ΔL of the step. Other mechanisms (k-anonymity, beam or exact searches) have no
+per-step criterion: their steps list only the merged pairs.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+
+from ...errors import InputError
+
+__all__ = ["Candidate", "StepCandidates", "merge_candidates", "candidate_table"]
+
+#: Pairs costed one by one (custom U2 codeword or distance) at most; beyond, a step is not ranked.
+_MAX_SLOW_PAIRS = 20_000
+_CHUNK = 1_000_000
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One candidate pair of clusters of Q(t-1).
+
+    Attributes
+    ----------
+    a, b : frozenset
+        The two clusters (a holds the smaller public code).
+    cost : float
+        The mechanism's criterion for the pair (see :attr:`StepCandidates.criterion`).
+    delta_L : float
+        L(Q') - L(Q(t-1)) when this pair alone is merged (:func:`graphpriv.lagrangian`).
+    chosen : bool
+        True for the pair the mechanism merged (the first pair of the step).
+    rank : int
+        1-based position in the criterion's order (0 when the pair was not ranked).
+    """
+
+    a: frozenset
+    b: frozenset
+    cost: float
+    delta_L: float
+    chosen: bool
+    rank: int = 0
+
+
+@dataclass(frozen=True)
+class StepCandidates:
+    """The best candidate pairs of step t, the chosen pair first.
+
+    Attributes
+    ----------
+    t : int
+    criterion : str
+        What ``cost`` measures, in words (empty when the mechanism has no per-step criterion).
+    candidates : tuple of Candidate
+        The chosen pair first, then the best others by the criterion.
+    n_candidates : int
+        Size of the candidate set that was ranked.
+    chosen_rank : int
+        Position of the chosen pair in the criterion's order (0 when the mechanism picked the best pair;
+        -1 when there is no criterion).
+    note : str
+        Extra context (e.g. the cluster whose partners are compared, or why nothing was ranked).
+    """
+
+    t: int
+    criterion: str
+    candidates: tuple
+    n_candidates: int
+    chosen_rank: int
+    note: str = ""
+
+
+class _Context:
+    """Inputs shared by every step: the bound utility, the S-incidence, the tie rule."""
+
+    def __init__(self, trace, jr, utility, values):
+        from ...mechanisms.agglomerative import _ALGORITHM, _Problem
+
+        self.trace = trace
+        self.jr = jr
+        obj = trace.objective
+        self.greedy = obj in _ALGORITHM and trace.info.get("algorithm") == _ALGORITHM[obj]
+        self.prob = None
+        self.values = values
+        if not self.greedy:
+            return
+        if utility is None:
+            utility = trace.utility
+            if utility == "U2":
+                from ...mechanisms.utilities import U2
+
+                spec = dict(kv.split("=", 1) for kv in str(trace.info.get("utility_spec", "")).split(", ") if "=" in kv)
+                try:
+                    utility = U2(codeword=spec.get("codeword", "centroid"), distance=spec.get("distance", "abs"))
+                except InputError:
+                    raise InputError("this trace's U2 uses a custom codeword or distance: pass utility=gp.U2(...) "
+                                     "as the mechanism ran it") from None
+        if values is None and getattr(utility, "name", utility) == "U2":
+            values = "labels"
+        self.values = values
+        try:
+            self.prob = _Problem(jr, obj, utility, values, trace.base)
+        except InputError as exc:
+            raise InputError(f"cannot evaluate this trace's candidate pairs: {exc} (pass values= as the mechanism ran with)") from None
+        self.prob.tie_rule = trace.info.get("tie_rule", "paper")
+        self.utility = self.prob.utility_obj
+        self.S = sp.csr_array(jr.matrix).astype(np.int32)
+
+
+def _clusters(trace, t_prev: int):
+    ids = trace.cluster_ids(t_prev)
+    idx = np.unique(ids)
+    pos = np.full(trace.n_public, -1, dtype=np.int64)
+    pos[idx] = np.arange(len(idx))
+    return ids, idx, pos[ids]
+
+
+def _pair_chunks(k: int, rows: np.ndarray | None = None):
+    """(I, J) position pairs i < j (or rows × all when ``rows`` is given), in chunks of about _CHUNK pairs."""
+    if rows is not None:
+        for r in rows.tolist():
+            J = np.arange(k)
+            J = J[J != r]
+            yield np.full(len(J), r, dtype=np.int64), J
+        return
+    per = max(1, _CHUNK // max(k, 1))
+    for r0 in range(0, k - 1, per):
+        r1 = min(k - 1, r0 + per)
+        counts = k - 1 - np.arange(r0, r1)
+        I = np.repeat(np.arange(r0, r1), counts)
+        starts = np.cumsum(counts) - counts
+        J = np.arange(counts.sum()) - np.repeat(starts, counts) + I + 1
+        yield I, J
+
+
+class _Stats:
+    """Per-cluster statistics of Q(t-1) for vectorised pair costs."""
+
+    def __init__(self, ctx: _Context, t: int):
+        tr = ctx.trace
+        self.ids, self.idx, rank = _clusters(tr, t - 1)
+        k = self.k = len(self.idx)
+        n = tr.n_public
+        self.size = np.bincount(rank, minlength=k)
+        comp = tr.component_ids(t - 1)
+        self.comp = comp[self.idx]
+        self.comp_size = np.bincount(comp, minlength=n)[self.comp]
+        ind = sp.csr_array((np.ones(n, dtype=np.int32), (np.arange(n), rank)), shape=(n, k))
+        self.C = ((ctx.S @ ind) > 0).astype(np.int32).tocsc()
+        self.ssz = np.asarray(self.C.sum(axis=0)).ravel()
+        self.rank = rank
+        ub = ctx.prob.ub
+        self.ub = ub
+        self.fast = getattr(ub, "fast", False)
+        if self.fast:
+            V = ub.V.astype(float)
+            self.cnt = self.size.astype(float)
+            self.sm = np.bincount(rank, weights=V, minlength=k)
+            self.mn = np.full(k, np.inf)
+            np.minimum.at(self.mn, rank, V)
+            self.mx = np.full(k, -np.inf)
+            np.maximum.at(self.mx, rank, V)
+        self.members = None
+
+    def members_of(self, p: int) -> np.ndarray:
+        if self.members is None:
+            order = np.argsort(self.rank, kind="stable")
+            cuts = np.searchsorted(self.rank[order], np.arange(self.k + 1))
+            self.members = [order[cuts[i]:cuts[i + 1]] for i in range(self.k)]
+        return self.members[p]
+
+    def dbar(self, I: np.ndarray, J: np.ndarray) -> np.ndarray:
+        """d̄(𝒳_I ⊔ 𝒳_J) (the largest distance to the merged cluster's codeword)."""
+        if self.fast:
+            c = (self.sm[I] + self.sm[J]) / (self.cnt[I] + self.cnt[J])
+            d = np.maximum(c - np.minimum(self.mn[I], self.mn[J]), np.maximum(self.mx[I], self.mx[J]) - c)
+            return d * d if self.ub.squared else d
+        return np.array([self.ub.cluster_cost(np.concatenate([self.members_of(i), self.members_of(j)]))
+                         for i, j in zip(I.tolist(), J.tolist())], dtype=float)
+
+    def dbar_all(self) -> np.ndarray:
+        if self.fast:
+            return self.dbar(np.arange(self.k), np.arange(self.k)) if self.k else np.zeros(0)
+        return np.array([self.ub.cluster_cost(self.members_of(i)) for i in range(self.k)], dtype=float)
+
+
+def _top(keys: list[np.ndarray], m: int):
+    """Indices of the m smallest pairs in lexicographic order of ``keys`` (first key most significant)."""
+    order = np.lexsort(tuple(reversed(keys)))
+    return order[:m]
+
+
+def _rank_step(ctx: _Context, t: int, top: int):
+    """(criterion, note, n_candidates, [(I, J, cost)] best first, chosen positions) at step t."""
+    from ...mechanisms.agglomerative import _excl, _q
+
+    tr = ctx.trace
+    st = _Stats(ctx, t)
+    a_code, b_code = tr.step_merges[t][0]
+    pa, pb = int(st.rank[a_code]), int(st.rank[b_code])
+    is_u2 = hasattr(st.ub, "cluster_cost")
+    paper = ctx.prob.tie_rule == "paper"
+    obj = tr.objective
+    m = max(top * 3, top + 5)
+    best: list[tuple] = []  # (key tuple, i, j, cost)
+    note = ""
+    n_cand = 0
+    if obj == "L0":
+        # Algorithm 1: partners of the first cluster of Π that merged at t
+        x = pa
+        inter = np.asarray((st.C[:, [x]].T @ st.C).todense()).ravel()
+        ok = ~((st.ssz == st.ssz[x]) & (inter == st.ssz[x]))
+        ok[x] = False
+        J = np.flatnonzero(ok)
+        I = np.full(len(J), x, dtype=np.int64)
+        n_cand = len(J)
+        if is_u2 and not st.fast and n_cand > _MAX_SLOW_PAIRS:
+            return None
+        cost = st.dbar(I, J) if is_u2 else (st.size[I] + st.size[J]).astype(float)
+        sel = _top([_q(cost), st.idx[J]], m)
+        best = [(None, int(I[s]), int(J[s]), float(cost[s])) for s in sel]
+        crit = ("d̄(𝒳 ⊔ 𝒳')" if is_u2 else "|𝒳 ⊔ 𝒳'|") + " for partners 𝒳' of 𝒳 (ties: lowest index)"
+        from ..labels import cluster_label
+
+        note = (f"𝒳 = {{{cluster_label(_members(tr, st, x), tr.public_labels, max_members=6)}}} is in Π "
+                f"(smallest |[[S|𝒳]]| = {int(st.ssz[x])}); partners need a different sensitive set")
+        if len(tr.step_merges[t]) > 1:
+            note += f"; this sweep merged {len(tr.step_merges[t])} pairs"
+        return crit, note, n_cand, best, (pa, pb)
+    # Algorithm 2 and Section V-C: pairs of Ψ (different components)
+    if obj == "L0|I*=0":
+        priv_old, util_old = float(tr.step_privacy[t - 1]), float(tr.step_utility[t - 1])
+        o_s = np.argsort(st.ssz, kind="stable")[:3]
+        small_s = [(int(st.ssz[p]), int(p)) for p in o_s]
+        if is_u2:
+            d_all = st.dbar_all()
+            o_d = np.argsort(-d_all, kind="stable")[:3]
+            big = [(float(d_all[p]), int(p)) for p in o_d]
+        else:
+            o_z = np.argsort(-st.size, kind="stable")[:3]
+            big = [(int(st.size[p]), int(p)) for p in o_z]
+        lam = tr.lam
+        lb = math.log(tr.base)
+    for I, J in _pair_chunks(st.k):
+        keep = st.comp[I] != st.comp[J]
+        I, J = I[keep], J[keep]
+        if not len(I):
+            continue
+        n_cand += len(I)
+        if is_u2 and not st.fast and n_cand > _MAX_SLOW_PAIRS:
+            return None
+        lo, hi = np.minimum(st.idx[I], st.idx[J]), np.maximum(st.idx[I], st.idx[J])
+        if obj == "I*":
+            if is_u2:
+                cost = st.dbar(I, J)
+                keys = [_q(cost), lo, hi]
+            else:
+                cost = (st.size[I] + st.size[J]).astype(float)
+                big_c = np.maximum(st.comp_size[I], st.comp_size[J]) if paper else np.zeros(len(I))
+                small_c = np.minimum(st.comp_size[I], st.comp_size[J]) if paper else np.zeros(len(I))
+                keys = [_q(cost), -big_c, -small_c, lo, hi]
+        else:
+            new_s = st.ssz[I] + st.ssz[J]
+            priv_new = (math.log(ctx.prob.n_s) - np.log(np.minimum(_excl(small_s, I, J, np.inf), new_s))) / lb
+            if is_u2:
+                util_new = 0.0 - np.maximum(_excl(big, I, J, -np.inf), st.dbar(I, J))
+            else:
+                mz = np.maximum(_excl(big, I, J, -np.inf), st.size[I] + st.size[J])
+                util_new = (math.log(tr.n_public) - np.log(mz)) / lb
+            cost = (priv_new - priv_old) - lam * (util_new - util_old)
+            keys = [_q(cost), new_s if paper else np.zeros(len(I)), lo, hi]
+        sel = _top(keys, m)
+        best.extend((tuple(float(k[s]) for k in keys), int(I[s]), int(J[s]), float(cost[s])) for s in sel)
+    best.sort(key=lambda e: e[0])
+    best = best[:m]
+    if obj == "I*":
+        crit = ("d̄(𝒳1 ⊔ 𝒳2) over pairs in different components (eq. (8); ties: lowest index)" if is_u2 else
+                "|𝒳1| + |𝒳2| over pairs in different components (eq. (8); ties: "
+                + ("the two largest components joined, then " if paper else "") + "lowest index)")
+    else:
+        crit = ("ΔL of eq. (12) over pairs in different components (ties: "
+                + ("smallest |[[S|𝒳1]]| + |[[S|𝒳2]]|, then " if paper else "") + "lowest index)")
+    return crit, note, n_cand, best, (pa, pb)
+
+
+def _members(trace, st: _Stats, p: int) -> list:
+    labels = trace.public_labels
+    return [labels[i] for i in st.members_of(p).tolist()]
+
+
+def _step(ctx: _Context, t: int, top: int) -> StepCandidates:
+    from ...mechanisms.agglomerative import lagrangian
+
+    tr = ctx.trace
+    if t == 0 or not tr.step_merges[t]:
+        return StepCandidates(t, "", (), 0, -1, "initial state: no merge" if t == 0 else "no merge at this step")
+    steps = tr.steps
+    a0, b0 = steps[t].merged[0]
+    if not ctx.greedy:
+        return StepCandidates(t, "", (Candidate(a0, b0, math.nan, math.nan, True),), 0, -1,
+                              f"{tr.objective!r} traces of this mechanism have no per-step criterion; the merged pair is shown")
+    ranked = _rank_step(ctx, t, top)
+    if ranked is None:
+        return StepCandidates(t, "", (Candidate(a0, b0, math.nan, math.nan, True),), 0, -1,
+                              f"more than {_MAX_SLOW_PAIRS} candidate pairs under a custom U2: not ranked")
+    crit, note, n_cand, best, (pa, pb) = ranked
+    st_ids = tr.cluster_ids(t - 1)
+    labels = tr.public_labels
+    groups: dict[int, list] = {}
+    for code, c in enumerate(st_ids.tolist()):
+        groups.setdefault(c, []).append(code)
+    heads = sorted(groups)  # cluster index of every position
+
+    def members(p):
+        return frozenset(labels[i] for i in groups[heads[p]])
+
+    chosen_rank = next((r for r, e in enumerate(best) if {e[1], e[2]} == {pa, pb}), -1)
+    rank_of = {id(e): r + 1 for r, e in enumerate(best)}
+    if chosen_rank < 0:  # not among the best few by the criterion (only for a mechanism that broke its own rule)
+        best = [(None, pa, pb, math.nan)] + best
+        chosen = best[0]
+    else:
+        chosen = best[chosen_rank]
+    rest = [e for e in best if e is not chosen][:max(0, top - 1)]
+    base_q = [frozenset(labels[i] for i in groups[h]) for h in heads]
+    L_prev = float(tr.step_L[t - 1])
+    obj = "L0" if tr.objective == "L0|I*=0" else tr.objective
+    out = []
+    for e in [chosen, *rest]:
+        i, j = e[1], e[2]
+        lo, hi = (i, j) if heads[i] < heads[j] else (j, i)
+        q = [c for p, c in enumerate(base_q) if p not in (i, j)] + [base_q[i] | base_q[j]]
+        dl = lagrangian(ctx.jr, q, obj, tr.lam, ctx.utility, ctx.values, base=tr.base) - L_prev
+        out.append(Candidate(members(lo), members(hi), e[3], float(dl), e is chosen, rank_of.get(id(e), 0)))
+    return StepCandidates(t, crit, tuple(out), n_cand, chosen_rank, note)
+
+
+def merge_candidates(trace, jr, t: int, *, top: int = 5, utility=None, values=None) -> StepCandidates:
+    """The best ``top`` candidate pairs of step t by the mechanism's criterion, the chosen pair first.
+
+    Parameters
+    ----------
+    trace : MergeTrace
+        A trace of :func:`graphpriv.agglomerate` (greedy search).
+    jr : JointRange
+        The joint range the trace was recorded on.
+    t : int
+        Step (>= 1; step 0 has no merge).
+    top : int
+        Number of pairs listed.
+    utility, values
+        As given to :func:`graphpriv.agglomerate` (default: the trace's utility; U2 values default to the
+        public labels when they are numbers).
+
+    Returns
+    -------
+    StepCandidates
+
+    Examples
+    --------
+    >>> import graphpriv as gp
+    >>> jr, _ = gp.datasets.paper_example()
+    >>> sc = gp.viz.merge_candidates(gp.agglomerate(jr, "I*", 0.3).trace, jr, 1)   # paper 003, Example 3
+    >>> [(sorted(c.a | c.b), c.cost, c.chosen) for c in sc.candidates[:2]]
+    [(['x1', 'x3'], 2.0, True), (['x1', 'x4'], 2.0, False)]
+    >>> sc.chosen_rank
+    0
+    """
+    _check(trace, jr, top)
+    t = trace._check_t(t)
+    return _step(_Context(trace, jr, utility, values), t, top)
+
+
+def candidate_table(trace, jr, *, top: int = 5, utility=None, values=None, steps=None) -> list[StepCandidates]:
+    """:func:`merge_candidates` for every step (or the given ``steps``), sharing one set-up."""
+    _check(trace, jr, top)
+    ctx = _Context(trace, jr, utility, values)
+    ts = range(len(trace)) if steps is None else [trace._check_t(int(t)) for t in steps]
+    return [_step(ctx, t, top) for t in ts]
+
+
+def _check(trace, jr, top):
+    from ...errors import InputTypeError
+    from ..merges import _check_pair
+
+    _check_pair(trace, jr)
+    if isinstance(top, bool) or not isinstance(top, (int, np.integer)) or top < 1:
+        raise InputTypeError(f"top must be a positive integer (number of candidate pairs listed), got {top!r}")

@@ -1,0 +1,192 @@
+"""The explorer's data (no browser): the per-step payload equals the trace, the candidate pairs follow
+the mechanism's own criterion (the chosen pair is the best one, its ΔL the recorded ΔL), and the page is
+one offline HTML file. The page in a real browser: tests/test_explorer_browser.py."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import graphpriv as gp
+from graphpriv.errors import InputError, InputTypeError
+from graphpriv.viz.explorer import candidate_table, explorer_data, merge_candidates
+from graphpriv.viz.labels import format_label
+
+
+def _text_set(members):
+    return frozenset(format_label(x, math=False) for x in members)
+
+
+def _random_range(seed: int, n_s: int, n_x: int, density: float):
+    rng = np.random.default_rng(seed)
+    m = rng.random((n_s, n_x)) < density
+    m[rng.integers(0, n_s, n_x), np.arange(n_x)] = True  # every public value has a sensitive value
+    s, x = np.nonzero(m)
+    return gp.JointRange.from_pairs([f"s{i}" for i in s], [f"x{j}" for j in x])
+
+
+def _check_payload(trace, jr, d):
+    assert d["meta"]["n_steps"] == len(trace)
+    assert d["meta"]["returned"] == trace.returned
+    assert d["series"]["L"] == pytest.approx(list(trace.step_L), nan_ok=True)
+    for t, step in enumerate(d["steps"]):
+        s = trace.steps[t]
+        # clusters: exactly Q(t), bands contiguous and left to right
+        assert {frozenset(c["members"]) for c in step["clusters"]} == {_text_set(q) for q in trace.quantization(t)}
+        x0 = [c["x0"] for c in step["clusters"]]
+        assert x0 == sorted(x0)
+        assert sum(len(c["members"]) for c in step["clusters"]) == trace.n_public
+        # the merged pairs, in merge order, and the scalars
+        assert [(frozenset(a), frozenset(b)) for a, b in step["merged"]] == [(_text_set(a), _text_set(b)) for a, b in s.merged]
+        assert step["L"] == pytest.approx(s.L, nan_ok=True)
+        assert step["privacy"] == pytest.approx(s.privacy) and step["utility"] == pytest.approx(s.utility)
+        assert step["status"] == ("rejected" if not s.accepted else "released" if t == trace.returned else "")
+        assert step["n_clusters"] == s.n_clusters == len(step["clusters"])
+        # the merged clusters are flagged with their pair numbers
+        merged_now = {_text_set(a | b) for a, b in s.merged}
+        flagged = {frozenset(c["members"]) for c in step["clusters"] if c["pair"]}
+        assert flagged <= merged_now | {frozenset(c["members"]) for c in step["clusters"]}
+        if t > 0 and s.merged:
+            last = s.merged[-1]
+            assert _text_set(last[0] | last[1]) <= set().union(*flagged)
+        # sensitive sets: S|x̂ = union of S|x over the cluster
+        q = trace.quantized_range(jr, t)
+        sets = {frozenset(format_label(x, math=False) for x in lab): {format_label(v, math=False) for v in q.conditional_range(lab)}
+                for lab in q.public_labels.tolist()}
+        for c in step["clusters"]:
+            assert set(c["sensitive"]) == sets[frozenset(c["members"])]
+            assert c["anonymity"] == len(c["sensitive"])
+        # matrix cells: dark cells are exactly the pairs of [[S, X]]
+        z = np.asarray(step["z"])
+        assert z.shape == (jr.n_sensitive, step["width"])
+        assert int((z >= 2).sum() - ((z >= 2) & (z % 2 == 1)).sum()) == jr.matrix.nnz
+
+
+def test_payload_equals_trace_paper_example():
+    jr, values = gp.datasets.paper_example()
+    for obj in ("L0", "I*", "L0|I*=0"):
+        for u in ("U1", "U2"):
+            tr = gp.agglomerate(jr, obj, 0.3, u, values if u == "U2" else None).trace
+            d = explorer_data(tr, jr, values=values if u == "U2" else None)
+            _check_payload(tr, jr, d)
+            json.dumps(d)  # JSON-ready
+
+
+def test_payload_equals_trace_hungarian_algorithm1():
+    jr = gp.datasets.hungarian_range(missing="drop")
+    tr = gp.agglomerate(jr, "L0", 0.3).trace
+    d = explorer_data(tr, jr)
+    _check_payload(tr, jr, d)
+    # the hierarchy: one link per linkage row, links merged at t at height t
+    Z = tr.to_linkage()
+    assert len(d["dendrogram"]["links"]) == len(Z)
+    assert sorted(link["height"] for link in d["dendrogram"]["links"]) == sorted(Z[:, 2].tolist())
+    # the clusters sit on the cut at their subtree's top (height <= t)
+    for t in (1, tr.returned):
+        assert all(c["tree_y"] <= t for c in d["steps"][t]["clusters"])
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000), n_s=st.integers(2, 6), n_x=st.integers(3, 9), density=st.floats(0.1, 0.6),
+       lam=st.sampled_from([0.0, 0.3, 1.0, 3.0]), obj=st.sampled_from(["L0", "I*", "L0|I*=0"]),
+       u=st.sampled_from(["U1", "U2"]))
+def test_candidates_follow_the_mechanism(seed, n_s, n_x, density, lam, obj, u):
+    """The pair the mechanism merged is the best by the criterion the explorer lists, and for one-pair
+    steps its 'ΔL if merged alone' (graphpriv.lagrangian) is the ΔL the trace recorded."""
+    jr = _random_range(seed, n_s, n_x, density)
+    values = {x: float(i) ** 1.5 for i, x in enumerate(jr.public_labels.tolist())} if u == "U2" else None
+    tr = gp.agglomerate(jr, obj, lam, u, values).trace
+    tab = candidate_table(tr, jr, values=values)
+    for t, sc in enumerate(tab):
+        if t == 0 or not tr.step_merges[t]:  # Algorithm 1 may record a (rejected) sweep without a merge
+            assert sc.candidates == () and sc.note
+            continue
+        assert sc.chosen_rank == 0, (t, sc)
+        first = sc.candidates[0]
+        assert first.chosen and not any(c.chosen for c in sc.candidates[1:])
+        a, b = tr.steps[t].merged[0]
+        assert {first.a, first.b} == {a, b}
+        costs = [c.cost for c in sc.candidates]
+        assert costs[0] <= min(costs) + 1e-9
+        if len(tr.steps[t].merged) == 1:
+            assert first.delta_L == pytest.approx(tr.step_delta_L[t], abs=1e-9)
+        # every listed pair is a real pair of distinct clusters of Q(t-1)
+        prev = set(tr.quantization(t - 1))
+        for c in sc.candidates:
+            assert c.a in prev and c.b in prev and c.a != c.b
+
+
+def test_candidates_algorithm2_brute_force_order():
+    """Algorithm 2 with U1 (paper 003, eq. (8)): the listed costs are |X1| + |X2| over pairs in different
+    components, in increasing order, and the full candidate count is the number of such pairs."""
+    jr, _ = gp.datasets.paper_example()
+    tr = gp.agglomerate(jr, "I*", 0.3).trace
+    for t in range(1, len(tr)):
+        sc = merge_candidates(tr, jr, t, top=50)
+        q = tr.quantization(t - 1)
+        comp = tr.component_ids(t - 1)
+        code = {x: i for i, x in enumerate(tr.public_labels)}
+        pairs = [(a, b) for i, a in enumerate(q) for b in q[i + 1:] if comp[code[next(iter(a))]] != comp[code[next(iter(b))]]]
+        assert sc.n_candidates == len(pairs)
+        assert sorted(c.cost for c in sc.candidates) == sorted(len(a) + len(b) for a, b in pairs)[:len(sc.candidates)]
+        assert [c.cost for c in sc.candidates[1:]] == sorted(c.cost for c in sc.candidates[1:])
+
+
+def test_explore_page_is_one_offline_file(tmp_path):
+    pytest.importorskip("bokeh", reason="the explorer page needs bokeh (pip install 'graphpriv[explorer]')")
+    jr, _ = gp.datasets.paper_example()
+    res = gp.agglomerate(jr, "I*", 0.3)
+    ex = gp.viz.explore(res, jr)
+    assert gp.viz.explore(res.trace, jr).data == ex.data  # a trace works as well
+    path = ex.save(tmp_path / "explorer.html")
+    text = path.read_text(encoding="utf-8")
+    assert path.stat().st_size > 100_000  # the library is inlined
+    assert not re.search(r"<script[^>]*\ssrc=", text)  # every script inline
+    assert not re.search(r"<link[^>]*\shref=", text)
+    assert "ArrowRight" in text and "graphpriv-t" in text
+    mask = os.umask(0)
+    os.umask(mask)
+    assert path.stat().st_mode & 0o777 == 0o666 & ~mask
+    assert list(tmp_path.iterdir()) == [path]  # nothing else left behind
+    frame = ex._repr_html_()
+    assert frame.startswith("<iframe srcdoc=") and "graphpriv-t" in frame
+
+
+def test_explore_errors(tmp_path, monkeypatch):
+    pytest.importorskip("bokeh", reason="the explorer page needs bokeh (pip install 'graphpriv[explorer]')")
+    jr, _ = gp.datasets.paper_example()
+    res = gp.agglomerate(jr, "I*", 0.3)
+    with pytest.raises(InputTypeError, match="AgglomerationResult"):
+        gp.viz.explore(jr, jr)
+    other = gp.JointRange.from_pairs(["a", "b"], ["u", "v"])
+    with pytest.raises(InputError, match="public labels"):
+        gp.viz.explore(res, other)
+    ex = gp.viz.explore(res, jr)
+    with pytest.raises(InputError, match=r"\.html"):
+        ex.save(tmp_path / "explorer.png")
+    assert not list(tmp_path.iterdir())
+    with pytest.raises(InputTypeError, match="top"):
+        merge_candidates(res.trace, jr, 1, top=0)
+    monkeypatch.setitem(sys.modules, "bokeh", None)
+    with pytest.raises(ImportError, match=r"graphpriv\[explorer\]"):
+        gp.viz.explore(res, jr)
+
+
+def test_candidates_of_other_mechanisms_list_the_merged_pair():
+    """A trace without a per-step criterion (e.g. re-expressed search results) lists the merged pair only."""
+    jr, _ = gp.datasets.paper_example()
+    tr = gp.agglomerate(jr, "I*", 0.3).trace
+    d = tr.to_dict()
+    d["info"] = {"algorithm": "some other search"}
+    other = gp.MergeTrace.from_dict(d)
+    sc = merge_candidates(other, jr, 1)
+    assert sc.chosen_rank == -1 and len(sc.candidates) == 1 and sc.candidates[0].chosen
+    assert math.isnan(sc.candidates[0].cost) and "no per-step criterion" in sc.note
