@@ -3,9 +3,12 @@
 Prints, for paper 003's three problems ((3) "L0", (5) "I*", (10) "L0|I*=0") and both utilities, the mean
 optimality gap L - L_exact of the greedy mechanism and of ``search="beam"`` / ``search="local"`` on seeded
 random instances (|X| <= 10), the fraction of the greedy gap closed, and the run-time ratio
-(total search time / total greedy time). Then greedy vs search on the Hungarian data (|X| = 153).
+(total search time / total greedy time). Then greedy vs search on the Hungarian data (|X| = 153), with the
+default beam (width 3 + pareto 3) and with one state per depth; and the cost of the beam per scored child
+as |X| grows (random ranges, |S| = |X|/4): the beam scores about (width + pareto) · |X|^3 / 6 children.
 
     python benchmarks/bench_search.py [--instances 20] [--max-public 9] [--seed 0] [--width 3] [--pareto 3]
+                                      [--no-hungarian] [--no-growth]
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 import graphpriv as gp
+from _timing import best_of
 
 SETTINGS = [(obj, ut, lams) for obj in ("L0", "I*", "L0|I*=0")
             for ut, lams in (("U1", [0.3, 1.0, 3.0]), ("U2", [0.1, 0.3, 1.0]))]
@@ -73,20 +77,43 @@ def report(t: pd.DataFrame) -> None:
 
 def hungarian(args) -> None:
     jr = gp.datasets.hungarian_range(missing="drop")
-    print(f"\nHungarian (S = age, X = cholesterol, missing dropped): {jr}")
+    print(f"\nHungarian (S = age, X = cholesterol, missing dropped): {jr}; best of {args.repeat} runs")
     rows = []
     for obj, ut, lams in SETTINGS:
         vals = "labels" if ut == "U2" else None
         for lam in lams[::2]:
-            t0 = time.perf_counter(); g = gp.agglomerate(jr, obj, lam, ut, vals); tg = time.perf_counter() - t0
-            t0 = time.perf_counter()
-            b = gp.agglomerate(jr, obj, lam, ut, vals, search="beam", width=1, pareto=0, local=False)
-            tb = time.perf_counter() - t0
-            rows.append({"objective": obj, "utility": ut, "lam": lam, "L_greedy": g.L, "L_beam": b.L,
-                         "improvement": g.L - b.L, "clusters_greedy": g.n_clusters, "clusters_beam": b.n_clusters,
-                         "time_greedy_ms": 1000 * tg, "time_beam_ms": 1000 * tb, "ratio": tb / tg})
-    with pd.option_context("display.width", 200, "display.max_columns", 30):
+            tg, g = best_of(lambda: gp.agglomerate(jr, obj, lam, ut, vals), 5 * args.repeat)
+            tb, b = best_of(lambda: gp.agglomerate(jr, obj, lam, ut, vals, search="beam"), args.repeat)
+            t1, b1 = best_of(lambda: gp.agglomerate(jr, obj, lam, ut, vals, search="beam", width=1, pareto=0, local=False),
+                             args.repeat)
+            rows.append({"objective": obj, "utility": ut, "lam": lam, "L_greedy": g.L, "L_beam": b.L, "L_beam1": b1.L,
+                         "greedy_ms": 1000 * tg, "beam_ms": 1000 * tb, "ratio_beam": tb / tg,
+                         "beam1_ms": 1000 * t1, "ratio_beam1": t1 / tg,
+                         "children": b.info["children_scored"], "ns_per_child": 1e9 * tb / max(1, b.info["children_scored"])})
+    with pd.option_context("display.width", 220, "display.max_columns", 30):
         print(pd.DataFrame(rows).round(4).to_string(index=False))
+    print("(beam: default width 3 + pareto 3 + caps; beam1: width=1, pareto=0, local=False)")
+
+
+def growth(args) -> None:
+    """Beam cost per scored child as |X| grows: random ranges with |S| = |X|/4, about two sensitive values per x."""
+    print("\nBeam cost as |X| grows (random ranges, |S| = |X|/4, default beam, L0 and problem (10), U1, λ = 0.3)")
+    rows = []
+    for n in (20, 40, 80, 153):
+        jr = gp.random_joint_range(max(3, n // 4), n, 2.0 / max(3, n // 4), seed=n)
+        for obj in ("L0", "L0|I*=0"):
+            tg, _ = best_of(lambda: gp.agglomerate(jr, obj, 0.3), 5 * args.repeat)
+            tb, b = best_of(lambda: gp.agglomerate(jr, obj, 0.3, search="beam"), args.repeat)
+            rows.append({"n_public": n, "objective": obj, "greedy_ms": 1000 * tg, "beam_ms": 1000 * tb, "ratio": tb / tg,
+                         "states": b.info["states_expanded"], "children": b.info["children_scored"],
+                         "ns_per_child": 1e9 * tb / max(1, b.info["children_scored"])})
+    t = pd.DataFrame(rows)
+    with pd.option_context("display.width", 200, "display.max_columns", 30):
+        print(t.round(3).to_string(index=False))
+    for obj, g in t.groupby("objective", sort=False):
+        e_t = np.polyfit(np.log(g.n_public), np.log(g.beam_ms), 1)[0]
+        e_c = np.polyfit(np.log(g.n_public), np.log(g.children), 1)[0]
+        print(f"{obj}: beam time ~ |X|^{e_t:.2f}, children scored ~ |X|^{e_c:.2f}")
 
 
 def main():
@@ -99,6 +126,7 @@ def main():
     ap.add_argument("--width", type=int, default=3)
     ap.add_argument("--pareto", type=int, default=3)
     ap.add_argument("--no-hungarian", action="store_true")
+    ap.add_argument("--no-growth", action="store_true")
     args = ap.parse_args()
     t0 = time.perf_counter()
     t = small(args)
@@ -107,6 +135,8 @@ def main():
     report(t)
     if not args.no_hungarian:
         hungarian(args)
+    if not args.no_growth:
+        growth(args)
 
 
 if __name__ == "__main__":

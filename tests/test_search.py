@@ -190,3 +190,20 @@ def test_gap_figures(tmp_path, gap_table):
     built = build_all(tmp_path, only=["research_search_gaps"], quick=True, formats=("png",))
     assert [s.name for s in built] == ["research_search_gaps"]
     assert (tmp_path / "research_search_gaps.png").stat().st_size > 1000
+
+
+def test_unknown_search_option_names_it_and_the_valid_ones():
+    jr, _ = gp.datasets.paper_example()
+    with pytest.raises(gp.InputTypeError, match=r"search='beam' has no option 'bogus'; its options are width, pareto, caps") as e:
+        gp.agglomerate(jr, "I*", 0.3, search="beam", bogus=1)
+    assert "\n" not in str(e.value) and "max_depth" in str(e.value)
+    with pytest.raises(gp.InputTypeError, match=r"search='local' has no option 'width'; its options are max_passes"):
+        gp.agglomerate(jr, "I*", 0.3, search="local", width=2)
+
+
+def test_beam_reports_its_work():
+    jr, _ = gp.datasets.paper_example()
+    r = gp.agglomerate(jr, "L0", 0.3, search="beam", width=1, pareto=0)
+    # one state per depth, from the 7 singletons down: 21 + 15 + 10 + ... children at most
+    assert 1 <= r.info["states_expanded"] <= 6
+    assert r.info["children_scored"] <= 21 + 15 + 10 + 6 + 3 + 1

@@ -13,6 +13,7 @@ from .frontier import *  # noqa: F401,F403
 from .exact import *  # noqa: F401,F403
 from .baselines import *  # noqa: F401,F403
 from .search import *  # noqa: F401,F403
+from .comparison import *  # noqa: F401,F403
 from .side_information import *  # noqa: F401,F403
 from .stochastic import *  # noqa: F401,F403
 from .sample_privacy import *  # noqa: F401,F403
@@ -25,6 +26,7 @@ _sys.modules[f"{__name__}.watchdog"] = _sys.modules[f"{__name__}.stochastic"]
 _sys.modules[f"{__name__}.linear_reduction"] = _sys.modules[f"{__name__}.stochastic"]
 
 # read the modules from sys.modules: ``watchdog`` and ``linear_reduction`` are also function names
-_MODULES = ("utilities", "trace", "quantization", "agglomerative", "frontier", "exact", "baselines", "search", "side_information",
+_MODULES = ("utilities", "trace", "quantization", "agglomerative", "frontier", "exact", "baselines", "search", "comparison",
+            "side_information",
             "stochastic", "sample_privacy")
 __all__ = [n for m in _MODULES for n in _sys.modules[f"{__name__}.{m}"].__all__]

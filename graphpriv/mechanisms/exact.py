@@ -1,29 +1,36 @@
-"""Exact privacy-utility frontiers by exhaustive search over set partitions (paper 003, problems (3), (5), (10)).
+"""Exact optima by exhaustive search over set partitions (paper 003, problems (3), (5), (10)).
 
 Every quantisation of X is a set partition of [[X]]; there are Bell(|X|) of them (Bell(10) = 115,975,
-Bell(12) = 4,213,597). :func:`exact_frontier` enumerates them all as restricted-growth strings in numpy,
-evaluates privacy and utility of every partition with lookup tables over the 2^|X| subsets of X, and
-keeps the non-dominated points -- the true optimum that greedy Algorithms 1 and 2 approximate, so their
-optimality gap can be measured.
+Bell(12) = 4,213,597). One enumerator, :func:`_partition_table`, lists them all as restricted-growth
+strings in numpy (:func:`set_partitions`) and evaluates privacy, utility and the problem's constraint of
+every partition with lookup tables over the 2^|X| subsets of X. Two readings of that table:
+
+* :func:`exact_frontier` keeps the non-dominated (privacy, utility) points -- the true frontier that
+  the greedy Algorithms 1 and 2 approximate;
+* :func:`exact_minimum` takes the minimum of the Lagrangian L = privacy - λ U at one λ -- the oracle the
+  better-than-greedy searches (:mod:`graphpriv.mechanisms.search`) are measured against.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from ..errors import InputError, TooLargeError
 from ..ranges import JointRange
-from .agglomerative import _Problem
+from .agglomerative import _check_lam, _Problem
 from .frontier import Frontier, FrontierPoint, pareto_filter
 from .utilities import _BoundU2
 
-__all__ = ["exact_frontier", "set_partitions", "bell_number", "EXACT_MAX_PUBLIC"]
+__all__ = ["exact_frontier", "exact_minimum", "ExactMinimum", "set_partitions", "bell_number", "EXACT_MAX_PUBLIC"]
 
 #: hard limit on |X| for exhaustive search (Bell(12) = 4,213,597 partitions)
 EXACT_MAX_PUBLIC = 12
+#: default limit of :func:`exact_minimum` (Bell(11) = 678,570 partitions)
+EXACT_MINIMUM_MAX_PUBLIC = 11
 
 
 def bell_number(n: int) -> int:
@@ -132,6 +139,36 @@ def exact_frontier(jr: JointRange, objective: str, utility: Any = "U1", values: 
         raise TooLargeError(f"exact_frontier enumerates Bell(|X|) partitions; |X| = {n} gives {bell_number(n):,} "
                             f"(limit |X| <= {limit}{'' if limit == EXACT_MAX_PUBLIC else f'; raise max_public up to {EXACT_MAX_PUBLIC}'}). "
                             "Use gp.pareto_frontier for the greedy frontier instead.")
+    rgs, priv, util, feasible = _partition_table(prob)
+    idx = np.flatnonzero(feasible)
+    pr = np.round(priv[idx], 12)
+    ut = np.round(util[idx], 12)
+    keep = idx[pareto_filter(pr, ut)]
+    labels = prob.labels
+    pts_pu = [(float(priv[i]), float(util[i])) for i in keep.tolist()]
+    lam_rng = _supporting_lams(pts_pu)
+    points = []
+    for (p, u), (lo, hi), i in zip(pts_pu, lam_rng, keep.tolist()):
+        row = rgs[i]
+        q = [frozenset(labels[x] for x in np.flatnonzero(row == b).tolist()) for b in range(int(row.max()) + 1)]
+        points.append(FrontierPoint(p, u, q, lo, hi, None))
+    from .agglomerative import _evaluate_groups
+
+    p_x, u_x = _evaluate_groups(prob, [np.array([i]) for i in range(n)])
+    _, u_hat = _evaluate_groups(prob, [np.arange(n)])
+    return Frontier(tuple(points), prob.objective, prob.utility_name, "exact", p_x, u_x, u_hat, None)
+
+
+def _partition_table(prob: _Problem):
+    """Every set partition of [[X]] with its privacy, utility and constraint: (rgs, priv, util, feasible).
+
+    ``rgs`` are the restricted-growth strings of :func:`set_partitions` (row r: block of each public code);
+    ``priv`` is L0(S → X̂) for "L0" and "L0|I*=0", I*(S; X̂) for "I*"; ``util`` is U1 or U2 (the bound
+    utility of ``prob``); ``feasible`` is I* = 0 for "L0|I*=0" and all True otherwise. O(B(|X|) · |X|^2)
+    vectorised time for the components (I*, problem (10)), O(B(|X|) · |X|) otherwise, plus 2^|X|
+    evaluations of the cluster cost for U2 (any codeword / distance).
+    """
+    n = prob.n
     rgs = set_partitions(n)
     P = len(rgs)
     size, ssize, cmask = _subset_tables(prob)
@@ -152,8 +189,10 @@ def exact_frontier(jr: JointRange, objective: str, utility: Any = "U1", values: 
     else:
         util = (math.log(n) - np.log(size[bl].max(axis=1))) / prob.lb
     # privacy per partition
-    min_s = np.where(nonempty, ssize[bl], np.iinfo(np.int64).max).min(axis=1)
-    l0 = (math.log(prob.n_s) - np.log(min_s)) / prob.lb
+    feasible = np.ones(P, dtype=bool)
+    if prob.objective in ("L0", "L0|I*=0"):
+        min_s = np.where(nonempty, ssize[bl], np.iinfo(np.int64).max).min(axis=1)
+        priv = (math.log(prob.n_s) - np.log(min_s)) / prob.lb
     if prob.objective in ("I*", "L0|I*=0"):
         # component masks of the blocks; partitions with the same multiset of masks share the closure
         M0 = np.sort(cmask[bl], axis=1)
@@ -175,30 +214,89 @@ def exact_frontier(jr: JointRange, objective: str, utility: Any = "U1", values: 
         Ms = np.sort(M, axis=1)
         distinct = (Ms[:, 1:] != Ms[:, :-1]) & (Ms[:, 1:] != 0)
         ncomp = (distinct.sum(axis=1) + (Ms[:, 0] != 0))[np.asarray(inv).ravel()]
-        istar = np.log(ncomp) / prob.lb
-    if prob.objective == "L0":
-        priv, feasible = l0, np.ones(P, dtype=bool)
-    elif prob.objective == "I*":
-        priv, feasible = istar, np.ones(P, dtype=bool)
-    else:
-        priv, feasible = l0, ncomp == 1
-    idx = np.flatnonzero(feasible)
-    pr = np.round(priv[idx], 12)
-    ut = np.round(util[idx], 12)
-    keep = idx[pareto_filter(pr, ut)]
-    labels = prob.labels
-    pts_pu = [(float(priv[i]), float(util[i])) for i in keep.tolist()]
-    lam_rng = _supporting_lams(pts_pu)
-    points = []
-    for (p, u), (lo, hi), i in zip(pts_pu, lam_rng, keep.tolist()):
-        row = rgs[i]
-        q = [frozenset(labels[x] for x in np.flatnonzero(row == b).tolist()) for b in range(int(row.max()) + 1)]
-        points.append(FrontierPoint(p, u, q, lo, hi, None))
-    from .agglomerative import _evaluate_groups
+        if prob.objective == "I*":
+            priv = np.log(ncomp) / prob.lb
+        else:
+            feasible = ncomp == 1
+    return rgs, priv, util, feasible
 
-    p_x, u_x = _evaluate_groups(prob, [np.array([i]) for i in range(n)])
-    _, u_hat = _evaluate_groups(prob, [np.arange(n)])
-    return Frontier(tuple(points), prob.objective, prob.utility_name, "exact", p_x, u_x, u_hat, None)
+
+@dataclass(frozen=True)
+class ExactMinimum:
+    """The exact minimum of L = privacy - λU over all quantisations (problem (10): those with I* = 0).
+
+    Attributes
+    ----------
+    L, privacy, utility : float
+    quantization : list of frozenset
+    n_partitions : int
+        Number of set partitions enumerated (Bell(|X|)).
+    """
+
+    L: float
+    privacy: float
+    utility: float
+    quantization: list = field(repr=False)
+    n_partitions: int = 0
+
+
+def _minimum_from_table(prob: _Problem, table, lam: float) -> ExactMinimum:
+    """The first partition (in :func:`set_partitions` order) with the smallest L at λ among the feasible ones."""
+    rgs, priv, util, feasible = table
+    L = np.where(feasible, priv - lam * util, np.inf)
+    b = int(np.argmin(L))
+    row = rgs[b]
+    quant = [frozenset(prob.labels[x] for x in np.flatnonzero(row == c).tolist()) for c in range(int(row.max()) + 1)]
+    return ExactMinimum(float(L[b]), float(priv[b]), float(util[b]), quant, len(rgs))
+
+
+def _check_size(prob: _Problem, max_public: Any, what: str, limit_default: int) -> None:
+    if isinstance(max_public, bool) or not isinstance(max_public, (int, np.integer)) or max_public < 1:
+        raise InputError(f"max_public must be a positive integer, got {max_public!r}")
+    if prob.n > max_public:
+        raise TooLargeError(f"{what} enumerates Bell(|X|) partitions; |X| = {prob.n} > max_public = {max_public} "
+                            f"({bell_number(prob.n):,} partitions; the default limit is {limit_default})")
+
+
+def exact_minimum(jr: JointRange, objective: str, lam: float, utility: Any = "U1", values: Any = None, *, base: float = 2,
+                  max_public: int = EXACT_MINIMUM_MAX_PUBLIC) -> ExactMinimum:
+    """Exact minimum of the Lagrangian by enumerating every set partition of [[X]] (the test oracle).
+
+    Parameters
+    ----------
+    jr, objective, lam, utility, values, base
+        As in :func:`graphpriv.agglomerate`. For ``objective="L0|I*=0"`` only partitions with
+        I*(S; X̂) = 0 count (problem (10)).
+    max_public : int
+        Refuse past this |X| (Bell numbers grow fast: Bell(10) = 115,975; Bell(11) = 678,570).
+
+    Returns
+    -------
+    ExactMinimum
+        Among partitions with the same L, the first in :func:`set_partitions` order.
+
+    Raises
+    ------
+    TooLargeError
+        |X| > ``max_public``.
+
+    Examples
+    --------
+    >>> import graphpriv as gp
+    >>> jr, values = gp.datasets.paper_example()
+    >>> e = gp.exact_minimum(jr, "I*", 0.3)        # Example 3's setting: the greedy run is optimal
+    >>> round(e.L, 4), round(gp.agglomerate(jr, "I*", 0.3).L, 4), e.n_partitions
+    (-0.3667, -0.3667, 877)
+
+    Notes
+    -----
+    Reads the table of :func:`exact_frontier` (one enumerator): O(Bell(|X|) · |X|^2) vectorised time
+    and O(Bell(|X|) · |X|) memory.
+    """
+    lam = _check_lam(lam)
+    prob = _Problem(jr, objective, utility, values, base)
+    _check_size(prob, max_public, "exact_minimum", EXACT_MINIMUM_MAX_PUBLIC)
+    return _minimum_from_table(prob, _partition_table(prob), lam)
 
 
 def _supporting_lams(pts):

@@ -35,17 +35,14 @@ exact optimum 0.465 for greedy and 0.018 for ``"beam"`` (96 % of the greedy gap 
 
 from __future__ import annotations
 
+import functools
+import inspect
 import math
-import time
-from dataclasses import dataclass, field
-from functools import partial
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
 import numpy as np
-import pandas as pd
 
-from ..errors import InputError, InputTypeError, TooLargeError
-from ..parallel import parallel_map
+from ..errors import InputError, InputTypeError
 from ..ranges import JointRange
 from .trace import _UnionFind
 
@@ -53,13 +50,8 @@ __all__ = [
     "SEARCHES",
     "beam_search",
     "local_search",
-    "exact_minimum",
-    "ExactMinimum",
-    "compare_searches",
 ]
 
-#: Largest |X| for :func:`exact_minimum` (Bell(11) = 678,570 partitions).
-_EXACT_MAX = 11
 _TOL = 1e-12
 
 
@@ -91,6 +83,12 @@ class _Eval:
         self.log_n = math.log(p.n)
         self.penalty = float(penalty)
         self.masks = [int(sum(1 << int(i) for i in np.flatnonzero(row))) for row in self.S]
+        # the measures as lookup tables over their integer arguments (same arithmetic as priv_from/util_from)
+        with np.errstate(divide="ignore"):
+            self.tab_l0 = (self.log_ns - np.log(np.arange(self.n_s + 1, dtype=float))) / self.lb
+            self.tab_u1 = (self.log_n - np.log(np.arange(self.n + 1, dtype=float))) / self.lb
+            self.tab_istar = np.log(np.arange(self.n + 1)) / self.lb
+            self.tab_penalty = self.penalty * np.log(np.arange(self.n + 1)) / self.lb
         self._cost_cache: dict[tuple, float] = {}
 
     # ---------------------------------------------------------------- scalar measures
@@ -179,9 +177,16 @@ class _Eval:
 
 
 class _State:
-    """A partition with per-cluster summaries (clusters ordered by index = smallest member code)."""
+    """A partition with per-cluster summaries (clusters ordered by index = smallest member code).
 
-    __slots__ = ("members", "z", "Sb", "ssz", "M", "comp", "ncomp", "cnt", "sm", "mn", "mx", "dbar", "priv", "util", "L", "path")
+    ``lab[x]`` is the position of code x's cluster. Pair quantities of the clusters (filled when the state
+    is first expanded, see :meth:`pairs`) are flat arrays in the order of ``np.triu_indices(k, 1)``:
+    ``U`` = |S|𝒳_a ∪ S|𝒳_b| and ``Z`` = |a| + |b| (U1) or ``D`` = d̄(a ∪ b) (U2). A merge keeps the pairs
+    that do not hold the absorbed cluster (their values do not change) and recomputes only the merged
+    cluster's k - 2 pairs: O(|Q|^2) copying, O(|Q| |S|) arithmetic."""
+
+    __slots__ = ("members", "lab", "z", "Sb", "ssz", "U", "Z", "D", "comp", "ncomp", "cnt", "sm", "mn", "mx", "dbar",
+                 "priv", "util", "L", "path")
 
     @classmethod
     def from_members(cls, ev: _Eval, members: list[list[int]], path: tuple = ()) -> "_State":
@@ -189,11 +194,13 @@ class _State:
         members = sorted((sorted(m) for m in members), key=lambda m: m[0])
         st.members = members
         k = len(members)
+        st.lab = np.empty(ev.n, dtype=np.int32)
+        for a, m in enumerate(members):
+            st.lab[m] = a
         st.z = np.array([len(m) for m in members], dtype=np.int64)
         st.Sb = np.array([ev.S[m].any(axis=0) for m in members], dtype=bool).reshape(k, ev.n_s)
         st.ssz = st.Sb.sum(axis=1).astype(np.int64)
-        f = st.Sb.astype(np.float32)
-        st.M = np.rint(f @ f.T).astype(np.int64)          # |S|𝒳_a ∩ S|𝒳_b| for every pair of clusters
+        st.U = st.Z = st.D = None
         # components of G_X̂: join the original components inside every cluster
         uf = _UnionFind(int(ev.comp0.max()) + 1)
         for m in members:
@@ -213,15 +220,52 @@ class _State:
         st.path = tuple(path)
         return st
 
-    def key(self) -> tuple:
-        return tuple(tuple(m) for m in self.members)
+    def key(self) -> bytes:
+        return self.lab.tobytes()
 
-    def merge(self, ev: _Eval, i: int, j: int, priv: float, util: float) -> "_State":
+    def _pair_row(self, ev: _Eval, i: int, other: np.ndarray):
+        """(U, Z or D) of the pairs (i, b) for the partners b in ``other`` (increasing)."""
+        U = (self.Sb[i] | self.Sb[other]).sum(axis=1)
+        if not ev.is_u2:
+            return U, self.z[i] + self.z[other]
+        if ev.fast:
+            c = (self.sm[i] + self.sm[other]) / (self.cnt[i] + self.cnt[other])
+            d = np.maximum(c - np.minimum(self.mn[i], self.mn[other]), np.maximum(self.mx[i], self.mx[other]) - c)
+            return U, d * d if ev.ub.squared else d
+        mem = self.members
+        return U, np.array([ev.cost(mem[b] + mem[i]) if b < i else ev.cost(mem[i] + mem[b]) for b in other.tolist()])
+
+    def pairs(self, ev: _Eval) -> "_State":
+        """Fill the pair arrays (once per state; children of an expanded state inherit them)."""
+        if self.U is None:
+            k = len(self.members)
+            I, J = _triu(k)
+            U = np.empty(len(I), dtype=np.int64)
+            V = np.empty(len(I), dtype=float if ev.is_u2 else np.int64)
+            for a in range(k - 1):
+                lo = _pos(k, a, a + 1)
+                U[lo:lo + k - 1 - a], V[lo:lo + k - 1 - a] = self._pair_row(ev, a, np.arange(a + 1, k))
+            self.U = U
+            if ev.is_u2:
+                self.D = V
+            else:
+                self.Z = V
+        return self
+
+    def child_lab(self, i: int, j: int) -> np.ndarray:
+        lab = self.lab.copy()
+        lab[lab == j] = i
+        lab[lab > j] -= 1
+        return lab
+
+    def merge(self, ev: _Eval, i: int, j: int, priv: float, util: float, lab: np.ndarray | None = None) -> "_State":
         """Child state merging cluster positions i < j."""
         st = _State()
+        k = len(self.members)
         mi = sorted(self.members[i] + self.members[j])
         st.members = self.members[:i] + [mi] + self.members[i + 1:j] + self.members[j + 1:]
-        keep = np.ones(len(self.members), dtype=bool)
+        st.lab = self.child_lab(i, j) if lab is None else lab
+        keep = np.ones(k, dtype=bool)
         keep[j] = False
         st.z = self.z.copy()
         st.z[i] += self.z[j]
@@ -232,11 +276,6 @@ class _State:
         st.ssz = self.ssz.copy()
         st.ssz[i] = int(Sb[i].sum())
         st.ssz = st.ssz[keep]
-        row = st.Sb.astype(np.int64) @ st.Sb[i].astype(np.int64)      # intersections with the merged cluster
-        M = self.M[keep][:, keep]
-        M[i, :] = row
-        M[:, i] = row
-        st.M = M
         comp = self.comp.copy()
         ci, cj = comp[i], comp[j]
         if ci != cj:
@@ -261,96 +300,151 @@ class _State:
             st.dbar = st.dbar[keep]
         else:
             st.dbar = None
+        st.U = st.Z = st.D = None
+        if self.U is not None:
+            # pairs without j keep their values (triu order survives deleting j); rewrite i's pairs
+            kp = np.ones(len(self.U), dtype=bool)
+            kp[_partner_pos(k, j)[0]] = False
+            pos, other = _partner_pos(k - 1, i)
+            st.U = self.U[kp]
+            U_row, V_row = st._pair_row(ev, i, other)
+            st.U[pos] = U_row
+            if ev.is_u2:
+                st.D = self.D[kp]
+                st.D[pos] = V_row
+            else:
+                st.Z = self.Z[kp]
+                st.Z[pos] = V_row
         st.priv, st.util = priv, util
         st.L = priv - ev.lam * util
         st.path = self.path + ((self.members[i][0], self.members[j][0]),)
         return st
 
 
-_TRIU: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+# ---------------------------------------------------------------------- scoring every child of a depth
+_TRIU: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
 
 def _triu(k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Pairs (a, b), a < b, of k clusters in flat order (cached)."""
     if k not in _TRIU:
-        _TRIU[k] = np.triu_indices(k, 1)
-    return _TRIU[k]
+        I, J = np.triu_indices(k, 1)
+        _TRIU[k] = (I, J, np.arange(k - 1, -1, -1))
+    return _TRIU[k][:2]
 
 
-def _excl(vals: np.ndarray, I: np.ndarray, J: np.ndarray, largest: bool) -> np.ndarray:
-    """vals (W, k); for every state w and pair (I, J): min (or max) of vals[w] over positions other than I, J."""
+def _at_pairs(vals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """vals (W, k) read at the first and at the second cluster of every pair of :func:`_triu` (W, P)."""
+    k = vals.shape[1]
+    I, J = _triu(k)
+    return np.repeat(vals, _TRIU[k][2], axis=1), np.take(vals, J, axis=1)
+
+
+def _pos(k: int, a, b):
+    """Flat position of the pair (a, b), a < b, among the k (k - 1) / 2 pairs of :func:`_triu`."""
+    return a * (2 * k - a - 1) // 2 + (b - a - 1)
+
+
+def _partner_pos(k: int, o):
+    """For cluster position(s) ``o`` (scalar or (W,) array): the flat positions of the pairs (o, b) for every
+    b != o, and the partners b, in increasing b (shape (k - 1,) or (W, k - 1))."""
+    if np.ndim(o) == 0:
+        return _partner_pos_one(k, int(o))
+    o = np.asarray(o)
+    r = np.arange(k - 1)
+    other = r + (r >= o[..., None])
+    lo, hi = np.minimum(other, o[..., None]), np.maximum(other, o[..., None])
+    return _pos(k, lo, hi), other
+
+
+@functools.lru_cache(maxsize=4096)
+def _partner_pos_one(k: int, o: int):
+    other = np.delete(np.arange(k), o)
+    lo, hi = np.minimum(other, o), np.maximum(other, o)
+    return _pos(k, lo, hi), other
+
+
+def _with_excl(vals: np.ndarray, pair: np.ndarray, largest: bool) -> np.ndarray:
+    """For every state w (rows of ``vals``, shape (W, k)) and pair p = (a, b) of :func:`_triu`: the min
+    (or max) of ``pair[w, p]`` and of vals[w] over the clusters other than a and b.
+
+    Only the pairs that contain a state's extreme cluster see anything but that extreme, so the result
+    is one broadcast min/max plus a fix-up of k - 1 pairs per state."""
     W, k = vals.shape
-    pad = -np.inf if largest else np.inf
     order = np.argsort(-vals if largest else vals, axis=1, kind="stable")[:, :3]
-    v = np.full((W, 3), pad)
-    o = np.full((W, 3), -1)
-    v[:, :order.shape[1]] = np.take_along_axis(vals, order, axis=1)
-    o[:, :order.shape[1]] = order
-    out = np.full((W, len(I)), pad)
-    for r in (2, 1, 0):
-        orr = o[:, r:r + 1]
-        out = np.where((orr != I) & (orr != J), v[:, r:r + 1], out)
+    v = np.take_along_axis(vals, order, axis=1)
+    out = np.maximum(pair, v[:, :1]) if largest else np.minimum(pair, v[:, :1])
+    if k == 2:                                   # the only pair holds both clusters: nothing else to compare
+        out[:] = pair
+        return out
+    pos, other = _partner_pos(k, order[:, 0])    # pairs holding the extreme cluster o0
+    ex = np.where(other == order[:, 1:2], v[:, 2:3], v[:, 1:2])   # the pair (o0, o1) leaves the third value
+    rows = np.arange(W)[:, None]
+    out[rows, pos] = np.maximum(pair[rows, pos], ex) if largest else np.minimum(pair[rows, pos], ex)
     return out
 
 
-def _children(ev: _Eval, states: list) -> tuple | None:
-    """All admissible merges of a list of states with the same number k of clusters, vectorised.
+def _children(ev: _Eval, states: list) -> dict | None:
+    """Scores of every merge of every state of a depth (all states have k clusters), vectorised.
 
-    Returns flat arrays (state, I, J, priv, util, L, score, ncomp, at_min) or None.
+    Returns flat arrays over (state, pair) in the order state-major, pairs as in :func:`_triu`:
+    ``ok`` (admissible merge; None: all are), ``priv``, ``util``, ``L``, ``score``, ``ncomp`` (None for L0),
+    ``at_min`` (None for I*), and k; or None when no merge is admissible.
     """
     k = len(states[0].members)
     if k < 2:
         return None
     W = len(states)
-    I, J = _triu(k)
+    for st in states:
+        st.pairs(ev)
     ssz = np.stack([st.ssz for st in states])                                # (W, k)
-    comp = np.stack([st.comp for st in states])
-    inter = np.stack([st.M for st in states])[:, I, J]                       # (W, P) |S_a ∩ S_b|
-    sI, sJ = ssz[:, I], ssz[:, J]
-    new_s = sI + sJ - inter
-    cross = comp[:, I] != comp[:, J]
+    new_s = np.stack([st.U for st in states])                                # (W, P) |S_a ∪ S_b|
+    ncomp = ok = None
+    if ev.objective != "I*":
+        sI, sJ = _at_pairs(ssz)
+    if ev.objective != "L0":
+        cI, cJ = _at_pairs(np.stack([st.comp for st in states]))
+        cross = cI != cJ
+        ncomp = np.array([st.ncomp for st in states])[:, None] - cross
     if ev.objective == "L0":
-        ok = ~((inter == sI) & (inter == sJ))                                 # Φ: different S-sets
+        ok = (new_s != sI) | (new_s != sJ)                                    # Φ: different S-sets
     elif ev.objective == "I*":
         ok = cross                                                            # Ψ: different components
-    else:
-        ok = np.ones_like(cross)
-    if not ok.any():
+    if ok is not None and not ok.any():
         return None
-    ncomp = np.array([st.ncomp for st in states])[:, None] - cross.astype(np.int64)
-    min_s = np.minimum(_excl(ssz.astype(float), I, J, largest=False), new_s)
-    priv = ev.priv_from(min_s, ncomp)
-    if ev.is_u2:
-        dbar = np.stack([st.dbar for st in states])
-        if ev.fast:
-            cnt = np.stack([st.cnt for st in states]); sm = np.stack([st.sm for st in states])
-            mn = np.stack([st.mn for st in states]); mx = np.stack([st.mx for st in states])
-            c = (sm[:, I] + sm[:, J]) / (cnt[:, I] + cnt[:, J])
-            d = np.maximum(c - np.minimum(mn[:, I], mn[:, J]), np.maximum(mx[:, I], mx[:, J]) - c)
-            if ev.ub.squared:
-                d = d * d
-        else:
-            d = np.full(ok.shape, np.inf)
-            for w, st in enumerate(states):
-                for p in np.flatnonzero(ok[w]).tolist():
-                    d[w, p] = ev.cost(st.members[I[p]] + st.members[J[p]])
-        util = ev.util_from(None, np.maximum(_excl(dbar, I, J, largest=True), d))
+    min_s = None
+    if ev.objective == "I*":
+        priv = ev.tab_istar[ncomp]
     else:
-        z = np.stack([st.z for st in states]).astype(float)
-        util = ev.util_from(np.maximum(_excl(z, I, J, largest=True), z[:, I] + z[:, J]), None)
+        min_s = _with_excl(ssz, new_s, largest=False)
+        priv = ev.tab_l0[min_s]
+    if ev.is_u2:
+        util = -_with_excl(np.stack([st.dbar for st in states]), np.stack([st.D for st in states]), largest=True)
+    else:
+        util = ev.tab_u1[_with_excl(np.stack([st.z for st in states]), np.stack([st.Z for st in states]), largest=True)]
     L = priv - ev.lam * util
     # secondary key (L0 objectives): how many clusters sit at the smallest |S|𝒳| after the merge -- the
     # bottleneck min |S|𝒳| rises only once all of them are merged, so fewer is progress on a plateau of L
-    if ev.objective == "I*":
-        at_min = np.zeros(min_s.shape, dtype=np.int64)
-    else:
-        srt = np.sort(ssz, axis=1)
-        eq = np.empty(min_s.shape, dtype=np.int64)
-        for w in range(W):
-            eq[w] = np.searchsorted(srt[w], min_s[w], side="right") - np.searchsorted(srt[w], min_s[w], side="left")
-        at_min = eq - (sI == min_s) - (sJ == min_s) + (new_s == min_s)
-    score = ev.score_from(L, ncomp)
-    w_idx, p_idx = np.nonzero(ok)
-    return (w_idx, I[p_idx], J[p_idx], priv[ok], util[ok], L[ok], score[ok], ncomp[ok], at_min[ok])
+    at_min = None
+    if min_s is not None:
+        width = ev.n_s + 2
+        cnt_s = np.bincount((ssz + width * np.arange(W)[:, None]).ravel(), minlength=W * width)
+        eq = cnt_s[min_s + width * np.arange(W)[:, None]]
+        at_min = (eq - (sI == min_s) - (sJ == min_s) + (new_s == min_s)).ravel()
+    score = L + ev.tab_penalty[ncomp] if ev.objective == "L0|I*=0" else L
+    return {"k": k, "ok": None if ok is None else ok.ravel(), "priv": priv.ravel(), "util": util.ravel(), "L": L.ravel(),
+            "score": score.ravel(), "ncomp": None if ncomp is None else ncomp.ravel(), "at_min": at_min}
+
+
+def _first_group(idx: np.ndarray, primary: np.ndarray, secondary: np.ndarray, largest_secondary: bool = False) -> np.ndarray:
+    """Mask over positions ``idx`` (increasing) of those with the smallest ``primary`` and, among them, the
+    smallest (largest) ``secondary``: the first group of the lexicographic order (primary, secondary, index)."""
+    p = primary[idx]
+    m = p == p.min()
+    s = secondary[idx]
+    best = s[m].max() if largest_secondary else s[m].min()
+    return m & (s == best)
+
 
 
 # ====================================================================== candidates
@@ -371,40 +465,88 @@ def _greedy_candidate(ev: _Eval, jr, utility, values, base) -> tuple[_State, flo
     g_L = traj.priv[g_t] - ev.lam * traj.util[g_t]
     steps = traj.merges
     path = tuple((int(a), int(b)) for step in steps[1:best_t + 1] for a, b in step)
-    groups = {0: [[x] for x in range(ev.n)]}
-    for clusters in _replay(ev.n, path):
-        groups = {0: clusters}
-    best = _State.from_members(ev, groups[0], path)
+    best = _State.from_members(ev, _Running(ev, path).clusters(), path)
     if ev.objective == "L0":
         # Algorithm 1 merges several pairs per sweep: also try every single-merge prefix of its order
         flat = [(int(a), int(b)) for step in steps[1:] for a, b in step]
         if len(flat) > len(steps) - 1:
             best_L, best_k = best.L, None
-            for k, clusters in enumerate(_replay(ev.n, flat)):
-                pv, ut, _ = ev.quick(clusters)
+            run = _Running(ev)
+            for k, (a, b) in enumerate(flat):
+                run.merge(a, b)
+                pv, ut, _ = run.measures()
                 if pv - ev.lam * ut < best_L - _TOL:
                     best_L, best_k = pv - ev.lam * ut, k
             if best_k is not None:
-                clusters = list(_replay(ev.n, flat[:best_k + 1]))[-1]
-                best = _State.from_members(ev, clusters, tuple(flat[:best_k + 1]))
+                best = _State.from_members(ev, _Running(ev, flat[:best_k + 1]).clusters(), tuple(flat[:best_k + 1]))
     return best, g_L
 
 
-def _replay(n: int, merges):
-    """Yield the clusters (lists of codes) after each merge of (code, code) pairs."""
-    where = list(range(n))
-    clusters: dict[int, list[int]] = {x: [x] for x in range(n)}
-    for a, b in merges:
-        ra, rb = where[a], where[b]
-        if ra != rb:
-            r, o = min(ra, rb), max(ra, rb)
-            for y in clusters[o]:
-                where[y] = r
-            clusters[r] = clusters[r] + clusters.pop(o)
-        yield list(clusters.values())
+class _Running:
+    """A partition of the public codes under a sequence of merges, with the measures of
+    :meth:`_Eval.quick` kept incrementally (S-set bitmasks and their sizes per cluster, components of G_X̂
+    by union-find over the components of G_X). A cluster is named by the smallest code ever merged into it
+    (the cluster index of paper 003's traces)."""
+
+    __slots__ = ("ev", "where", "members", "mask", "count", "cost", "uf", "ncomp", "max_size")
+
+    def __init__(self, ev: _Eval, merges=()):
+        n = ev.n
+        self.ev = ev
+        self.where = list(range(n))
+        self.members = {x: [x] for x in range(n)}
+        self.mask = dict(enumerate(ev.masks))
+        self.count = {x: m.bit_count() for x, m in enumerate(ev.masks)}
+        self.cost = {x: ev.quick_cost([x]) for x in range(n)} if ev.is_u2 else None
+        self.uf = _UnionFind(int(ev.comp0.max()) + 1)
+        self.ncomp = len(set(ev.comp0.tolist()))
+        self.max_size = 1
+        for a, b in merges:
+            self.merge(a, b)
+
+    def merge(self, a: int, b: int):
+        """Merge the clusters holding codes a and b; returns their names (kept, absorbed) or None."""
+        ra, rb = self.where[a], self.where[b]
+        if ra == rb:
+            return None
+        r, o = min(ra, rb), max(ra, rb)
+        for y in self.members[o]:
+            self.where[y] = r
+        mem = self.members[r] = self.members[r] + self.members.pop(o)
+        self.mask[r] |= self.mask.pop(o)
+        self.count[r] = self.mask[r].bit_count()
+        del self.count[o]
+        if self.cost is not None:
+            del self.cost[o]
+            self.cost[r] = self.ev.quick_cost(mem)
+        self.max_size = max(self.max_size, len(mem))
+        c0 = self.ev.comp0
+        ca, cb = self.uf.find(int(c0[a])), self.uf.find(int(c0[b]))
+        if ca != cb:
+            self.uf.union(ca, cb)
+            self.ncomp -= 1
+        return r, o
+
+    def clusters(self) -> list[list[int]]:
+        return list(self.members.values())
+
+    def measures(self) -> tuple[float, float, int]:
+        """(privacy, utility, |P|): the values of :meth:`_Eval.quick` on the current clusters."""
+        ev = self.ev
+        if ev.objective == "I*":
+            priv = math.log(self.ncomp) / ev.lb
+        else:
+            priv = (ev.log_ns - math.log(min(self.count.values()))) / ev.lb
+        if self.cost is not None:
+            util = -max(self.cost.values())
+        else:
+            util = (ev.log_n - math.log(self.max_size)) / ev.lb
+        return priv, util, self.ncomp
 
 
-def _beam(ev: _Eval, width: int, max_depth: int | None, pareto: int = 0) -> _State | None:
+def _beam(ev: _Eval, width: int, max_depth: int | None, pareto: int = 0, stats: dict | None = None) -> _State | None:
+    """Best feasible partition seen by the beam (None if none); ``stats`` (if given) receives the number of
+    states expanded and of children scored."""
     root = _State.from_members(ev, [[x] for x in range(ev.n)])
     best = root if ev.feasible(np.array([root.ncomp]))[0] else None
     beam = [root]
@@ -412,58 +554,79 @@ def _beam(ev: _Eval, width: int, max_depth: int | None, pareto: int = 0) -> _Sta
     while beam and (max_depth is None or depth < max_depth):
         depth += 1
         ch = _children(ev, beam)
+        if stats is not None:
+            k = len(beam[0].members)
+            stats["expanded"] = stats.get("expanded", 0) + len(beam)
+            stats["children"] = stats.get("children", 0) + len(beam) * (k * (k - 1) // 2)
         if ch is None:
             break
-        B, I, J, priv, util, L, score, ncomp, at_min = ch
-        if ev.objective == "I*":
-            at_min = np.zeros(len(score))
-        feas = ev.feasible(ncomp)
-        if feas.any():
-            Lf = np.where(feas, L, np.inf)
-            a = int(np.argmin(Lf))
-            if best is None or Lf[a] < best.L - _TOL:
-                best = beam[B[a]].merge(ev, int(I[a]), int(J[a]), float(priv[a]), float(util[a]))
+        k, ok, priv, util, L, score = ch["k"], ch["ok"], ch["priv"], ch["util"], ch["L"], ch["score"]
+        I, J = _triu(k)
+        P = len(I)
+        feas = ok
+        if ev.objective == "L0|I*=0":
+            feas = ch["ncomp"] == 1
+        if feas is None or feas.any():
+            a = int(np.argmin(L if feas is None else np.where(feas, L, np.inf)))
+            if best is None or L[a] < best.L - _TOL:
+                best = beam[a // P].merge(ev, int(I[a % P]), int(J[a % P]), float(priv[a]), float(util[a]))
         # branch and bound: merges never raise the utility and the privacy is >= 0, so no descendant of a
         # child beats -λ·U(child); drop children that cannot improve on the best feasible partition
         if best is not None:
             alive = -ev.lam * util < best.L - _TOL
+            if ok is not None:
+                alive &= ok
             if not alive.any():
                 break
+            cand = np.flatnonzero(alive)
         else:
-            alive = np.ones(len(score), dtype=bool)
-        order = np.lexsort((np.arange(len(score)), at_min, np.round(score, 12)))
-        order = order[alive[order]]
+            cand = np.arange(len(score)) if ok is None else np.flatnonzero(ok)
+        sc = score[cand]
+        at = np.zeros(len(cand), dtype=np.int64) if ch["at_min"] is None else ch["at_min"][cand]
         new, keys = [], set()
 
-        def take(a):
-            st, i, j = beam[B[a]], int(I[a]), int(J[a])
-            mem = st.members
-            key = tuple(tuple(m) for m in mem[:i]) + (tuple(sorted(mem[i] + mem[j])),) + \
-                tuple(tuple(m) for m in mem[i + 1:j]) + tuple(tuple(m) for m in mem[j + 1:])
+        def take(c):
+            a = int(cand[c])
+            st, i, j = beam[a // P], int(I[a % P]), int(J[a % P])
+            lab = st.child_lab(i, j)
+            key = lab.tobytes()
             if key not in keys:
                 keys.add(key)
-                new.append(st.merge(ev, i, j, float(priv[a]), float(util[a])))
+                new.append(st.merge(ev, i, j, float(priv[a]), float(util[a]), lab))
 
-        for a in order.tolist():
-            take(a)
-            if len(new) >= width:
-                break
+        # the `width` best distinct children in the order (score rounded to 1e-12, clusters at the
+        # bottleneck, index): walk the groups of equal (score, at_min) from the smallest
+        r = np.round(sc, 12)
+        rest = np.arange(len(cand))
+        while rest.size and len(new) < width:
+            first = _first_group(rest, r, at)
+            for c in rest[first].tolist():
+                take(c)
+                if len(new) >= width:
+                    break
+            rest = rest[~first]
         if pareto:
             # keep a few children spread along the (privacy, utility) Pareto front of this depth, so that
             # states at other utility levels than the current best-L ones survive (the objectives are
-            # bottlenecks: the optimum often needs merges that first raise L)
-            pkey = np.round(score + ev.lam * util, 9) + 1e-6 * at_min
-            o = np.lexsort((np.arange(len(pkey)), -np.round(util, 9), pkey))
-            o = o[alive[o]]
+            # bottlenecks: the optimum often needs merges that first raise L). The front, walked in the
+            # order (privacy key, -utility, index), takes each child whose utility beats the last taken by
+            # 1e-12; such a child has a strictly higher utility than every child before it, so only these
+            # records are visited (each found by two masked minima).
+            u = util[cand]
+            pkey = np.round(sc + ev.lam * u, 9) + 1e-6 * at
+            ru = np.round(u, 9)
+            rest = np.arange(len(cand))
             front, best_u = [], -np.inf
-            for a in o.tolist():
-                if util[a] > best_u + 1e-12:
-                    front.append(a)
-                    best_u = util[a]
+            while rest.size:
+                e = int(rest[np.argmax(_first_group(rest, pkey, ru, largest_secondary=True))])
+                if u[e] > best_u + 1e-12:
+                    front.append(e)
+                    best_u = u[e]
+                rest = rest[u[rest] > u[e]]
             if len(front) > pareto:
                 front = [front[int(round(q))] for q in np.linspace(0, len(front) - 1, pareto)]
-            for a in front:
-                take(a)
+            for c in front:
+                take(c)
         beam = new
     return best
 
@@ -513,10 +676,14 @@ def _capped(ev: _Eval, best_L: float, n_caps: int) -> _State | None:
     which reaches the bottleneck optima the merge-by-merge beam misses."""
     if ev.objective != "L0" or ev.n < 3:
         return None
-    masks = ev.masks
     if ev.is_u2:
-        V = ev.V if ev.fast else None
-        pair = sorted({ev.cost([a, b]) for a in range(ev.n) for b in range(a + 1, ev.n)})
+        if ev.fast:                                # ev.cost of every pair, vectorised (same arithmetic)
+            I, J = _triu(ev.n)
+            c = (ev.V[I] + ev.V[J]) / 2
+            d = np.maximum(c - np.minimum(ev.V[I], ev.V[J]), np.maximum(ev.V[I], ev.V[J]) - c)
+            pair = np.unique(d * d if ev.ub.squared else d).tolist()
+        else:
+            pair = sorted({ev.cost([a, b]) for a in range(ev.n) for b in range(a + 1, ev.n)})
         full = ev.cost(list(range(ev.n)))
         caps = [c for c in np.unique(np.quantile(pair + [full], np.linspace(0, 1, n_caps))).tolist()]
     else:
@@ -524,47 +691,60 @@ def _capped(ev: _Eval, best_L: float, n_caps: int) -> _State | None:
         if len(caps) > n_caps:
             caps = sorted({int(round(c)) for c in np.linspace(2, ev.n, n_caps)})
     best_members, best = None, best_L
+    n, big = ev.n, np.iinfo(np.int64).max
     for cap in caps:
         # no quantisation within this cap can beat the best: privacy >= 0, utility <= cap's utility
         u_cap = -cap if ev.is_u2 else (ev.log_n - math.log(cap)) / ev.lb
         if -ev.lam * u_cap >= best - _TOL:
             continue
-        members = [[x] for x in range(ev.n)]
-        cl = list(masks)
-        while len(members) > 1:
-            counts = [m.bit_count() for m in cl]
-            c = min(range(len(members)), key=lambda a: (counts[a], a))
-            choice = None
-            for d in range(len(members)):
-                if d == c:
-                    continue
-                gain = (cl[c] | cl[d]).bit_count()
-                if gain <= counts[c]:
-                    continue
-                if ev.is_u2:
-                    cost = ev.quick_cost(members[c] + members[d])
-                    if cost > cap + 1e-12:
-                        continue
-                    tie = cost
-                else:
-                    size = len(members[c]) + len(members[d])
-                    if size > cap:
-                        continue
-                    tie = size
-                key = (-gain, tie, d)
-                if choice is None or key < choice[0]:
-                    choice = (key, d)
-            if choice is None:
-                break
-            d = choice[1]
+        # clusters live in slots named by their first code; slot order is the order of the clusters
+        members: list = [[x] for x in range(n)]
+        Sb = ev.S.copy()
+        count = Sb.sum(axis=1).astype(np.int64)
+        size = np.ones(n, dtype=np.int64)
+        cost = np.array([ev.quick_cost([x]) for x in range(n)]) if ev.is_u2 else None
+        alive = np.ones(n, dtype=bool)
+        for n_alive in range(n, 1, -1):
+            c = int(np.argmin(np.where(alive, count, big)))
+            gain = (Sb[c] | Sb).sum(axis=1)
+            valid = alive & (gain > count[c])
+            valid[c] = False
+            if not ev.is_u2:
+                valid &= size[c] + size <= cap
+                if not valid.any():
+                    break
+                top = valid & (gain == gain[valid].max())
+                d = int(np.flatnonzero(top & (size == size[top].min()))[0])
+            else:
+                # partner: most sensitive values gained, then the lowest cost within the cap, then slot
+                d, cand = None, np.flatnonzero(valid)
+                for g in np.unique(gain[cand])[::-1].tolist():
+                    choice = None
+                    for e in cand[gain[cand] == g].tolist():
+                        ce = ev.quick_cost(members[c] + members[e])
+                        if ce <= cap + 1e-12 and (choice is None or ce < choice[0]):
+                            choice = (ce, e)
+                    if choice is not None:
+                        d = choice[1]
+                        break
+                if d is None:
+                    break
             a, b = min(c, d), max(c, d)
             members[a] = members[a] + members[b]
-            cl[a] |= cl[b]
-            del members[b], cl[b]
-            pv, ut, _ = ev.quick(members)
-            L = pv - ev.lam * ut
+            members[b] = None
+            Sb[a] |= Sb[b]
+            count[a] = int(Sb[a].sum())
+            size[a] += size[b]
+            alive[b] = False
+            priv = (ev.log_ns - math.log(int(count[alive].min()))) / ev.lb
+            if ev.is_u2:
+                cost[a] = ev.quick_cost(members[a])
+                util = -float(cost[alive].max())
+            else:
+                util = (ev.log_n - math.log(int(size[alive].max()))) / ev.lb
+            L = priv - ev.lam * util
             if L < best - _TOL:
-                best, best_members = L, [list(m) for m in members]
+                best, best_members = L, [list(m) for m in members if m is not None]
     if best_members is None:
         return None
     best_members = sorted((sorted(m) for m in best_members), key=lambda m: m[0])
@@ -578,23 +758,14 @@ def _result(ev: _Eval, st: _State, search: str, info: dict):
 
     n = ev.n
     # replay the path to record per-step scalars
-    cur = [[x] for x in range(n)]
-    where = list(range(n))
-    privs, utils, ncl, ncomps = [], [], [], []
-    pv, ut, nc = ev.quick(cur, components=True)
-    privs.append(pv); utils.append(ut); ncl.append(n); ncomps.append(nc)
+    run = _Running(ev)
+    pv, ut, nc = run.measures()
+    privs, utils, ncl, ncomps = [pv], [ut], [n], [nc]
     merges = [()]
     for a, b in st.path:
-        ra, rb = where[a], where[b]
-        r, o = min(ra, rb), max(ra, rb)
-        for y in cur[o]:
-            where[y] = r
-        cur[r] = sorted(cur[r] + cur[o])
-        cur[o] = []
-        merges.append(((r, o),))
-        live = [m for m in cur if m]
-        pv, ut, nc = ev.quick(live, components=True)
-        privs.append(pv); utils.append(ut); ncl.append(len(live)); ncomps.append(nc)
+        merges.append((run.merge(a, b),))
+        pv, ut, nc = run.measures()
+        privs.append(pv); utils.append(ut); ncl.append(len(run.members)); ncomps.append(nc)
     L = [p - ev.lam * u for p, u in zip(privs, utils)]
     dL = [float("nan")] + [L[t] - L[t - 1] for t in range(1, len(L))]
     p = ev.prob
@@ -611,6 +782,14 @@ def _result(ev: _Eval, st: _State, search: str, info: dict):
     return res
 
 
+def _check_options(search: str, unknown: dict, fn: Callable) -> None:
+    """One-line error for options a search does not have (``gp.agglomerate(..., search=..., **options)``)."""
+    if unknown:
+        valid = [p.name for p in inspect.signature(fn).parameters.values() if p.kind is p.KEYWORD_ONLY and p.name != "base"]
+        raise InputTypeError(f"search={search!r} has no option {', '.join(map(repr, sorted(unknown)))}; "
+                             f"its options are {', '.join(valid)}")
+
+
 def _check_int(v, name, lo=1):
     if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo:
         raise InputError(f"{name} must be an integer >= {lo}, got {v!r}")
@@ -620,7 +799,7 @@ def _check_int(v, name, lo=1):
 # ====================================================================== public searches
 def beam_search(jr: JointRange, objective: str, lam: float, utility: Any = "U1", values: Any = None, *, base: float = 2,
                 width: int = 3, pareto: int = 3, caps: int = 8, local: bool | None = None, max_passes: int = 3,
-                penalty: float = 1.0, max_depth: int | None = None):
+                penalty: float = 1.0, max_depth: int | None = None, **unknown):
     """Beam search over merge sequences for paper 003's problems (3), (5) and (10), never worse than greedy.
 
     Same objective and constraints as :func:`graphpriv.agglomerate` (see the module docstring); call it
@@ -652,15 +831,16 @@ def beam_search(jr: JointRange, objective: str, lam: float, utility: Any = "U1",
     -------
     AgglomerationResult
         Its ``trace`` replays merges that build the returned quantisation (single merges; local moves are
-        re-expressed as merges of the final clusters); ``info["search"] == "beam"`` and
-        ``info["source"]`` says which candidate won ("greedy", "beam", "local").
+        re-expressed as merges of the final clusters); ``info["search"] == "beam"``,
+        ``info["source"]`` says which candidate won ("greedy", "beam", "capped", "local"), and
+        ``info["states_expanded"]`` / ``info["children_scored"]`` count the beam's work.
 
     Examples
     --------
     Paper 003, Example 4 setting (x7 = 4, U2, λ = 0.3), Algorithm 2: the greedy run returns
     Q(4) = {{x1,x4},{x2,x7},{x3,x5,x6}} with I* = 0 and L = 0 - 0.3 · (-1.95) = 0.585 (the paper prints Q(3)
     with I* = 1 bit, an erratum); the beam finds {{x1,x7},{x2,x4},{x3,x5,x6}}, also I* = 0, at lower
-    distortion (the exact optimum, :func:`exact_minimum`, is 0.54):
+    distortion (the exact optimum, :func:`graphpriv.exact_minimum`, is 0.54):
 
     >>> import graphpriv as gp
     >>> jr, values = gp.datasets.paper_example(4)
@@ -682,6 +862,7 @@ def beam_search(jr: JointRange, objective: str, lam: float, utility: Any = "U1",
     O(width · |X|^3) plus the greedy run and the local moves (O(|X| · |Q|) evaluations per pass). Practical
     to a few hundred public values; for larger ranges use ``search="local"``.
     """
+    _check_options("beam", unknown, beam_search)
     width = _check_int(width, "width")
     pareto = _check_int(pareto, "pareto", 0)
     caps = _check_int(caps, "caps", 0)
@@ -697,7 +878,8 @@ def beam_search(jr: JointRange, objective: str, lam: float, utility: Any = "U1",
     ev = _Eval(jr, objective, lam, utility, values, base, penalty)
     greedy, greedy_L = _greedy_candidate(ev, jr, utility, values, base)
     best, source = greedy, "greedy"
-    found = _beam(ev, width, max_depth, pareto)
+    stats: dict = {}
+    found = _beam(ev, width, max_depth, pareto, stats)
     if found is not None and found.L < best.L - _TOL:
         best, source = found, "beam"
     capped = _capped(ev, best.L, caps) if caps else None
@@ -713,11 +895,12 @@ def beam_search(jr: JointRange, objective: str, lam: float, utility: Any = "U1",
             loc = _local(ev, start, max_passes)
             if loc.L < best.L - _TOL:
                 best, source = loc, "local"
-    return _result(ev, best, "beam", {"source": source, "width": width, "pareto": pareto, "greedy_L": float(greedy_L)})
+    return _result(ev, best, "beam", {"source": source, "width": width, "pareto": pareto, "greedy_L": float(greedy_L),
+                                      "states_expanded": stats.get("expanded", 0), "children_scored": stats.get("children", 0)})
 
 
 def local_search(jr: JointRange, objective: str, lam: float, utility: Any = "U1", values: Any = None, *, base: float = 2,
-                 max_passes: int = 3):
+                 max_passes: int = 3, **unknown):
     """Greedy (best prefix of its merge order) followed by single-value moves between clusters.
 
     Cheaper than :func:`beam_search` (no beam); never worse than greedy. Call it as
@@ -731,6 +914,7 @@ def local_search(jr: JointRange, objective: str, lam: float, utility: Any = "U1"
     >>> r.L <= gp.agglomerate(jr, "I*", 0.3, "U2", values).L
     True
     """
+    _check_options("local", unknown, local_search)
     max_passes = _check_int(max_passes, "max_passes", 0)
     ev = _Eval(jr, objective, lam, utility, values, base, 1.0)
     greedy, greedy_L = _greedy_candidate(ev, jr, utility, values, base)
@@ -744,219 +928,3 @@ def local_search(jr: JointRange, objective: str, lam: float, utility: Any = "U1"
 
 #: Searches reachable through ``gp.agglomerate(..., search=name)``.
 SEARCHES: dict[str, Callable] = {"beam": beam_search, "local": local_search}
-
-
-# ====================================================================== exact optimum
-@dataclass(frozen=True)
-class ExactMinimum:
-    """The exact minimum of L = privacy - λU over all quantisations (problem (10): those with I* = 0).
-
-    Attributes
-    ----------
-    L, privacy, utility : float
-    quantization : list of frozenset
-    n_partitions : int
-        Number of set partitions enumerated (Bell(|X|)).
-    """
-
-    L: float
-    privacy: float
-    utility: float
-    quantization: list = field(repr=False)
-    n_partitions: int = 0
-
-
-def _all_partitions(n: int) -> np.ndarray:
-    from ..graphs.strength import _brute_partitions
-
-    return _brute_partitions(n).astype(np.int64)
-
-
-def _exact_table(ev: "_Eval"):
-    """(P, priv, util, feasible) over every set partition P (rows: cluster number of each public code)."""
-    n = ev.n
-    P = _all_partitions(n)                                   # (B, n) cluster numbers 0..k-1
-    Bn = len(P)
-    rows = np.repeat(np.arange(Bn), n)
-    flat = P.ravel()
-    size = np.zeros((Bn, n), dtype=np.int64)
-    np.add.at(size, (rows, flat), 1)
-    present = size > 0
-    cover = np.zeros((Bn, n, ev.n_s), dtype=bool)            # S-set of every cluster
-    for x in range(n):
-        cover[np.arange(Bn), P[:, x]] |= ev.S[x][None, :]
-    ssz = cover.sum(axis=2)
-    min_s = np.where(present, ssz, np.iinfo(np.int64).max).min(axis=1)
-    if ev.objective == "L0":
-        ncomp = np.ones(Bn, dtype=np.int64)
-    else:
-        # components of G_X̂: propagate the smallest cluster number over clusters sharing a sensitive value
-        k = n
-        inter = np.einsum("bis,bjs->bij", cover.astype(np.int16), cover.astype(np.int16)) > 0
-        lab = np.broadcast_to(np.arange(k), (Bn, k)).copy()
-        for _ in range(k):
-            new = np.minimum(np.where(inter, lab[:, None, :], k).min(axis=2), lab)
-            if np.array_equal(new, lab):
-                break
-            lab = new
-        onehot = np.zeros((Bn, k + 1), dtype=bool)
-        onehot[np.repeat(np.arange(Bn), k), np.where(present, lab, k).ravel()] = True
-        ncomp = onehot[:, :k].sum(axis=1)
-    priv = ev.priv_from(min_s, ncomp)
-    if ev.is_u2:
-        if ev.fast:
-            V = np.tile(ev.V, Bn)
-            sm = np.zeros((Bn, n)); np.add.at(sm, (rows, flat), V)
-            mn = np.full((Bn, n), np.inf); np.minimum.at(mn, (rows, flat), V)
-            mx = np.full((Bn, n), -np.inf); np.maximum.at(mx, (rows, flat), V)
-            c = np.where(present, sm / np.maximum(size, 1), 0.0)
-            d = np.where(present, np.maximum(c - mn, mx - c), 0.0)
-            if ev.ub.squared:
-                d = d * d
-            dbar = d.max(axis=1)
-        else:
-            dbar = np.zeros(Bn)
-            cache: dict[tuple, float] = {}
-            for b in range(Bn):
-                worst = -np.inf
-                for c in range(int(P[b].max()) + 1):
-                    mem = tuple(np.flatnonzero(P[b] == c).tolist())
-                    if mem not in cache:
-                        cache[mem] = ev.cost(list(mem))
-                    worst = max(worst, cache[mem])
-                dbar[b] = worst
-        util = ev.util_from(None, dbar)
-    else:
-        util = ev.util_from(size.max(axis=1), None)
-    feasible = ncomp == 1 if ev.objective == "L0|I*=0" else np.ones(Bn, dtype=bool)
-    return P, priv, util, feasible
-
-
-def _exact_from_table(ev: "_Eval", table, lam: float) -> "ExactMinimum":
-    P, priv, util, feasible = table
-    L = np.where(feasible, priv - lam * util, np.inf)
-    b = int(np.argmin(L))
-    labels = ev.prob.labels
-    quant = [frozenset(labels[x] for x in np.flatnonzero(P[b] == c).tolist()) for c in range(int(P[b].max()) + 1)]
-    return ExactMinimum(float(L[b]), float(priv[b]), float(util[b]), quant, len(P))
-
-
-def exact_minimum(jr: JointRange, objective: str, lam: float, utility: Any = "U1", values: Any = None, *, base: float = 2,
-                  max_public: int = _EXACT_MAX) -> ExactMinimum:
-    """Exact minimum of the Lagrangian by enumerating every set partition of [[X]] (the test oracle).
-
-    Parameters
-    ----------
-    jr, objective, lam, utility, values, base
-        As in :func:`graphpriv.agglomerate`. For ``objective="L0|I*=0"`` only partitions with
-        I*(S; X̂) = 0 count (problem (10)).
-    max_public : int
-        Refuse past this |X| (Bell numbers grow fast: Bell(10) = 115,975; Bell(11) = 678,570).
-
-    Returns
-    -------
-    ExactMinimum
-
-    Raises
-    ------
-    TooLargeError
-        |X| > ``max_public``.
-
-    Examples
-    --------
-    >>> import graphpriv as gp
-    >>> jr, values = gp.datasets.paper_example()
-    >>> e = gp.exact_minimum(jr, "I*", 0.3)        # Example 3's setting: the greedy run is optimal
-    >>> round(e.L, 4), round(gp.agglomerate(jr, "I*", 0.3).L, 4), e.n_partitions
-    (-0.3667, -0.3667, 877)
-
-    Notes
-    -----
-    Vectorised over the Bell(|X|) partitions: O(Bell(|X|) · |X| · (|X| + |S|)) time and memory
-    (about 3 s for |X| = 10).
-    """
-    ev = _Eval(jr, objective, lam, utility, values, base, 0.0)
-    if ev.n > max_public:
-        raise TooLargeError(f"exact_minimum enumerates Bell(|X|) partitions; |X| = {ev.n} > max_public = {max_public}")
-    return _exact_from_table(ev, _exact_table(ev), ev.lam)
-
-
-# ====================================================================== comparison
-def compare_searches(instances: Sequence, objective: str, lam, utility: Any = "U1", *, methods: Sequence[str] = ("greedy", "beam"),
-                     exact: bool = True, repeat: int = 1, base: float = 2, n_jobs: int = 1, backend: str | None = None,
-                     client=None, **search_options) -> pd.DataFrame:
-    """Side-by-side table of greedy, improved searches and the exact optimum on a set of instances.
-
-    Parameters
-    ----------
-    instances : sequence of ``jr`` or ``(jr, values)``
-    objective, utility, base
-        As in :func:`graphpriv.agglomerate`.
-    lam : float or sequence of float
-        One row per instance and λ (the exact table is computed once per instance).
-    methods : sequence of str
-        ``"greedy"`` and names in :data:`SEARCHES`.
-    exact : bool
-        Add the exact minimum (:func:`exact_minimum`, |X| <= 11) and the gaps ``gap_<method> = L - L_exact``.
-    repeat : int
-        Runs per method for the timings (the minimum is kept).
-    n_jobs, backend, client
-        Run the instances in parallel: local joblib workers, or a dask cluster (a
-        ``distributed.Client`` or a scheduler address); see :func:`graphpriv.parallel.parallel_map`.
-        Every column but the timings equals the serial run's.
-    **search_options
-        Passed to every non-greedy search.
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per (instance, λ): ``instance``, ``lam``, ``n_public``, ``L_<method>``, ``time_<method>``
-        (seconds), and with ``exact``: ``L_exact``, ``gap_<method>``.
-
-    Examples
-    --------
-    >>> import graphpriv as gp
-    >>> inst = [gp.random_joint_range(6, 7, 0.3, seed=s) for s in range(3)]
-    >>> t = gp.compare_searches(inst, "I*", [0.5, 2.0])
-    >>> len(t), bool((t["gap_beam"] <= t["gap_greedy"] + 1e-12).all())
-    (6, True)
-    """
-    lams = [float(lm) for lm in ([lam] if np.ndim(lam) == 0 else list(lam))]
-    run = partial(_compare_instance, objective=objective, lams=lams, utility=utility, methods=tuple(methods), exact=exact,
-                  repeat=repeat, base=base, search_options=search_options)
-    per_instance = parallel_map(run, list(enumerate(instances)), n_jobs=n_jobs, backend=backend, client=client)
-    rows = [row for rows in per_instance for row in rows]
-    return pd.DataFrame(rows)
-
-
-def _compare_instance(item, objective, lams, utility, methods, exact, repeat, base, search_options) -> list[dict]:
-    """Rows of :func:`compare_searches` for one instance (a job of its parallel map)."""
-    from .agglomerative import agglomerate
-
-    k, inst = item
-    jr, values = inst if isinstance(inst, tuple) else (inst, None)
-    table = ev = None
-    if exact:
-        ev = _Eval(jr, objective, 0.0, utility, values, base, 0.0)
-        if ev.n > _EXACT_MAX:
-            raise TooLargeError(f"instance {k} has |X| = {ev.n} > {_EXACT_MAX}; pass exact=False")
-        table = _exact_table(ev)
-    rows = []
-    for lm in lams:
-        row = {"instance": k, "lam": lm, "n_public": jr.n_public, "n_sensitive": jr.n_sensitive}
-        for m in methods:
-            opts = {} if m == "greedy" else search_options
-            best_t = math.inf
-            for _ in range(max(1, int(repeat))):
-                t0 = time.perf_counter()
-                r = agglomerate(jr, objective, lm, utility, values, search=m, base=base, **opts)
-                best_t = min(best_t, time.perf_counter() - t0)
-            row[f"L_{m}"] = r.L
-            row[f"time_{m}"] = best_t
-        if exact:
-            e = _exact_from_table(ev, table, lm)
-            row["L_exact"] = e.L
-            for m in methods:
-                row[f"gap_{m}"] = max(0.0, row[f"L_{m}"] - e.L)
-        rows.append(row)
-    return rows

@@ -102,7 +102,7 @@ def plot_search_gaps(table, ax=None, *, methods=None):
     ----------
     table : pandas.DataFrame
         Columns ``instance`` and one ``gap_<method>`` column per method (as returned by
-        :func:`graphpriv.mechanisms.search.compare_searches`).
+        :func:`graphpriv.compare_searches`).
     methods : list of str, optional
         Methods to draw (default: every ``gap_*`` column).
 
