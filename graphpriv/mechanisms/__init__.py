@@ -27,6 +27,5 @@ _sys.modules[f"{__name__}.linear_reduction"] = _sys.modules[f"{__name__}.stochas
 
 # read the modules from sys.modules: ``watchdog`` and ``linear_reduction`` are also function names
 _MODULES = ("utilities", "trace", "quantization", "agglomerative", "frontier", "exact", "baselines", "search", "comparison",
-            "side_information",
-            "stochastic", "sample_privacy")
+            "side_information", "stochastic", "sample_privacy")
 __all__ = [n for m in _MODULES for n in _sys.modules[f"{__name__}.{m}"].__all__]

@@ -225,12 +225,12 @@ class _State:
 
     def _pair_row(self, ev: _Eval, i: int, other: np.ndarray):
         """(U, Z or D) of the pairs (i, b) for the partners b in ``other`` (increasing)."""
-        U = (self.Sb[i] | self.Sb[other]).sum(axis=1)
+        U = (self.Sb[i] | self.Sb).sum(axis=1)[other]
         if not ev.is_u2:
-            return U, self.z[i] + self.z[other]
+            return U, (self.z[i] + self.z)[other]
         if ev.fast:
-            c = (self.sm[i] + self.sm[other]) / (self.cnt[i] + self.cnt[other])
-            d = np.maximum(c - np.minimum(self.mn[i], self.mn[other]), np.maximum(self.mx[i], self.mx[other]) - c)
+            c = (self.sm[i] + self.sm) / (self.cnt[i] + self.cnt)
+            d = np.maximum(c - np.minimum(self.mn[i], self.mn), np.maximum(self.mx[i], self.mx) - c)[other]
             return U, d * d if ev.ub.squared else d
         mem = self.members
         return U, np.array([ev.cost(mem[b] + mem[i]) if b < i else ev.cost(mem[i] + mem[b]) for b in other.tolist()])
@@ -238,18 +238,18 @@ class _State:
     def pairs(self, ev: _Eval) -> "_State":
         """Fill the pair arrays (once per state; children of an expanded state inherit them)."""
         if self.U is None:
-            k = len(self.members)
-            I, J = _triu(k)
-            U = np.empty(len(I), dtype=np.int64)
-            V = np.empty(len(I), dtype=float if ev.is_u2 else np.int64)
-            for a in range(k - 1):
-                lo = _pos(k, a, a + 1)
-                U[lo:lo + k - 1 - a], V[lo:lo + k - 1 - a] = self._pair_row(ev, a, np.arange(a + 1, k))
-            self.U = U
-            if ev.is_u2:
-                self.D = V
+            I, J = _triu(len(self.members))
+            S = self.Sb.astype(np.int64)
+            self.U = self.ssz[I] + self.ssz[J] - (S @ S.T)[I, J]
+            if not ev.is_u2:
+                self.Z = self.z[I] + self.z[J]
+            elif ev.fast:
+                c = (self.sm[I] + self.sm[J]) / (self.cnt[I] + self.cnt[J])
+                d = np.maximum(c - np.minimum(self.mn[I], self.mn[J]), np.maximum(self.mx[I], self.mx[J]) - c)
+                self.D = d * d if ev.ub.squared else d
             else:
-                self.Z = V
+                mem = self.members
+                self.D = np.array([ev.cost(mem[a] + mem[b]) for a, b in zip(I.tolist(), J.tolist())])
         return self
 
     def child_lab(self, i: int, j: int) -> np.ndarray:
@@ -265,46 +265,38 @@ class _State:
         mi = sorted(self.members[i] + self.members[j])
         st.members = self.members[:i] + [mi] + self.members[i + 1:j] + self.members[j + 1:]
         st.lab = self.child_lab(i, j) if lab is None else lab
-        keep = np.ones(k, dtype=bool)
-        keep[j] = False
-        st.z = self.z.copy()
-        st.z[i] += self.z[j]
-        st.z = st.z[keep]
-        Sb = self.Sb.copy()
-        Sb[i] |= Sb[j]
-        st.Sb = Sb[keep]
-        st.ssz = self.ssz.copy()
+        st.z = z = _drop(self.z, j)
+        z[i] += self.z[j]
+        st.Sb = Sb = _drop(self.Sb, j)
+        Sb[i] |= self.Sb[j]
+        st.ssz = _drop(self.ssz, j)
         st.ssz[i] = int(Sb[i].sum())
-        st.ssz = st.ssz[keep]
-        comp = self.comp.copy()
-        ci, cj = comp[i], comp[j]
+        st.comp = comp = _drop(self.comp, j)
+        ci, cj = self.comp[i], self.comp[j]
         if ci != cj:
             comp[comp == cj] = ci
             st.ncomp = self.ncomp - 1
         else:
             st.ncomp = self.ncomp
-        st.comp = comp[keep]
         if ev.fast:
-            st.cnt = self.cnt.copy(); st.cnt[i] += self.cnt[j]; st.cnt = st.cnt[keep]
-            st.sm = self.sm.copy(); st.sm[i] += self.sm[j]; st.sm = st.sm[keep]
-            st.mn = self.mn.copy(); st.mn[i] = min(self.mn[i], self.mn[j]); st.mn = st.mn[keep]
-            st.mx = self.mx.copy(); st.mx[i] = max(self.mx[i], self.mx[j]); st.mx = st.mx[keep]
+            st.cnt = _drop(self.cnt, j); st.cnt[i] += self.cnt[j]
+            st.sm = _drop(self.sm, j); st.sm[i] += self.sm[j]
+            st.mn = _drop(self.mn, j); st.mn[i] = min(self.mn[i], self.mn[j])
+            st.mx = _drop(self.mx, j); st.mx[i] = max(self.mx[i], self.mx[j])
         if ev.is_u2:
-            st.dbar = self.dbar.copy()
+            st.dbar = _drop(self.dbar, j)
             if ev.fast:
                 c = st.sm[i] / st.cnt[i]
                 d = max(c - st.mn[i], st.mx[i] - c)
                 st.dbar[i] = d * d if ev.ub.squared else d
             else:
                 st.dbar[i] = ev.cost(mi)
-            st.dbar = st.dbar[keep]
         else:
             st.dbar = None
         st.U = st.Z = st.D = None
         if self.U is not None:
             # pairs without j keep their values (triu order survives deleting j); rewrite i's pairs
-            kp = np.ones(len(self.U), dtype=bool)
-            kp[_partner_pos(k, j)[0]] = False
+            kp = _pairs_without(k, j)
             pos, other = _partner_pos(k - 1, i)
             st.U = self.U[kp]
             U_row, V_row = st._pair_row(ev, i, other)
@@ -343,6 +335,19 @@ def _at_pairs(vals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _pos(k: int, a, b):
     """Flat position of the pair (a, b), a < b, among the k (k - 1) / 2 pairs of :func:`_triu`."""
     return a * (2 * k - a - 1) // 2 + (b - a - 1)
+
+
+def _drop(a: np.ndarray, j: int) -> np.ndarray:
+    """A copy of ``a`` without row j."""
+    return np.concatenate((a[:j], a[j + 1:]))
+
+
+@functools.lru_cache(maxsize=1024)
+def _pairs_without(k: int, j: int) -> np.ndarray:
+    """Mask over the pairs of k clusters: True for the pairs that do not hold cluster j."""
+    kp = np.ones(k * (k - 1) // 2, dtype=bool)
+    kp[_partner_pos(k, j)[0]] = False
+    return kp
 
 
 def _partner_pos(k: int, o):
@@ -697,27 +702,26 @@ def _capped(ev: _Eval, best_L: float, n_caps: int) -> _State | None:
         u_cap = -cap if ev.is_u2 else (ev.log_n - math.log(cap)) / ev.lb
         if -ev.lam * u_cap >= best - _TOL:
             continue
-        # clusters live in slots named by their first code; slot order is the order of the clusters
+        # clusters live in slots named by their first code (slot order is cluster order); an absorbed
+        # slot gets no sensitive values (so it gains nothing) and the largest count (never the smallest)
         members: list = [[x] for x in range(n)]
         Sb = ev.S.copy()
         count = Sb.sum(axis=1).astype(np.int64)
         size = np.ones(n, dtype=np.int64)
         cost = np.array([ev.quick_cost([x]) for x in range(n)]) if ev.is_u2 else None
-        alive = np.ones(n, dtype=bool)
-        for n_alive in range(n, 1, -1):
-            c = int(np.argmin(np.where(alive, count, big)))
+        max_size = 1
+        for _ in range(n - 1):
+            c = int(count.argmin())
             gain = (Sb[c] | Sb).sum(axis=1)
-            valid = alive & (gain > count[c])
-            valid[c] = False
             if not ev.is_u2:
-                valid &= size[c] + size <= cap
-                if not valid.any():
+                # partner: most sensitive values gained, then the smallest merged cluster, then slot
+                key = np.where((gain > count[c]) & (size <= cap - size[c]), gain * (n + 1) - size, -1)
+                d = int(key.argmax())
+                if key[d] < 0:
                     break
-                top = valid & (gain == gain[valid].max())
-                d = int(np.flatnonzero(top & (size == size[top].min()))[0])
             else:
                 # partner: most sensitive values gained, then the lowest cost within the cap, then slot
-                d, cand = None, np.flatnonzero(valid)
+                d, cand = None, np.flatnonzero(gain > count[c])
                 for g in np.unique(gain[cand])[::-1].tolist():
                     choice = None
                     for e in cand[gain[cand] == g].tolist():
@@ -733,15 +737,18 @@ def _capped(ev: _Eval, best_L: float, n_caps: int) -> _State | None:
             members[a] = members[a] + members[b]
             members[b] = None
             Sb[a] |= Sb[b]
+            Sb[b] = False
             count[a] = int(Sb[a].sum())
+            count[b] = big
             size[a] += size[b]
-            alive[b] = False
-            priv = (ev.log_ns - math.log(int(count[alive].min()))) / ev.lb
+            priv = (ev.log_ns - math.log(int(count.min()))) / ev.lb
             if ev.is_u2:
                 cost[a] = ev.quick_cost(members[a])
-                util = -float(cost[alive].max())
+                cost[b] = -np.inf
+                util = -float(cost.max())
             else:
-                util = (ev.log_n - math.log(int(size[alive].max()))) / ev.lb
+                max_size = max(max_size, int(size[a]))
+                util = (ev.log_n - math.log(max_size)) / ev.lb
             L = priv - ev.lam * util
             if L < best - _TOL:
                 best, best_members = L, [list(m) for m in members if m is not None]
