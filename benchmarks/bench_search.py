@@ -1,4 +1,4 @@
-"""Greedy vs better-than-greedy search vs exact optimum (issue 8).
+"""Greedy vs better-than-greedy search vs exact optimum (paper 003's problems (3), (5) and (10)).
 
 Prints, for paper 003's three problems ((3) "L0", (5) "I*", (10) "L0|I*=0") and both utilities, the mean
 optimality gap L - L_exact of the greedy mechanism and of ``search="beam"`` / ``search="local"`` on seeded
