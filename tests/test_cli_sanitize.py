@@ -1,8 +1,11 @@
-"""End-to-end tests of ``graphpriv sanitize`` (run as a subprocess), issue 7.
+"""End-to-end tests of ``graphpriv sanitize`` (run as a subprocess or in-process).
 
-Checked: row count and order preserved, every other column untouched (byte-identical CSV text),
-mapping consistent with the sanitised column, JSON schemas stable, privacy/utility as the library
-computes them, λ chosen from the frontier, and every failure case: one line, exit 2, no output.
+Checked: row count and order preserved, every other column and every unchanged field untouched
+(byte-identical CSV, Parquet schema kept), generalisation labels / rounded codewords / ids as
+released values, the mapping document valid against its JSON Schema and round-tripping
+(``Release.from_json(mapping).transform(original) == released column``), privacy/utility as the
+library computes them, λ chosen from the frontier, a no-op run, the streamed writer against the
+in-memory transform, and every failure case: one line, exit 2, no output.
 """
 
 from __future__ import annotations
@@ -19,9 +22,9 @@ from graphpriv._validation import MISSING
 
 from test_cli_analyze import assert_one_line_error, failure_cases, only_inputs_left, run_cli, run_inproc, run_many
 
-SUMMARY_KEYS = {"schema_version", "input", "objective", "utility", "lam", "lam_chosen_by", "privacy_measure", "before",
-                "after", "rows", "frontier", "files"}
-MAPPING_KEYS = {"schema_version", "public_column", "sensitive_column", "objective", "utility", "codeword", "missing_value",
+SUMMARY_KEYS = {"schema_version", "input", "objective", "utility", "release", "lam", "lam_chosen_by", "privacy_measure",
+                "noop", "before", "after", "rows", "frontier", "files"}
+MAPPING_KEYS = {"schema_version", "public_column", "sensitive_column", "objective", "utility", "release", "decimals",
                 "values", "clusters"}
 
 
@@ -49,21 +52,27 @@ def test_sanitize_u1_min_utility_keep(hungarian_csv, tmp_path):
     assert len(san) == len(orig) == 294 and list(san.columns) == list(orig.columns)
     others = [c for c in orig.columns if c != "chol"]
     pd.testing.assert_frame_equal(san[others], orig[others])
-    # mapping consistent with the sanitised column; missing cholesterol (kept) has a codeword too
+    # mapping consistent with the sanitised column: merged values -> their cluster's label, others untouched
     mapping = json.loads((out / "mapping.json").read_text())
-    assert set(mapping) == MAPPING_KEYS and mapping["utility"] == "U1"
-    cw = {v["value"]: v["codeword"] for v in mapping["values"]}
+    assert set(mapping) == MAPPING_KEYS and mapping["utility"] == "U1" and mapping["release"] == "label"
+    gp.validate_mapping(mapping)
+    rel = {v["value"]: (v["released"], v["changed"]) for v in mapping["values"]}
+    n_changed = 0
     for o, s in zip(orig["chol"], san["chol"]):
-        key = None if o == "?" else int(float(o))
-        assert s == str(cw[key])
+        released, changed = rel[None if o == "?" else int(float(o))]
+        assert s == (released if changed else o)            # an unchanged field keeps its exact text
+        n_changed += changed
+    assert n_changed > 0
+    labels = {c["released"] for c in mapping["clusters"] if c["size"] > 1}
+    assert all(lab.startswith(("[", "{")) for lab in labels)
     # clusters partition the public values and agree with the per-value list
     members = [m for c in mapping["clusters"] for m in c["members"]]
-    assert sorted(members, key=str) == sorted(cw, key=str)
+    assert sorted(members, key=str) == sorted(rel, key=str)
     for c in mapping["clusters"]:
-        assert {cw[m] for m in c["members"]} == {c["codeword"]}
+        assert {rel[m][0] for m in c["members"]} == {c["released"]}
     # summary: the most private frontier point with U1 >= 3, numbers as the library gives them
     summ = json.loads((out / "summary.json").read_text())
-    assert set(summ) == SUMMARY_KEYS and summ["schema_version"] == 1
+    assert set(summ) == SUMMARY_KEYS and summ["schema_version"] == 2 and summ["noop"] is False
     assert summ["after"]["utility"] >= 3 and summ["rows"]["written"] == 294
     ok = [p for p in summ["frontier"] if p["utility"] >= 3]
     assert summ["after"]["privacy"] == pytest.approx(min(p["privacy"] for p in ok))
@@ -95,12 +104,17 @@ def test_sanitize_u2_centroids_drop_parquet(tmp_path):
     assert len(san) == len(df)
     pd.testing.assert_frame_equal(san.drop(columns="chol"), df.drop(columns="chol"))
     assert san["chol"].isna().sum() == df["chol"].isna().sum() == 23
+    assert san["chol"].dtype == df["chol"].dtype                 # codewords of a float column stay floats
     mapping = json.loads((out / "mapping.json").read_text())
+    assert mapping["release"] == "codeword" and mapping["decimals"] == 0      # whole numbers: rounded to 0 decimals
     for c in mapping["clusters"]:
-        assert c["codeword"] == pytest.approx(np.mean(c["members"]))
-    cw = {v["value"]: v["codeword"] for v in mapping["values"]}
+        assert c["released"] == round(np.mean(c["members"]))
+    cw = {v["value"]: v["released"] for v in mapping["values"]}
     keep = df["chol"].notna()
     assert np.allclose(san.loc[keep, "chol"].to_numpy(float), [cw[int(v)] for v in df.loc[keep, "chol"]])
+    # round trip: the documented mapping applied to the original column gives the released column
+    back = gp.Release.from_json((out / "mapping.json").read_text())
+    pd.testing.assert_series_equal(back.transform(df["chol"]), san["chol"])
     summ = json.loads((out / "summary.json").read_text())
     assert summ["after"]["I_star"] == pytest.approx(0.0)        # Algorithm 2 joins the isolated (28, 132)
     assert summ["rows"]["dropped_from_analysis"] == 23 and "merges.gif" not in summ["files"]
@@ -167,3 +181,179 @@ def test_sanitize_failures_one_line_exit2_no_output(tmp_path, capsys):
     for name, (_, _, needles) in cases.items():
         assert_one_line_error(procs[name], *needles)
         only_inputs_left(tmp_path / name, before[name])
+
+
+# ---------------------------------------------------------------------- faithful, streamed releases
+AWKWARD = (
+    'id,s,x,note,big,ratio,blank\r\n'
+    '007,a,10,"comma, inside",9007199254740993,0.10,\r\n'
+    '008,a,11,"line\nbreak",9007199254740993,0.10,NA\r\n'
+    '\r\n'
+    '009,b,12,"quote ""q""",1,1.50,""\r\n'
+    '010,b,13,plain,2,2.00,\r\n'
+    '011,c,30,x,3,0.10,NA\r\n'
+    '012,c,31,"",4,0.10,\r\n'
+    '013,d,30,"a,b",5,0.30,'
+)
+
+
+def _sanitize_inproc(capsys, *argv):
+    proc = run_inproc(["sanitize", *argv, "--no-animation"], capsys)
+    assert proc.returncode == 0, proc.stderr
+    return proc
+
+
+def test_sanitize_csv_byte_faithful_round_trip(tmp_path, capsys):
+    """Only the rewritten public fields change: every other byte (leading zeros, 2**53+1, "0.10", "" vs NA,
+    quoted commas, newlines and quotes, CRLF, a blank line, no final newline) is copied."""
+    src = tmp_path / "awk.csv"
+    src.write_bytes(AWKWARD.encode())
+    _sanitize_inproc(capsys, src, "-s", "s", "-x", "x", "--objective", "I*", "--utility", "U1", "--lam", "0",
+                     "--out", tmp_path / "rel")
+    out = (tmp_path / "rel" / "sanitized.csv").read_bytes()
+    mapping = json.loads((tmp_path / "rel" / "mapping.json").read_text())
+    gp.validate_mapping(mapping)
+    rel = {str(v["value"]): v for v in mapping["values"]}
+    assert any(v["changed"] for v in rel.values())
+    # expected bytes: the input with the x field of each changed record replaced (CSV-quoted label)
+    expected = AWKWARD
+    for x in ("10", "11", "12", "13", "30", "31"):
+        if rel[x]["changed"]:
+            lab = rel[x]["released"]
+            field = f'"{lab}"' if "," in lab else lab
+            expected = expected.replace(f",{x},", f",{field},")
+    assert out == expected.encode()
+    # and nothing but x differs, record by record, as Python's csv module reads them
+    import csv
+    import io
+
+    a = list(csv.reader(io.StringIO(AWKWARD, newline="")))
+    b = list(csv.reader(io.StringIO(out.decode(), newline="")))
+    assert len(a) == len(b)
+    for ra, rb in zip(a, b):
+        assert ra[:2] == rb[:2] and ra[3:] == rb[3:]
+    summ = json.loads((tmp_path / "rel" / "summary.json").read_text())
+    assert summ["rows"]["read"] == summ["rows"]["written"] == 7
+
+
+def test_sanitize_parquet_schema_round_trip(tmp_path, capsys):
+    """Nullable int64 beyond 2**53, int8, decimal(38,2), field and schema metadata: unchanged; the public
+    column keeps its int type under codewords and ids and becomes text under labels."""
+    import decimal
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    n = 40
+    rng = np.random.default_rng(0)
+    s = rng.integers(0, 4, n)
+    x = (s * 10 + rng.integers(0, 3, n)).astype(np.int64)
+    x[3] = 37                                                     # (3, 37) alone: Algorithm 2 must merge
+    big = pa.array([2**53 + 1 if i % 3 else None for i in range(n)], type=pa.int64())
+    dec = pa.array([decimal.Decimal(f"{i}.{i % 100:02d}") for i in range(n)], type=pa.decimal128(38, 2))
+    schema = pa.schema([pa.field("s", pa.int8(), nullable=False), pa.field("x", pa.int64(), metadata={b"unit": b"mg/dl"}),
+                        pa.field("big", pa.int64()), pa.field("amount", dec.type, metadata={b"k": b"v"})],
+                       metadata={b"origin": b"test"})
+    table = pa.table([pa.array(s, type=pa.int8()), pa.array(x), big, dec], schema=schema)
+    pq.write_table(table, tmp_path / "t.parquet")
+    for mode, xtype in (("codeword", pa.int64()), ("id", pa.int64()), ("label", pa.string())):
+        out = tmp_path / mode
+        _sanitize_inproc(capsys, tmp_path / "t.parquet", "-s", "s", "-x", "x", "--objective", "I*", "--utility", "U2",
+                         "--lam", "0", "--release", mode, "--out", out)
+        got = pq.read_table(out / "sanitized.parquet")
+        assert got.schema.metadata == schema.metadata
+        for name in ("s", "big", "amount"):
+            assert got.schema.field(name) == schema.field(name) and got.schema.field(name).metadata == schema.field(name).metadata
+            assert got.column(name).equals(table.column(name))
+        assert got.schema.field("x").type == xtype and got.schema.field("x").metadata == schema.field("x").metadata
+        back = gp.Release.from_json((out / "mapping.json").read_text())
+        want = back.transform(pd.Series(x)).tolist()
+        if mode == "label":                                       # one Parquet type: untouched numbers as text
+            from graphpriv.release_writer import released_text
+
+            want = [released_text(v) for v in want]
+            assert any(v.startswith("[") or v.startswith("{") for v in want) and "31" in want
+        assert got.column("x").to_pylist() == want
+        assert got.column("big").to_pylist()[1] == 2**53 + 1
+
+
+def test_sanitize_streamed_equals_in_memory(tmp_path):
+    """The block-wise CSV writer (tiny blocks, so records and quoted fields straddle block edges) gives
+    the same bytes as one block, and row for row the in-memory transform of the public column."""
+    import csv
+    import io
+
+    from graphpriv.release_writer import batches_of, released_text, write_csv_release
+
+    rng = np.random.default_rng(1)
+    n = 500
+    xs = rng.integers(0, 40, n)
+    notes = ['"a,b"', '"x\ny"', "plain", '""', "007", '"q""q"']
+    lines = ["s,x,note"] + [f"{rng.integers(0, 9)},{xv},{notes[i % len(notes)]}" for i, xv in enumerate(xs)]
+    src = tmp_path / "t.csv"
+    src.write_text("\n".join(lines) + "\n")
+    df = pd.read_csv(src)
+    jr = gp.JointRange.from_dataframe(df, sensitive="s", public="x")
+    r = gp.agglomerate(jr, "I*", 0.0)
+    rel = gp.Release.from_result(r)
+    from graphpriv.cli.sanitize import row_codes
+
+    codes = row_codes(rel, df["x"])
+    texts = [released_text(rel.released[k]) for k in rel.cluster.tolist()]
+    replaced = rel.changed[rel.cluster]
+    outs = []
+    for bs, chunk in ((1 << 20, 1 << 20), (17, 7), (64, 100)):
+        dst = tmp_path / f"o{bs}.csv"
+        stats = write_csv_release(src, dst, "x", batches_of(codes, chunk), replaced, texts, block_size=bs)
+        assert stats["read"] == stats["written"] == n
+        outs.append(dst.read_bytes())
+    assert outs[0] == outs[1] == outs[2]
+    rows = list(csv.reader(io.StringIO(outs[0].decode(), newline="")))[1:]
+    expect = rel.transform(df["x"])
+    assert [r_[1] for r_ in rows] == [released_text(v) for v in expect.tolist()]
+    orig_rows = list(csv.reader(io.StringIO(src.read_text(), newline="")))[1:]
+    assert [r_[0::2] for r_ in rows] == [o[0::2] for o in orig_rows]
+
+
+def test_sanitize_noop_run_says_so(tmp_path, capsys, caplog):
+    """I* already 0: nothing merged -- said on stderr and in the summary, the table copied, no animation."""
+    src = tmp_path / "c.csv"
+    src.write_text("s,x\na,1\na,2\nb,2\nb,3\n")
+    proc = run_inproc(["sanitize", src, "-s", "s", "-x", "x", "--objective", "I*", "--utility", "U1", "--lam", "0",
+                       "--out", tmp_path / "rel"], capsys)
+    assert proc.returncode == 0, proc.stderr
+    said = proc.stderr + caplog.text                  # in-process, pytest captures the log records
+    assert "nothing to merge" in said and "I* is already 0" in said
+    assert "nothing merged, the table is unchanged" in proc.stdout
+    summ = json.loads((tmp_path / "rel" / "summary.json").read_text())
+    assert summ["noop"] is True and "merges.gif" not in summ["files"] and not (tmp_path / "rel" / "merges.gif").exists()
+    assert (tmp_path / "rel" / "sanitized.csv").read_bytes() == src.read_bytes()
+
+
+def test_sanitize_same_column_refused(tmp_path, capsys):
+    src = tmp_path / "d.csv"
+    src.write_text("a,b\n1,2\n")
+    proc = run_inproc(["sanitize", src, "-s", "a", "-x", "a", "--objective", "I*", "--utility", "U1", "--lam", "0",
+                       "--out", tmp_path / "rel"], capsys)
+    assert_one_line_error(proc, "--sensitive and --public", "'a'")
+    only_inputs_left(tmp_path, {"d.csv"})
+    proc = run_inproc(["sanitize", src, "-s", "a", "-x", "b", "--objective", "I*", "--utility", "U1", "--lam", "0",
+                       "--release", "codeword", "--out", tmp_path / "rel"], capsys)
+    assert_one_line_error(proc, "--release codeword", "U2")
+    only_inputs_left(tmp_path, {"d.csv"})
+
+
+def test_sanitize_text_column_labels(tmp_path, capsys):
+    """A text public column: merged values become a set label in natural order; the others stay as written."""
+    src = tmp_path / "cp.csv"
+    src.write_text("s,cp\n1,typical angina\n1,atypical angina\n2,asymptomatic\n3,non-anginal\n3,asymptomatic\n")
+    _sanitize_inproc(capsys, src, "-s", "s", "-x", "cp", "--objective", "I*", "--utility", "U1", "--lam", "0",
+                     "--out", tmp_path / "rel")
+    rows = (tmp_path / "rel" / "sanitized.csv").read_text().splitlines()
+    assert rows[0] == "s,cp"
+    mapping = json.loads((tmp_path / "rel" / "mapping.json").read_text())
+    merged = [c for c in mapping["clusters"] if c["size"] > 1]
+    assert merged and all(c["released"].startswith("{") for c in merged)
+    for r_ in rows[1:]:
+        value = r_.split(",", 1)[1].strip('"')
+        assert value in {v["value"] for v in mapping["values"] if not v["changed"]} | {c["released"] for c in merged}

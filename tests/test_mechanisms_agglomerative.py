@@ -176,7 +176,8 @@ def test_transform():
     assert list(out.index) == [10, 11, 12] and out.name == "X"
     assert out.tolist() == pytest.approx([1.25, 1.25, 0.2])
     r1 = gp.agglomerate(jr, "I*", 0.3)
-    assert r1.transform(["x1", "x3", "x7"]) == [0, 0, 0]
+    assert r1.transform(["x1", "x3", "x7"], "id") == [0, 0, 0]
+    assert r1.transform(["x1", "x3", "x7"]) == ["{x1, x3, x7}"] * 3       # U1: generalisation labels by default
     with pytest.raises(UnknownLabelError):
         r1.transform(["nope"])
 

@@ -1,31 +1,37 @@
 """``graphpriv sanitize``: release a table with the public column coarsened by paper 003's mechanisms.
 
-Runs :func:`graphpriv.agglomerate` (Algorithm 1 for ``--objective L0``, Algorithm 2 for ``I*``,
-Section V-C for ``L0|I*=0``) with utility U1 or U2 and a Lagrange multiplier given by ``--lam``, or
-chosen from the privacy-utility frontier as the most private point whose utility is at least
-``--min-utility``. Writes into ``--out DIR``:
+Runs Algorithm 1 (``--objective L0``), Algorithm 2 (``I*``) or Section V-C (``L0|I*=0``) of Ding &
+Farokhi's agglomerative mechanisms with utility U1 or U2 and a Lagrange multiplier given by ``--lam``,
+or chosen from the privacy-utility frontier as the most private point whose utility is at least
+``--min-utility``. For Algorithms 1 and 2 one λ-free trajectory gives the frontier, the choice of λ,
+the trace and the release (the merge order does not depend on λ, only where the run stops). Writes
+into ``--out DIR``:
 
 - ``sanitized.csv`` (or ``.parquet`` for Parquet input): the input table with the public column
-  replaced by codewords (U2: the cluster's centroid; U1: the cluster number) -- every other column and
-  every row untouched, same order. CSV fields of the other columns are copied as the exact text of
-  the input.
-- ``mapping.json``: every public value -> codeword, and the clusters.
+  released (``--release``): ``label`` (default for U1) replaces a merged value by its cluster's
+  generalisation label, an interval ``[240, 260]`` for numbers contiguous in value order, else a set
+  ``{132, 243}``; ``codeword`` (default for U2) by the cluster's centroid rounded to the precision of
+  the column; ``id`` by the cluster number. Values nothing was merged into stay exactly as they were.
+  Every row, every other column and every unchanged field is copied exactly: CSV byte for byte
+  (only the rewritten fields change), Parquet with its schema (types, nullability, metadata). The
+  table is streamed (a block of CSV bytes or a Parquet record batch at a time) and the number of rows
+  written is checked against the number read.
+- ``mapping.json``: every public value -> released value, cluster id, and the clusters' members
+  (schema :data:`graphpriv.MAPPING_SCHEMA_VERSION`, ``graphpriv/schemas/mapping.schema.json``);
+  ``graphpriv.Release.from_json`` reads it back and ``.transform`` of the original column gives the
+  released column.
 - ``trace.json``: the merge sequence (:meth:`graphpriv.MergeTrace.to_json`).
-- ``summary.json``: privacy and utility before and after, λ, rows.
+- ``summary.json``: privacy and utility before and after, λ, release form, rows.
 - ``frontier.png/.pdf``: the frontier of (privacy, utility) over λ with the chosen point;
-  ``merges.gif``: an animation of the merges (small ranges only).
+  ``merges.gif``: an animation of the merges (small ranges only; skipped when nothing is merged).
 
-All files are staged in a temporary folder and moved into DIR only after everything succeeded.
+A run that merges nothing (e.g. I* is already 0) says so on stderr and in ``summary.json``
+(``"noop": true``) and copies the table unchanged.
 
-JSON schemas (version 1):
-
-- ``mapping.json``: ``{schema_version, public_column, sensitive_column, objective, utility, codeword,
-  missing_value, values: [{value, codeword, cluster}], clusters: [{id, codeword, members}]}``;
-  ``value``/``members`` are the original public values (``null`` = missing, with ``--missing keep``).
-- ``summary.json``: ``{schema_version, input, objective, utility, lam, lam_chosen_by, privacy_measure,
-  before: {privacy, utility, n_public, L0, I_star, k_anonymity}, after: {...same...},
-  rows: {read, written, suppressed_public, dropped_from_analysis, missing_sensitive, missing_public},
-  frontier: [{privacy, utility, n_clusters, lam_min, lam_max}], files}``.
+``summary.json`` (schema version 2): ``{schema_version, input, objective, utility, release, lam,
+lam_chosen_by, privacy_measure, noop, before: {privacy, utility, n_public, L0, I_star, k_anonymity},
+after: {...same...}, rows: {read, written, replaced_public, suppressed_public, dropped_from_analysis,
+missing_sensitive, missing_public}, frontier: [{privacy, utility, n_clusters, lam_min, lam_max}], files}``.
 """
 
 from __future__ import annotations
@@ -49,6 +55,7 @@ Examples:
   graphpriv sanitize hungarian -s age -x chol --missing drop --objective 'I*' --utility U2 --lam 0.05 --out release/
   graphpriv sanitize hungarian -s age -x chol --missing keep --objective L0 --utility U1 --min-utility 3 --out release/
   graphpriv sanitize data.csv -s diagnosis -x zip --objective 'L0|I*=0' --utility U1 --lam 1 --out release/
+  graphpriv sanitize hungarian -s age -x chol --missing drop --objective 'I*' --utility U1 --lam 0 --release id --out release/
 
 --objective: L0 (Algorithm 1, problem (3)), I* (Algorithm 2, problem (5)) or L0|I*=0 (Section V-C,
 problem (10): the release always has I* = 0). Quote them in a shell ('I*').
@@ -57,9 +64,12 @@ centroid codewords (needs numeric public values; missing values must be dropped:
 --lam X runs with multiplier X; --min-utility T picks, from the frontier over λ
 (graphpriv.pareto_frontier: exact over every λ for L0 and I*, a λ grid for L0|I*=0), the most private
 release with utility >= T (U1: bits, e.g. 3; U2: minus the allowed distortion, e.g. -10).
-The sanitised table keeps every row and every other column unchanged; rows whose public value is
-missing stay missing (with --missing drop a public value that occurs only in dropped rows is
-suppressed, i.e. left empty, and counted).
+--release: label (default for U1) writes "[240, 260]" for a cluster of numbers contiguous in value
+order, else "{132, 243}"; codeword (default for U2) the cluster centroid rounded to the column's
+precision; id the cluster number. Values nothing was merged into stay as they were (label, codeword).
+The sanitised table keeps every row, every other column and every unchanged field exactly (CSV byte
+for byte, Parquet with its schema); rows whose public value is missing stay missing (with --missing
+drop a public value that occurs only in dropped rows is suppressed, i.e. left empty, and counted).
 """
 
 
@@ -82,6 +92,9 @@ def add_parser(sub) -> None:
     g.add_argument("--lam", type=float, metavar="X", help="Lagrange multiplier λ >= 0")
     g.add_argument("--min-utility", type=float, metavar="T",
                    help="choose λ from the frontier: the most private release with utility >= T")
+    p.add_argument("--release", choices=("label", "codeword", "id"),
+                   help="what replaces a merged value: label (default for U1: '[240, 260]' or '{132, 243}'), "
+                        "codeword (default for U2: the cluster centroid at the column's precision) or id (cluster number)")
     p.add_argument("--out", metavar="DIR", help="output folder (default: <DATA stem>_sanitized)")
     p.add_argument("--no-animation", action="store_true", help="skip the merge animation")
     p.set_defaults(func=run)
@@ -112,8 +125,52 @@ def numeric_values(jr, column: str, utility: str):
     return values
 
 
+def result_at(jr, frontier, objective: str, utility: str, values, lam: float):
+    """The result of ``graphpriv.agglomerate(jr, objective, lam, utility, values)``, read off the λ-free
+    trajectory the frontier already ran (Algorithms 1 and 2: the merge order does not depend on λ, only
+    the step where ΔL >= 0 stops the run). Section V-C (no shared trajectory) runs the mechanism."""
+    import dataclasses
+
+    import numpy as np
+
+    import graphpriv as gp
+    from ..mechanisms.agglomerative import _DL_TOL
+    from ..mechanisms.trace import _groups
+
+    full = frontier.trace
+    if full is None:
+        return gp.agglomerate(jr, objective, lam, utility, values)
+    priv = np.asarray(full.step_privacy, dtype=float)
+    util = np.asarray(full.step_utility, dtype=float)
+    T = len(priv) - 1
+    nonempty = np.array([len(m) > 0 for m in full.step_merges[1:]], dtype=bool)
+    acc = ((np.diff(priv) - lam * np.diff(util)) < -_DL_TOL) & nonempty
+    rejected = np.flatnonzero(~acc)
+    returned = int(rejected[0]) if len(rejected) else T
+    last = returned + 1 if len(rejected) else T          # a stopped run records its rejected step
+    L = priv[:last + 1] - lam * util[:last + 1]
+    trace = dataclasses.replace(
+        full, lam=float(lam), step_merges=full.step_merges[:last + 1], step_privacy=full.step_privacy[:last + 1],
+        step_utility=full.step_utility[:last + 1], step_L=tuple(L.tolist()),
+        step_delta_L=(float("nan"),) + tuple(np.diff(L).tolist()), step_n_clusters=full.step_n_clusters[:last + 1],
+        step_n_components=full.step_n_components[:last + 1],
+        step_accepted=(True,) + tuple(acc[:last].tolist()), returned=returned)
+    groups = _groups(trace.cluster_ids(returned))                 # clusters by smallest member code
+    labels = full.public_labels
+    quantization, mapping = [], {}
+    for k, g in enumerate(groups):
+        members = [labels[i] for i in g.tolist()]
+        quantization.append(frozenset(members))
+        cw = k if values is None else float(np.array([values[m] for m in members], dtype=float).mean())
+        for m in members:
+            mapping[m] = cw
+    return gp.AgglomerationResult(quantization=quantization, privacy=float(priv[returned]), utility=float(util[returned]),
+                                  mapping=mapping, trace=trace, objective=full.objective, utility_name=full.utility,
+                                  lam=float(lam), info=dict(full.info))
+
+
 def choose_release(jr, frontier, objective: str, utility: str, values, min_utility: float):
-    """Run the mechanism at a λ that selects the most private frontier point with utility >= ``min_utility``.
+    """The most private frontier point with utility >= ``min_utility``, released at a λ that selects it.
 
     ``frontier`` is :func:`graphpriv.pareto_frontier`'s result: each point carries the λ range
     [lam_min, lam_max) selecting it. Ties in privacy go to the larger utility. Returns ``(result, lam)``.
@@ -123,7 +180,6 @@ def choose_release(jr, frontier, objective: str, utility: str, values, min_utili
     InputError
         When no release reaches ``min_utility`` (the threshold is above the utility of X itself).
     """
-    import graphpriv as gp
     from ..errors import InputError
 
     pts = [p for p in frontier.points if p.utility >= min_utility - 1e-12]
@@ -137,7 +193,7 @@ def choose_release(jr, frontier, objective: str, utility: str, values, min_utili
                   if math.isfinite(lam) and lam >= 0]
     fallback = None
     for lam in candidates:
-        r = gp.agglomerate(jr, objective, lam, utility, values)
+        r = result_at(jr, frontier, objective, utility, values, lam)
         if abs(r.privacy - point.privacy) <= 1e-9 and abs(r.utility - point.utility) <= 1e-9:
             return r, lam
         if r.utility >= min_utility - 1e-12 and (fallback is None or r.privacy < fallback[0].privacy):
@@ -148,42 +204,122 @@ def choose_release(jr, frontier, objective: str, utility: str, values, min_utili
     return fallback
 
 
-def sanitized_column(typed, mapping: dict, missing_policy: str):
-    """The released public column: codewords for values in the range, missing stays missing, values
-    outside the range (only after --missing drop) are suppressed. Returns (list, n_suppressed).
-
-    Vectorised (a pandas hash lookup); float cells such as 132.0 find the label 132 (equal hashes).
-    """
+def public_decimals(args, fmt: str, typed_column):
+    """Precision of the public column: digits after the point as written (CSV), the scale of a
+    decimal or 0 for an integer type (Parquet), else from the values' shortest form."""
     import pandas as pd
 
+    from .. import io as gio
+    from ..mechanisms.release import column_decimals
+
+    if fmt == "csv":
+        raw = gio.read_columns(args.data, [args.public], sep=args.sep, raw=True, encoding=args.encoding)[args.public]
+        return column_decimals(pd.unique(raw.to_numpy(dtype=object)))
+    if fmt == "parquet":
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        t = pq.read_schema(str(args.data)).field(args.public).type
+        if pa.types.is_integer(t):
+            return 0
+        if pa.types.is_decimal(t):
+            return int(t.scale)
+    return column_decimals(pd.unique(pd.Series(typed_column).dropna().to_numpy(dtype=object)))
+
+
+def row_codes(release, typed_column):
+    """Per row: the code of its public value in ``release.labels``; CODE_MISSING for a missing value
+    without a label of its own, CODE_SUPPRESSED for a value outside the labels. Vectorised."""
+    import numpy as np
+    import pandas as pd
+
+    from ..release_writer import CODE_MISSING, CODE_SUPPRESSED
+
+    col = pd.Series(typed_column).reset_index(drop=True)
+    codes = release.codes(col, unknown="ignore")
+    na = col.isna().to_numpy()
+    out = np.where(codes >= 0, codes, np.where(na, CODE_MISSING, CODE_SUPPRESSED))
+    return out.astype(np.int64)
+
+
+def write_release(args, fmt: str, release, codes, decimals, path: Path) -> dict:
+    """Write the sanitised table to ``path`` (streamed); returns the row counts."""
+    import numpy as np
+
+    from .. import io as gio
+    from .. import release_writer as rw
+
+    n_suppressed = int(np.count_nonzero(codes == rw.CODE_SUPPRESSED))
+    cl = release.cluster
+    replaced = release.changed[cl]                                   # per code
+    if fmt == "builtin":
+        table = gio.read_columns(args.data, None)
+        col = release.transform(table[args.public], unknown="ignore")
+        table[args.public] = col
+        gio.write_table(path, table, fmt="csv")
+        n = len(table)
+        return {"read": n, "written": n, "replaced": int(np.count_nonzero((codes >= 0) & replaced[np.maximum(codes, 0)])),
+                "suppressed": n_suppressed}
+    if release.is_noop and n_suppressed == 0:
+        rw.copy_file(args.data, path)
+        return {"read": len(codes), "written": len(codes), "replaced": 0, "suppressed": 0}
+    if fmt == "csv":
+        sep = args.sep or ("\t" if str(args.data).lower().endswith((".tsv", ".tab")) else ",")
+        texts = [rw.released_text(release.released[k], decimals) for k in cl.tolist()]
+        return rw.write_csv_release(args.data, path, args.public, rw.batches_of(codes), replaced, texts, sep=sep,
+                                    encoding=args.encoding)
+    per_code, out_type = _parquet_per_code(args, release, decimals)
+
+    def codes_of(arr):
+        return row_codes(release, arr.to_pandas())
+
+    return rw.write_parquet_release(args.data, path, args.public, codes_of, per_code, out_type)
+
+
+def _parquet_per_code(args, release, decimals):
+    """The released value of every public label as a pyarrow array, and its type: the column's own
+    type when the released values fit it (ids: int64; codewords of an integer, float or decimal
+    column), else text."""
+    import decimal
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     from .._validation import MISSING
+    from ..mechanisms.release import number_text
 
-    typed = pd.Series(typed).reset_index(drop=True)
-    na = typed.isna().to_numpy()
-    plain = {k: v for k, v in mapping.items() if k is not MISSING}
-    res = typed.map(pd.Series(list(plain.values()), index=pd.Index(list(plain.keys()), dtype=object), dtype=object))
-    res = res.astype(object).where(res.notna(), None)
-    if missing_policy == "keep" and MISSING in mapping and na.any():
-        res[na] = mapping[MISSING]
-    suppressed = int((~na & res.isna().to_numpy()).sum())
-    return res.tolist(), suppressed
-
-
-def _fmt_codeword(c) -> str:
-    if c is None:
-        return ""
-    if isinstance(c, float):
-        return repr(c) if not c.is_integer() else repr(c)
-    return str(c)
+    t = pq.read_schema(str(args.data)).field(args.public).type
+    rel = [release.released[k] for k in release.cluster.tolist()]
+    changed = release.changed[release.cluster]
+    vals = [None if v is MISSING else v for v in rel]
+    if release.mode == "id":
+        return pa.array(vals, type=pa.int64()), pa.int64()
+    if release.mode == "codeword":
+        new = [v for v, c in zip(vals, changed.tolist()) if c]
+        if pa.types.is_integer(t) and all(isinstance(v, int) for v in new):
+            return pa.array(vals, type=t), t
+        if pa.types.is_floating(t):
+            return pa.array(vals, type=pa.float64()).cast(t), t
+        if pa.types.is_decimal(t):
+            q = decimal.Decimal(1).scaleb(-t.scale)
+            dec = [None if v is None else (v if isinstance(v, decimal.Decimal) else decimal.Decimal(repr(float(v)))).quantize(q)
+                   for v in vals]
+            return pa.array(dec, type=t), t
+        return pa.array([None if v is None else float(v) for v in vals], type=pa.float64()), pa.float64()
+    text_type = pa.large_string() if pa.types.is_large_string(t) else pa.string()
+    texts = [None if v is None else v if isinstance(v, str) else number_text(v) if isinstance(v, (int, float)) else str(v)
+             for v in vals]
+    return pa.array(texts, type=text_type), text_type
 
 
 # ---------------------------------------------------------------------- main
 def run(args) -> int:
-    import pandas as pd
+    import numpy as np
 
     import graphpriv as gp
     from .. import io as gio
     from ..errors import InputError
+    from ..mechanisms.release import Release, default_release
 
     apply_verbosity(args)
     quiet = getattr(args, "quiet", False)
@@ -191,6 +327,12 @@ def run(args) -> int:
         raise InputError(f"--lam must be a finite number >= 0, got {args.lam}")
     if args.min_utility is not None and not math.isfinite(args.min_utility):
         raise InputError(f"--min-utility must be a finite number, got {args.min_utility}")
+    if args.sensitive == args.public:
+        raise InputError(f"--sensitive and --public both name column {args.public!r}; the release would overwrite the "
+                         "sensitive column -- choose two different columns")
+    mode = getattr(args, "release", None) or default_release(args.utility)
+    if mode == "codeword" and args.utility != "U2":
+        raise InputError("--release codeword needs --utility U2 (codewords are cluster centroids); use --release label or id")
     out_dir = Path(args.out) if args.out else Path(f"{Path(str(args.data)).name.split('.')[0]}_sanitized")
     fmt = gio.table_format(args.data)
     progress = Progress(6, "sanitize", progress_enabled(args))
@@ -200,99 +342,88 @@ def run(args) -> int:
         with progress.step("mechanism"):
             frontier = gp.pareto_frontier(jr, args.objective, args.utility, values)
             if args.lam is not None:
-                result = gp.agglomerate(jr, args.objective, args.lam, args.utility, values)
                 lam = args.lam
+                result = result_at(jr, frontier, args.objective, args.utility, values, lam)
             else:
                 result, lam = choose_release(jr, frontier, args.objective, args.utility, values, args.min_utility)
-            singletons = [{x} for x in jr.public_labels.tolist()]
-            before = gp.evaluate_quantization(jr, singletons, args.objective, args.utility, values)
             qjr = gp.quantize_range(jr, result.quantization)
             measures_before = {"L0": gp.L0(jr), "I_star": gp.maximin_information(jr), "k_anonymity": gp.k_anonymity(jr)}
             measures_after = {"L0": gp.L0(qjr), "I_star": gp.maximin_information(qjr), "k_anonymity": gp.k_anonymity(qjr)}
-        with progress.step("sanitise"):
-            table = gio.read_columns(args.data, None, na_values=args.na_values, sep=args.sep, raw=True,
-                                     encoding=args.encoding) if fmt == "csv" \
-                else gio.read_columns(args.data, None, na_values=args.na_values, sep=args.sep)
-            if len(table) != len(df_typed):
-                raise InputError(f"{args.data}: read {len(table)} rows as text but {len(df_typed)} as values; the file "
-                                 "changed while reading or is malformed")
-            column, n_suppressed = sanitized_column(df_typed[args.public], result.mapping, args.missing)
-            if fmt == "csv":
-                table[args.public] = [_fmt_codeword(c) for c in column]
-            elif all(c is None or (isinstance(c, int) and not isinstance(c, bool)) for c in column):
-                table[args.public] = pd.array(column, dtype="Int64")      # U1 cluster ids stay integers
-            else:
-                table[args.public] = column
-            mapping_doc = _mapping_doc(jr, result, args)
+        with progress.step("release"):
+            decimals = public_decimals(args, fmt, df_typed[args.public]) if mode == "codeword" else None
+            release = Release.from_result(result, mode, decimals=decimals)
+            codes = row_codes(release, df_typed[args.public])
+            n_read = len(df_typed)
+            del df_typed
+            mapping_doc = release.to_dict(public_column=args.public, sensitive_column=args.sensitive)
+            noop = release.is_noop
             privacy_name = "I*" if args.objective == "I*" else "L0"
             summary = {
-                "schema_version": 1,
+                "schema_version": 2,
                 "input": input_info(args),
-                "objective": args.objective, "utility": args.utility, "lam": lam,
+                "objective": args.objective, "utility": args.utility, "release": mode, "lam": lam,
                 "lam_chosen_by": "--lam" if args.lam is not None else f"--min-utility {args.min_utility:g} (frontier)",
                 "privacy_measure": privacy_name,
-                "before": {"privacy": before[0], "utility": before[1], "n_public": jr.n_public, **measures_before},
+                "noop": noop,
+                "before": {"privacy": frontier.privacy_of_x, "utility": frontier.utility_of_x, "n_public": jr.n_public,
+                           **measures_before},
                 "after": {"privacy": result.privacy, "utility": result.utility, "n_public": result.n_clusters, **measures_after},
-                "rows": {"read": len(table), "written": len(table), "suppressed_public": n_suppressed,
-                         **({} if jr.source is None else {"dropped_from_analysis": jr.source.n_dropped,
-                                                          "missing_sensitive": jr.source.n_missing_sensitive,
-                                                          "missing_public": jr.source.n_missing_public})},
                 "frontier": [{"privacy": p.privacy, "utility": p.utility, "n_clusters": p.n_clusters,
                               "lam_min": p.lam_min, "lam_max": p.lam_max} for p in frontier.points],
             }
+        if noop:
+            logger.warning("nothing to merge: %s", _noop_reason(result, measures_before, args))
         with gio.staged_output(out_dir) as tmp:
             with progress.step("write"):
                 name = "sanitized.parquet" if fmt == "parquet" else "sanitized.csv"
-                gio.write_table(tmp / name, table, fmt="parquet" if fmt == "parquet" else "csv",
-                                sep=args.sep or ("\t" if str(args.data).lower().endswith((".tsv", ".tab")) else ","))
+                stats = write_release(args, fmt, release, codes, decimals, tmp / name)
+                if stats["read"] != n_read or stats["written"] != n_read:
+                    raise InputError(f"{args.data}: {stats['read']} rows read while writing the release but {n_read} for "
+                                     "the analysis; the file changed while reading or is malformed")
+                summary["rows"] = {"read": n_read, "written": stats["written"], "replaced_public": stats["replaced"],
+                                   "suppressed_public": stats["suppressed"],
+                                   **({} if jr.source is None else {"dropped_from_analysis": jr.source.n_dropped,
+                                                                    "missing_sensitive": jr.source.n_missing_sensitive,
+                                                                    "missing_public": jr.source.n_missing_public})}
                 gio.write_json(tmp / "mapping.json", mapping_doc)
                 gio.write_text(tmp / "trace.json", result.trace.to_json(indent=1) + "\n")
                 summary["files"] = [name, "mapping.json", "trace.json", "summary.json"]
             with progress.step("figures"):
                 summary["files"] += _frontier_figure(frontier, lam, result, args, tmp)
-                if not args.no_animation:
+                if not args.no_animation and not noop:
                     summary["files"] += _animation(result, jr, tmp)
             gio.write_json(tmp / "summary.json", summary)
     finally:
         progress.close()
     if not quiet:
-        b, a = summary["before"], summary["after"]
-        print(f"graphpriv sanitize: {args.objective} with {args.utility}, λ = {lam:.6g} ({summary['lam_chosen_by']})")
-        b = {k: (v + 0.0 if isinstance(v, float) else v) for k, v in b.items()}   # no "-0.0000"
-        a = {k: (v + 0.0 if isinstance(v, float) else v) for k, v in a.items()}
-        print(f"before: {privacy_name} = {b['privacy']:.4f} bits, {args.utility} = {b['utility']:.4f}, |X| = {b['n_public']}, "
-              f"L0 = {b['L0']:.4f}, I* = {b['I_star']:.4f}, k = {b['k_anonymity']}")
-        print(f"after:  {privacy_name} = {a['privacy']:.4f} bits, {args.utility} = {a['utility']:.4f}, |X^| = {a['n_public']}, "
-              f"L0 = {a['L0']:.4f}, I* = {a['I_star']:.4f}, k = {a['k_anonymity']}")
-        print(f"rows: {summary['rows']['written']} written (same order)"
-              + (f", {n_suppressed} public value(s) suppressed" if n_suppressed else ""))
-        print(f"wrote {', '.join(summary['files'])} to {out_dir}")
+        _print_summary(summary, args, out_dir)
     return 0
 
 
-def _mapping_doc(jr, result, args) -> dict:
-    from .. import io as gio
+def _noop_reason(result, measures_before, args) -> str:
+    if args.objective == "I*" and measures_before["I_star"] == 0:
+        why = "I* is already 0 (G_X is connected)"
+    elif result.trace is not None and len(result.trace) == 1:
+        why = "the range has a single public value" if result.n_clusters == 1 else "no merge lowers the Lagrangian"
+    else:
+        why = f"no merge lowers the Lagrangian at λ = {result.lam:g}"
+    return f"{why}; the release equals the input (no animation)"
 
-    clusters = []
-    pos = {}
-    for k, cl in enumerate(result.quantization):
-        members = sorted(cl, key=jr.public_code)                      # code order
-        cw = result.mapping[members[0]]
-        clusters.append({"id": k, "codeword": gio.label_to_json(cw), "members": [gio.label_to_json(m) for m in members]})
-        for m in members:
-            pos[m] = k
-    return {
-        "schema_version": 1,
-        "public_column": args.public,
-        "sensitive_column": args.sensitive,
-        "objective": args.objective,
-        "utility": args.utility,
-        "codeword": "centroid of the cluster's values" if args.utility == "U2" else "cluster id (0, 1, ... in cluster index order)",
-        "missing_value": "null stands for a missing public value (--missing keep)",
-        "values": [{"value": gio.label_to_json(x), "codeword": gio.label_to_json(result.mapping[x]), "cluster": pos[x]}
-                   for x in jr.public_labels.tolist()],
-        "clusters": clusters,
-    }
+
+def _print_summary(summary: dict, args, out_dir: Path) -> None:
+    b, a = summary["before"], summary["after"]
+    print(f"graphpriv sanitize: {args.objective} with {args.utility}, λ = {summary['lam']:.6g} ({summary['lam_chosen_by']}), "
+          f"release: {summary['release']}")
+    for name, d, size in (("before:", b, "|X|"), ("after: ", a, "|X^|")):
+        d = {k: (v + 0.0 if isinstance(v, float) else v) for k, v in d.items()}   # no "-0.0000"
+        others = ", ".join(f"{m} = {d[k]:.4f}" for m, k in (("L0", "L0"), ("I*", "I_star")) if m != summary["privacy_measure"])
+        print(f"{name} {summary['privacy_measure']} = {d['privacy']:.4f} bits, {args.utility} = {d['utility']:.4f}, "
+              f"{size} = {d['n_public']}, {others}, k = {d['k_anonymity']}")
+    rows = summary["rows"]
+    print(f"rows: {rows['read']} read, {rows['written']} written (same order), {rows['replaced_public']} public value(s) "
+          "replaced" + (f", {rows['suppressed_public']} suppressed" if rows["suppressed_public"] else "")
+          + (" -- nothing merged, the table is unchanged" if summary["noop"] else ""))
+    print(f"wrote {', '.join(summary['files'])} to {out_dir}")
 
 
 def _frontier_figure(frontier, lam, result, args, tmp: Path) -> list[str]:

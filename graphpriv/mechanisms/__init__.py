@@ -8,6 +8,7 @@ watchdog and the linear reduction; :mod:`.sample_privacy` -- perfect sample priv
 from .utilities import *  # noqa: F401,F403
 from .trace import *  # noqa: F401,F403
 from .quantization import *  # noqa: F401,F403
+from .release import *  # noqa: F401,F403
 from .agglomerative import *  # noqa: F401,F403
 from .frontier import *  # noqa: F401,F403
 from .exact import *  # noqa: F401,F403
@@ -26,6 +27,6 @@ _sys.modules[f"{__name__}.watchdog"] = _sys.modules[f"{__name__}.stochastic"]
 _sys.modules[f"{__name__}.linear_reduction"] = _sys.modules[f"{__name__}.stochastic"]
 
 # read the modules from sys.modules: ``watchdog`` and ``linear_reduction`` are also function names
-_MODULES = ("utilities", "trace", "quantization", "agglomerative", "frontier", "exact", "baselines", "search", "comparison",
-            "side_information", "stochastic", "sample_privacy")
+_MODULES = ("utilities", "trace", "quantization", "release", "agglomerative", "frontier", "exact", "baselines", "search",
+            "comparison", "side_information", "stochastic", "sample_privacy")
 __all__ = [n for m in _MODULES for n in _sys.modules[f"{__name__}.{m}"].__all__]

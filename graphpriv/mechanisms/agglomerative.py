@@ -50,7 +50,7 @@ from typing import Any, Hashable, Iterable
 import numpy as np
 import pandas as pd
 
-from ..errors import InputError, InputTypeError, UnknownLabelError
+from ..errors import InputError, InputTypeError
 from ..ranges import JointRange
 from .quantization.problem import (_ALGORITHM, _COST_TOL, _DL_TOL, OBJECTIVES, _check_lam, _check_objective,  # noqa: F401
                                    _check_tie_rule, _Problem, _q, _Stopper, _Traj)
@@ -102,32 +102,29 @@ class AgglomerationResult:
         """Lagrangian privacy - λ·utility of the returned quantisation."""
         return self.privacy - self.lam * self.utility
 
-    def transform(self, values: Iterable[Hashable]):
-        """Sanitise a column of public labels: replace every label by its released value (:attr:`mapping`).
+    def transform(self, values: Iterable[Hashable], release: str | None = None, *, decimals: int | None = None):
+        """Sanitise a column of public labels: replace every label by its released value.
 
-        A pandas Series gives a Series with the same index and name; a numpy array gives an array;
-        other iterables give a list.
+        ``release``: ``"label"`` (default for U1: ``"[240, 260]"`` / ``"{132, 243}"``), ``"codeword"``
+        (default for U2: the centroid rounded to ``decimals``, by default the precision of ``values``)
+        or ``"id"`` (the cluster number of :attr:`mapping`); values alone in their cluster stay as they
+        were. See :class:`graphpriv.Release`. A Series gives a Series (same index and name), an array an
+        array, other iterables a list.
 
         Raises
         ------
         UnknownLabelError
             If a label is not a public label of the joint range the mechanism ran on.
         """
-        mapping = self.mapping
+        from .release import Release, column_decimals
 
-        def get(x):
-            try:
-                return mapping[x]
-            except (KeyError, TypeError):
-                raise UnknownLabelError(f"transform got public label {x!r}, which is not in the joint range the mechanism ran on") from None
-
-        if isinstance(values, pd.Series):
-            return pd.Series([get(x) for x in values.tolist()], index=values.index, name=values.name)
-        if isinstance(values, np.ndarray):
-            return np.array([get(x) for x in values.tolist()], dtype=object if self.utility_name != "U2" else None)
         if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
             raise InputTypeError("transform needs an iterable of public labels (list, array or pandas Series)")
-        return [get(x) for x in values]
+        if not isinstance(values, (pd.Series, np.ndarray, list, tuple)):
+            values = list(values)
+        if decimals is None and self.utility_name == "U2":
+            decimals = column_decimals(values)
+        return Release.from_result(self, release, decimals=decimals).transform(values)
 
     def __repr__(self) -> str:
         q = ", ".join("{" + ",".join(map(str, sorted(c, key=str))) + "}" for c in self.quantization[:4])
@@ -823,8 +820,11 @@ def agglomerate(jr: JointRange, objective: str, lam: float, utility: Any = "U1",
     >>> r = gp.agglomerate(jr, "L0", 2.5, "U2", values)   # Example 2 (U2): returns its Q(1)
     >>> [sorted(c) for c in r.quantization]
     [['x1', 'x2', 'x4'], ['x3', 'x5'], ['x6', 'x7']]
-    >>> r.transform(["x1", "x6"])
+    >>> r.transform(["x1", "x6"], decimals=2)   # centroids, to 2 decimals (labels are text: no precision to infer)
     [0.2, 1.25]
+    >>> r1 = gp.agglomerate(jr, "I*", 0.3)
+    >>> r1.transform(["x1", "x2", "x3"])            # U1 releases generalisation labels by default
+    ['{x1, x3, x7}', '{x2, x5}', '{x1, x3, x7}']
 
     Side information and quantising Y = (S, X) (end of Section V-C): build the joint range whose
     public labels are the pairs and run the same entry point, e.g. for Y = (S, X)

@@ -1,0 +1,104 @@
+"""Benchmark of ``graphpriv sanitize`` at scale: U2 against U1, and a public column of 10^6 distinct values.
+
+Generates, in a temporary folder, CSV tables of an integer sensitive column ``s``, an integer public
+column ``x`` and a text column ``note`` (copied byte for byte by the release), then runs
+``python -m graphpriv.cli -v sanitize FILE -s s -x x --objective 'I*' --utility U --lam LAM --no-animation``
+as a child process and prints its wall time, peak resident memory and the per-step times it logs
+(read, joint range, mechanism, release, write, figures).
+
+* ``ratio``: 10^6 rows over 10^4 public values (each public value seen with one or two sensitive values,
+  |S| = |X|/5), U1 and U2. Target: U2 at most 1.3x the U1 time.
+* ``distinct``: 10^6 rows, every public value distinct (10^6 values, |S| = 2*10^5), U1 and U2 -- once
+  63 s / 3.9 GB for U1, U2 unfinished after 15 min.
+
+Usage::
+
+    python benchmarks/bench_sanitize.py [--rows 1000000] [--values 10000] [--case ratio|distinct|all] [--timeout 900]
+
+Prints one line per run and the U2/U1 ratio; no assertions (timings do not belong in tests).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_analyze import _WRAPPER  # noqa: E402  (the grandchild wrapper that measures peak RSS)
+
+
+def make_csv(path: Path, rows: int, values: int, seed: int = 0) -> None:
+    """``values`` public values (all of them present), each with one or two sensitive values."""
+    rng = np.random.default_rng(seed)
+    x = np.concatenate([np.arange(values), rng.integers(0, values, rows - values)]) if rows >= values else \
+        rng.integers(0, values, rows)
+    rng.shuffle(x)
+    n_s = max(2, values // 5)
+    s = (x * 7919) % n_s                                     # a fixed sensitive value per public value ...
+    second = rng.random(rows) < 0.1                          # ... and for 10 % of rows its neighbour's
+    s = np.where(second & (x % 3 == 0), (s + 1) % n_s, s)
+    notes = np.array(['"a,b"', "plain", "007", '""', "0.10"])[np.arange(rows) % 5]
+    with open(path, "w") as fh:
+        fh.write("s,x,note\n")
+        for lo in range(0, rows, 200_000):
+            hi = min(rows, lo + 200_000)
+            fh.write("\n".join(f"{a},{b},{c}" for a, b, c in zip(s[lo:hi].tolist(), (x[lo:hi] * 3 + 100).tolist(),
+                                                                   notes[lo:hi].tolist())))
+            fh.write("\n")
+
+
+def run(path: Path, out: Path, utility: str, lam: float, timeout: float) -> dict:
+    argv = ["-v", "sanitize", str(path), "-s", "s", "-x", "x", "--objective", "I*", "--utility", utility,
+            "--lam", str(lam), "--no-animation", "--out", str(out)]
+    try:
+        p = subprocess.run([sys.executable, "-c", _WRAPPER, *argv], capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"rc": None, "wall": float("inf"), "maxrss_kb": 0, "steps": {}, "stdout": "", "stderr": "timeout"}
+    res = json.loads(p.stdout)
+    res["steps"] = {m.group(1): float(m.group(2)) for m in re.finditer(r"graphpriv: ([a-z ]+): ([0-9.]+) s", res["stderr"])}
+    return res
+
+
+def report(name: str, res: dict) -> None:
+    steps = ", ".join(f"{k} {v:.2f}" for k, v in res["steps"].items() if k != "total")
+    if res["rc"] is None:
+        print(f"{name:<34} timed out")
+        return
+    print(f"{name:<34} rc={res['rc']} wall {res['wall']:7.2f} s  peak RSS {res['maxrss_kb'] / 2**20:5.2f} GiB  [{steps}]")
+    if res["rc"] != 0:
+        print("   ", res["stderr"].strip().splitlines()[-1:])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rows", type=int, default=1_000_000)
+    ap.add_argument("--values", type=int, default=10_000)
+    ap.add_argument("--case", choices=("ratio", "distinct", "all"), default="all")
+    ap.add_argument("--timeout", type=float, default=900)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as d:
+        d = Path(d)
+        if args.case in ("ratio", "all"):
+            path = d / "ratio.csv"
+            make_csv(path, args.rows, args.values)
+            res = {u: run(path, d / f"out_{u}", u, 0.0 if u == "U1" else 0.0, args.timeout) for u in ("U1", "U2")}
+            for u, r in res.items():
+                report(f"{args.rows:.0e} rows / {args.values:.0e} values {u}", r)
+            if all(r["rc"] == 0 for r in res.values()):
+                print(f"ratio U2 / U1 wall time: {res['U2']['wall'] / res['U1']['wall']:.2f} (target <= 1.3)")
+        if args.case in ("distinct", "all"):
+            path = d / "distinct.csv"
+            make_csv(path, args.rows, args.rows)
+            for u in ("U1", "U2"):
+                report(f"{args.rows:.0e} rows, all distinct, {u}", run(path, d / f"dout_{u}", u, 0.0, args.timeout))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,199 @@
+"""What a quantisation mechanism releases (graphpriv.Release): generalisation labels, codewords at the
+column's precision, unchanged values with their type, the versioned mapping document (validated
+against the shipped JSON Schema) and its round trip, and the one-trajectory release of sanitize
+against graphpriv.agglomerate."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import graphpriv as gp
+from graphpriv._validation import MISSING
+from graphpriv.errors import InputError, UnknownLabelError
+from graphpriv.mechanisms.release import Release, column_decimals, decode_value, encode_value, generalisation_label
+
+jsonschema = pytest.importorskip("jsonschema")
+
+
+def check_schema(doc: dict) -> None:
+    """The document validates against the shipped JSON Schema and graphpriv's own checker."""
+    jsonschema.validate(doc, gp.mapping_schema())
+    gp.validate_mapping(doc)
+
+
+def test_labels_interval_or_set():
+    present = [132, 200, 240, 245, 260, 300]
+    assert generalisation_label([260, 245, 240], present) == "[240, 260]"          # contiguous in value order
+    assert generalisation_label([243.0, 132], [132, 200, 243]) == "{132, 243}"   # 200 lies between: a set
+    assert generalisation_label([0.5, 0.25], [0.25, 0.5, 1.0]) == "[0.25, 0.5]"
+    assert generalisation_label(["x10", "x2", "x1"]) == "{x1, x2, x10}"           # natural order for text
+    assert generalisation_label(["typical angina", "atypical angina"]) == "{atypical angina, typical angina}"
+    assert generalisation_label([132, MISSING], [132, 133]) == "{132, NA}"        # the missing value has no place
+    assert generalisation_label([1.0, 2.0], [1, 2]) == "[1, 2]"                   # 1.0 reads as 1
+
+
+def test_decimals_of_a_column():
+    assert column_decimals([132, 243]) == 0
+    assert column_decimals(np.array([132.0, np.nan, 243.5])) == 1
+    assert column_decimals(["0.10", "7", "NA", ""]) == 2                          # as written, tokens ignored
+    assert column_decimals(["1e-3", "2"]) == 3
+    assert column_decimals(["red", "blue"]) is None
+
+
+def test_u1_labels_on_numbers_and_text_keep_untouched_values():
+    s = ["a", "a", "b", "b", "c", "d", "e"]
+    x = [240, 260, 250, 300, 132, 7, 100]
+    jr = gp.JointRange.from_pairs(s, x)
+    q = [frozenset({240, 250, 260}), frozenset({300}), frozenset({132, 7}), frozenset({100})]
+    rel = Release.from_quantization(jr.public_labels.tolist(), q, utility="U1")
+    col = pd.Series(x + [None], name="x", dtype=object)
+    out = rel.transform(col)
+    assert out.tolist()[:7] == ["[240, 260]", "[240, 260]", "[240, 260]", 300, "{7, 132}", "{7, 132}", 100]
+    assert type(out[3]) is int and out[7] is None and out.name == "x"             # unchanged: same value and type
+    assert rel.transform([7, 132]) == ["{7, 132}"] * 2                              # 100 lies between: a set
+    # text column: nothing merged -> the column comes back exactly (same dtype)
+    words = pd.Series(["atypical angina", "typical angina", "asymptomatic"], dtype=object)
+    jr2 = gp.JointRange.from_pairs([1, 2, 3], words.tolist())
+    rel2 = Release.from_quantization(jr2.public_labels.tolist(), [frozenset({w}) for w in words])
+    assert rel2.is_noop
+    same = rel2.transform(words)
+    pd.testing.assert_series_equal(same, words)
+    rel3 = Release.from_quantization(jr2.public_labels.tolist(), [frozenset({"atypical angina", "typical angina"}),
+                                                                   frozenset({"asymptomatic"})])
+    assert rel3.transform(words).tolist() == ["{atypical angina, typical angina}"] * 2 + ["asymptomatic"]
+
+
+def test_codewords_rounded_and_dtype_kept():
+    df = gp.datasets.load_hungarian()
+    jr = gp.JointRange.from_dataframe(df, sensitive="age", public="chol", missing="drop")
+    r = gp.agglomerate(jr, "I*", 0.05, "U2", "labels")        # joins the isolated 132 with 129
+    merged = [c for c in r.quantization if len(c) > 1]
+    assert merged, "the run must merge something"
+    out = r.transform(df["chol"])                       # float column of whole numbers: 0 decimals
+    assert out.dtype == df["chol"].dtype and out.isna().sum() == df["chol"].isna().sum()
+    for c in merged:
+        v = next(iter(c))
+        got = out[df["chol"] == v].iloc[0]
+        assert got == round(np.mean(sorted(c)))
+    assert r.transform(df["chol"], decimals=1).loc[df["chol"] == next(iter(merged[0]))].iloc[0] == pytest.approx(
+        round(np.mean(sorted(merged[0])), 1))
+    ints = df["chol"].dropna().astype("int64")
+    assert r.transform(ints).dtype == np.int64          # an int column stays int (codewords at 0 decimals)
+    assert r.transform(ints, "id").dtype == np.int64
+    with pytest.raises(InputError, match="codeword"):
+        gp.agglomerate(jr, "I*", 0.05).transform(ints, "codeword")
+
+
+def test_mapping_document_round_trip_both_utilities():
+    df = gp.datasets.load_hungarian()
+    jr = gp.JointRange.from_dataframe(df, sensitive="age", public="chol", missing="keep")
+    jr2 = gp.JointRange.from_dataframe(df, sensitive="age", public="chol", missing="drop")
+    cases = [(gp.agglomerate(jr, "I*", 0.05), mode) for mode in ("label", "id")]
+    cases += [(gp.agglomerate(jr2, "I*", 0.05, "U2", "labels"), mode) for mode in ("codeword", "label", "id")]
+    for r, mode in cases:
+        rel = Release.from_result(r, mode, decimals=1 if mode == "codeword" else None)
+        doc = json.loads(json.dumps(rel.to_dict(public_column="chol", sensitive_column="age")))
+        check_schema(doc)
+        assert set(doc) == {"schema_version", "public_column", "sensitive_column", "objective", "utility", "release",
+                            "decimals", "values", "clusters"}
+        assert doc["schema_version"] == gp.MAPPING_SCHEMA_VERSION == 2 and doc["release"] == mode
+        back = Release.from_json(json.dumps(doc))
+        released = rel.transform(df["chol"])
+        pd.testing.assert_series_equal(back.transform(df["chol"]), released)
+        if mode != "codeword" or True:
+            pd.testing.assert_series_equal(r.transform(df["chol"], mode, decimals=rel.decimals), released)
+        members = {json.dumps(m) for c in doc["clusters"] for m in c["members"]}
+        assert members == {json.dumps(v["value"]) for v in doc["values"]}
+    # missing kept as a value of its own: null in the document, NaN cells released with their cluster
+    rel = Release.from_result(gp.agglomerate(jr, "I*", 0.05), "id")
+    assert None in [v["value"] for v in rel.to_dict()["values"]]
+    assert rel.transform(df["chol"]).notna().all()
+
+
+def test_mapping_document_rejects_broken_documents():
+    jr, _ = gp.datasets.paper_example()
+    doc = Release.from_result(gp.agglomerate(jr, "I*", 0.3)).to_dict()
+    bad = json.loads(json.dumps(doc))
+    bad["values"][0]["cluster"] = 99
+    with pytest.raises(InputError, match="cluster 99"):
+        Release.from_dict(bad)
+    bad = json.loads(json.dumps(doc))
+    bad["values"][0]["released"] = "?"
+    with pytest.raises(InputError, match="released"):
+        Release.from_dict(bad)
+    bad = json.loads(json.dumps(doc))
+    bad["schema_version"] = 1
+    with pytest.raises(InputError, match="schema_version"):
+        Release.from_dict(bad)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(bad, gp.mapping_schema())
+    with pytest.raises(UnknownLabelError):
+        Release.from_dict(doc).transform(["nope"])
+
+
+def test_value_encoding_keeps_types():
+    for v in (1, 1.5, True, "007", MISSING, float("inf"), float("-inf"), (1.0, 2.0)):
+        assert decode_value(json.loads(json.dumps(encode_value(v)))) == v or v is MISSING
+    assert encode_value(MISSING) is None and encode_value(float("inf")) == {"float": "inf"}
+    assert encode_value(True) is True and encode_value(1) == 1
+
+
+@st.composite
+def partitions(draw):
+    n = draw(st.integers(1, 12))
+    labels = draw(st.lists(st.one_of(st.integers(-50, 50), st.text("abcx0123", min_size=1, max_size=3)),
+                           min_size=n, max_size=n, unique_by=lambda v: (type(v), v)))
+    block = draw(st.lists(st.integers(0, n - 1), min_size=n, max_size=n))
+    groups: dict = {}
+    for lab, b in zip(labels, block):
+        groups.setdefault(b, []).append(lab)
+    return labels, [frozenset(g) for g in groups.values()]
+
+
+@settings(max_examples=60, deadline=None)
+@given(partitions(), st.sampled_from(["label", "id"]), st.data())
+def test_transform_equals_the_mapping_cell_by_cell(part, mode, data):
+    """Vectorised transform == a plain dict lookup per cell; JSON round trip; schema valid."""
+    labels, q = part
+    if len({(type(v), v) for v in labels}) != len({v for v in labels}):     # 1 and True style collisions
+        return
+    rel = Release.from_quantization(labels, q, mode)
+    col = data.draw(st.lists(st.sampled_from(labels), min_size=0, max_size=20))
+    mapping = rel.mapping
+    expect = [mapping[v] for v in col]
+    assert rel.transform(col) == expect
+    for c in q:
+        vals = {mapping[m] for m in c}
+        assert len(vals) == 1
+        if mode == "label" and len(c) == 1:
+            assert vals == set(c)                                             # untouched
+    doc = json.loads(json.dumps(rel.to_dict()))
+    check_schema(doc)
+    assert Release.from_dict(doc).transform(col) == expect
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from(["L0", "I*"]), st.sampled_from(["U1", "U2"]),
+       st.floats(0, 3, allow_nan=False))
+def test_sanitize_release_from_one_trajectory_equals_agglomerate(seed, objective, utility, lam):
+    """sanitize reads the λ-run off the frontier's λ-free trajectory: same quantisation, scalars, mapping, trace."""
+    from graphpriv.cli.sanitize import result_at
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 14))
+    x = rng.integers(0, n, size=3 * n) * 3 + 100
+    s = rng.integers(0, max(2, n // 2), size=3 * n)
+    jr = gp.JointRange.from_pairs(s.tolist(), x.tolist())
+    values = {v: float(v) for v in jr.public_labels.tolist()} if utility == "U2" else None
+    f = gp.pareto_frontier(jr, objective, utility, values)
+    got = result_at(jr, f, objective, utility, values, lam)
+    ref = gp.agglomerate(jr, objective, lam, utility, values)
+    assert [set(c) for c in got.quantization] == [set(c) for c in ref.quantization]
+    assert (got.privacy, got.utility, got.lam) == (ref.privacy, ref.utility, ref.lam)
+    assert got.mapping == pytest.approx(ref.mapping) if utility == "U2" else got.mapping == ref.mapping
+    assert got.trace == ref.trace
