@@ -228,14 +228,18 @@ def test_spawn_seeds_reproducible_and_distinct():
 
 # ---------------------------------------------------------------------- sanitize helpers (in-process)
 def test_sanitized_column_missing_and_suppressed():
-    from graphpriv.cli.sanitize import sanitized_column
+    """Row codes of the release: missing stays missing, a value only seen in dropped rows is suppressed."""
+    from graphpriv.cli.sanitize import row_codes
+    from graphpriv.release_writer import CODE_MISSING, CODE_SUPPRESSED
 
-    mapping = {1: 0, 2: 0, 3: 1}
+    rel = gp.Release.from_quantization([1, 2, 3], [frozenset({1, 2}), frozenset({3})], "id")
     typed = pd.Series([1.0, None, 3.0, 7.0, 2.0])          # 7 occurs only in a row dropped from the analysis
-    col, n_sup = sanitized_column(typed, mapping, "drop")
-    assert col == [0, None, 1, None, 0] and n_sup == 1
-    col, n_sup = sanitized_column(pd.Series([1, None]), {1: 0, gp.MISSING: 1}, "keep")
-    assert col == [0, 1] and n_sup == 0
+    codes = row_codes(rel, typed)
+    assert codes.tolist() == [0, CODE_MISSING, 2, CODE_SUPPRESSED, 1]
+    assert rel.transform(typed, unknown="ignore").tolist()[:1] == [0]
+    rel = gp.Release.from_quantization([1, gp.MISSING], [frozenset({1, gp.MISSING})], "id")
+    assert row_codes(rel, pd.Series([1, None])).tolist() == [0, 1]
+    assert rel.transform(pd.Series([1, None])).tolist() == [0, 0]
 
 
 def test_numeric_values_and_choose_release():
