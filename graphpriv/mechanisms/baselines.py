@@ -8,7 +8,6 @@ min_x̂ |[[S|x̂]]| >= k, i.e. L0(S → X̂) <= log(|S|/k). The result has the s
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 from typing import Any
 
@@ -16,9 +15,10 @@ import numpy as np
 
 from ..errors import InputError, InputTypeError
 from ..ranges import JointRange
-from .agglomerative import AgglomerationResult, _Problem, _result_from_trace
-from .trace import MergeTrace, _UnionFind
-from .utilities import U1, U2, _BoundU2
+from .agglomerative import AgglomerationResult, _result_from_trace
+from .quantization.contraction import Contraction
+from .quantization.problem import _Problem
+from .utilities import U2
 
 __all__ = ["k_anonymity_generalization"]
 
@@ -83,56 +83,22 @@ def k_anonymity_generalization(jr: JointRange, k: int, values: Any = None, *, ut
     if not 1 <= k <= prob.n_s:
         raise InputError(f"k must be between 1 and |S| = {prob.n_s} (merging everything gives |S|-anonymity), got {k}")
     n = prob.n
-    ub = prob.ub
     vals_arr = None
     if values is not None:
         vals_arr = U2().bind(prob.labels, values).V
         if vals_arr.ndim != 1:
             raise InputError("k_anonymity_generalization orders public values on a line: values must be scalars")
-    members = {i: [i] for i in range(n)}
-    sset = {i: prob.sset(i) for i in range(n)}
-    comp_uf = _UnionFind(prob.n_comp0)
+    c = Contraction._from_problem(prob)
+    ssz = c.ssz                          # |[[S|𝒳]]| of every cluster, read at cluster ids
 
-    dbar = {i: (ub.cluster_cost([i]) if isinstance(ub, _BoundU2) else 0.0) for i in range(n)}
-    n_comp = prob.n_comp0
-
-    def state():
-        priv = prob.l0(min(len(s) for s in sset.values()))
-        if isinstance(ub, _BoundU2):
-            util = 0.0 - max(dbar.values())
-        else:
-            util = ub.value_from_max_size(max(len(m) for m in members.values()))
-        return priv, util
-
-    merges = [()]
-    p0, u0 = state()
-    priv, util, ncl, ncomp = [p0], [u0], [n], [n_comp]
-
-    def merge(a, b):
-        nonlocal n_comp
-        r, o = min(a, b), max(a, b)
-        members[r] = sorted(members[r] + members.pop(o))
-        sset[r] = sset[r] | sset.pop(o)
-        dbar.pop(o)
-        if isinstance(ub, _BoundU2):
-            dbar[r] = ub.cluster_cost(members[r])
-        ca, cb = comp_uf.find(int(prob.comp0[r])), comp_uf.find(int(prob.comp0[o]))
-        if ca != cb:
-            comp_uf.union(ca, cb)
-            n_comp -= 1
-        merges.append(((a, b),))
-        p, u = state()
-        priv.append(p)
-        util.append(u)
-        ncl.append(len(members))
-        ncomp.append(n_comp)
-        return r
+    def merge(a, b):                     # cluster ids a, b (codes of their smallest members)
+        return c.merge(prob.labels[a], prob.labels[b])
 
     if vals_arr is not None:
         order = sorted(range(n), key=lambda i: (vals_arr[i], i))
         seq = [[i] for i in order]  # intervals, each a list of codes; the cluster id is min(codes)
         while True:
-            deficient = [(len(sset[min(iv)]), min(iv), pos) for pos, iv in enumerate(seq) if len(sset[min(iv)]) < k]
+            deficient = [(int(ssz[min(iv)]), min(iv), pos) for pos, iv in enumerate(seq) if ssz[min(iv)] < k]
             if not deficient or len(seq) == 1:
                 break
             _, _, pos = min(deficient)
@@ -143,28 +109,24 @@ def k_anonymity_generalization(jr: JointRange, k: int, values: Any = None, *, ut
                     width = float(vals_arr[merged].max() - vals_arr[merged].min())
                     cand.append((round(width / 1e-9), 0 if nb < pos else 1, nb))
             _, _, nb = min(cand)
-            a, b = min(seq[pos]), min(seq[nb])
-            merge(a, b)
+            merge(min(seq[pos]), min(seq[nb]))
             lo, hi = min(pos, nb), max(pos, nb)
             seq[lo:hi + 1] = [seq[lo] + seq[hi]]
     else:
-        deficient = sorted(i for i in range(n) if len(sset[i]) < k)
+        deficient = [i for i in range(n) if ssz[i] < k]
         if deficient:
             d = deficient[0]
             for x in deficient[1:]:
                 d = merge(d, x)
-            while len(sset[d]) < k and len(members) > 1:
-                best = min((-len(sset[d] | sset[c]), len(members[c]), c) for c in members if c != d)
+            while ssz[d] < k and c.n_clusters > 1:
+                sd = c.sensitive_set(d)
+                best = min((-len(sd | c.sensitive_set(x)), int(c.size[x]), x) for x in c.clusters().tolist() if x != d)
                 d = merge(d, best[2])
-    T = len(merges)
+    trace = c.trace("L0", 0.0, name="k-anonymity")
+    T = len(trace.step_merges)
     nan = float("nan")
-    trace = MergeTrace(
-        objective="k-anonymity", utility=prob.utility_name, lam=nan, public_labels=tuple(prob.labels),
-        components0=tuple(prob.comp0.tolist()), step_merges=tuple(merges), step_privacy=tuple(priv),
-        step_utility=tuple(util), step_L=(nan,) * T, step_delta_L=(nan,) * T, step_n_clusters=tuple(ncl),
-        step_n_components=tuple(ncomp), step_accepted=(True,) * T, returned=T - 1, base=prob.base,
-        info={"algorithm": "generalisation and suppression for k-anonymity (Sweeney; paper 003 ref. [49])", "k": k,
-              "mode": "intervals" if vals_arr is not None else "suppression"},
-    )
+    trace = replace(trace, lam=nan, step_L=(nan,) * T, step_delta_L=(nan,) * T,
+                    info={"algorithm": "generalisation and suppression for k-anonymity (Sweeney; paper 003 ref. [49])", "k": k,
+                          "mode": "intervals" if vals_arr is not None else "suppression"})
     res = _result_from_trace(prob, trace)
     return replace(res, objective="L0", info=dict(trace.info))
