@@ -39,7 +39,6 @@ MAX_LINES = 900
 #: must become EMPTY as well; a listed module that shrinks under the limit, or grows, fails the test.
 KNOWN_LONG_MODULES: dict[str, int] = {
     "mechanisms/agglomerative.py": 1061,
-    "mechanisms/search.py": 937,
 }
 
 

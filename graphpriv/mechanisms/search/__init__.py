@@ -35,16 +35,18 @@ exact optimum 0.465 for greedy and 0.018 for ``"beam"`` (96 % of the greedy gap 
 
 from __future__ import annotations
 
-import functools
 import inspect
 import math
+from dataclasses import replace
 from typing import Any, Callable
 
 import numpy as np
 
-from ..errors import InputError, InputTypeError
-from ..ranges import JointRange
-from .trace import _UnionFind
+from ...errors import InputError, InputTypeError
+from ...ranges import JointRange
+from ..quantization.contraction import Contraction
+from ..trace import _groups
+from .state import _Eval, _State, _triu, _children, _first_group
 
 __all__ = [
     "SEARCHES",
@@ -55,408 +57,11 @@ __all__ = [
 _TOL = 1e-12
 
 
-# ====================================================================== evaluator
-class _Eval:
-    """Fast evaluation of privacy, utility and L for partitions of one problem (paper-003 definitions,
-    identical to :func:`graphpriv.evaluate_quantization`)."""
-
-    def __init__(self, jr: JointRange, objective: str, lam: float, utility, values, base: float, penalty: float):
-        from .agglomerative import _check_lam, _Problem
-        from .utilities import _BoundU2
-
-        self.lam = _check_lam(lam)
-        self.prob = _Problem(jr, objective, utility, values, base)
-        p = self.prob
-        self.objective = p.objective
-        self.n = p.n
-        self.n_s = p.n_s
-        m = jr.matrix.tocsc()
-        self.S = m.T.toarray().astype(bool)            # (n, |S|)
-        self.comp0 = p.comp0.copy()
-        self.ub = p.ub
-        self.is_u2 = isinstance(p.ub, _BoundU2)
-        self.fast = self.is_u2 and p.ub.fast
-        self.V = p.ub.V.astype(float) if self.is_u2 else None
-        self.Vl = self.V.tolist() if self.fast else None
-        self.lb = p.lb
-        self.log_ns = math.log(p.n_s)
-        self.log_n = math.log(p.n)
-        self.penalty = float(penalty)
-        self.masks = [int(sum(1 << int(i) for i in np.flatnonzero(row))) for row in self.S]
-        # the measures as lookup tables over their integer arguments (same arithmetic as priv_from/util_from)
-        with np.errstate(divide="ignore"):
-            self.tab_l0 = (self.log_ns - np.log(np.arange(self.n_s + 1, dtype=float))) / self.lb
-            self.tab_u1 = (self.log_n - np.log(np.arange(self.n + 1, dtype=float))) / self.lb
-            self.tab_istar = np.log(np.arange(self.n + 1)) / self.lb
-            self.tab_penalty = self.penalty * np.log(np.arange(self.n + 1)) / self.lb
-        self._cost_cache: dict[tuple, float] = {}
-
-    # ---------------------------------------------------------------- scalar measures
-    def priv_from(self, min_s, ncomp):
-        if self.objective == "I*":
-            return np.log(ncomp) / self.lb
-        return (self.log_ns - np.log(min_s)) / self.lb
-
-    def util_from(self, max_size, max_d):
-        if self.is_u2:
-            return -max_d
-        return (self.log_n - np.log(max_size)) / self.lb
-
-    def score_from(self, L, ncomp):
-        if self.objective == "L0|I*=0":
-            return L + self.penalty * np.log(ncomp) / self.lb
-        return L
-
-    def feasible(self, ncomp):
-        return ncomp == 1 if self.objective == "L0|I*=0" else np.ones_like(ncomp, dtype=bool)
-
-    def quick(self, members, components: bool = False) -> tuple[float, float, int]:
-        """(privacy, utility, |P|) of a partition given as lists of codes (pure Python, cached costs).
-        |P| is only computed when the objective needs it or ``components`` is True (else 1)."""
-        masks = self.masks
-        cl = []
-        min_s = None
-        for m in members:
-            acc = 0
-            for x in m:
-                acc |= masks[x]
-            cl.append(acc)
-            c = acc.bit_count()
-            min_s = c if min_s is None or c < min_s else min_s
-        ncomp = 1
-        if components or self.objective != "L0":
-            # groups of clusters sharing sensitive values = components of G_X̂
-            comps: list[int] = []
-            for acc in cl:
-                joined = acc
-                rest = []
-                for c in comps:
-                    if c & joined:
-                        joined |= c
-                    else:
-                        rest.append(c)
-                rest.append(joined)
-                comps = rest
-            ncomp = len(comps)
-        if self.objective == "I*":
-            priv = math.log(ncomp) / self.lb
-        else:
-            priv = (self.log_ns - math.log(min_s)) / self.lb
-        if self.is_u2:
-            cache = self._cost_cache
-            worst = -math.inf
-            for m in members:
-                key = tuple(sorted(m))
-                v = cache.get(key)
-                if v is None:
-                    v = cache[key] = self.cost(list(key))
-                worst = v if v > worst else worst
-            util = -worst
-        else:
-            util = (self.log_n - math.log(max(len(m) for m in members))) / self.lb
-        return priv, util, ncomp
-
-    def quick_cost(self, members) -> float:
-        """d̄ of a cluster, cached by its (sorted) members."""
-        key = tuple(sorted(members))
-        v = self._cost_cache.get(key)
-        if v is None:
-            v = self._cost_cache[key] = self.cost(list(key))
-        return v
-
-    def cost(self, members) -> float:
-        if len(members) == 1:
-            return 0.0 if self.fast else self.ub.cluster_cost(members)
-        if self.fast:
-            Vl = self.Vl
-            v = [Vl[x] for x in members]
-            c = math.fsum(v) / len(v) if len(v) > 2 else (v[0] + v[1]) / 2
-            d = max(c - min(v), max(v) - c)
-            return d * d if self.ub.squared else d
-        return self.ub.cluster_cost(members)
-
-
-class _State:
-    """A partition with per-cluster summaries (clusters ordered by index = smallest member code).
-
-    ``lab[x]`` is the position of code x's cluster. Pair quantities of the clusters (filled when the state
-    is first expanded, see :meth:`pairs`) are flat arrays in the order of ``np.triu_indices(k, 1)``:
-    ``U`` = |S|𝒳_a ∪ S|𝒳_b| and ``Z`` = |a| + |b| (U1) or ``D`` = d̄(a ∪ b) (U2). A merge keeps the pairs
-    that do not hold the absorbed cluster (their values do not change) and recomputes only the merged
-    cluster's k - 2 pairs: O(|Q|^2) copying, O(|Q| |S|) arithmetic."""
-
-    __slots__ = ("members", "lab", "z", "Sb", "ssz", "U", "Z", "D", "comp", "ncomp", "cnt", "sm", "mn", "mx", "dbar",
-                 "priv", "util", "L", "path")
-
-    @classmethod
-    def from_members(cls, ev: _Eval, members: list[list[int]], path: tuple = ()) -> "_State":
-        st = cls()
-        members = sorted((sorted(m) for m in members), key=lambda m: m[0])
-        st.members = members
-        k = len(members)
-        st.lab = np.empty(ev.n, dtype=np.int32)
-        for a, m in enumerate(members):
-            st.lab[m] = a
-        st.z = np.array([len(m) for m in members], dtype=np.int64)
-        st.Sb = np.array([ev.S[m].any(axis=0) for m in members], dtype=bool).reshape(k, ev.n_s)
-        st.ssz = st.Sb.sum(axis=1).astype(np.int64)
-        st.U = st.Z = st.D = None
-        # components of G_X̂: join the original components inside every cluster
-        uf = _UnionFind(int(ev.comp0.max()) + 1)
-        for m in members:
-            for x in m[1:]:
-                uf.union(int(ev.comp0[m[0]]), int(ev.comp0[x]))
-        st.comp = np.array([uf.find(int(ev.comp0[m[0]])) for m in members], dtype=np.int64)
-        st.ncomp = len({uf.find(c) for c in range(len(uf.parent))})
-        if ev.fast:
-            st.cnt = st.z.astype(float)
-            st.sm = np.array([ev.V[m].sum() for m in members])
-            st.mn = np.array([ev.V[m].min() for m in members])
-            st.mx = np.array([ev.V[m].max() for m in members])
-        st.dbar = np.array([ev.cost(m) for m in members]) if ev.is_u2 else None
-        st.priv = float(ev.priv_from(int(st.ssz.min()), st.ncomp))
-        st.util = float(ev.util_from(int(st.z.max()), float(st.dbar.max()) if ev.is_u2 else 0.0))
-        st.L = st.priv - ev.lam * st.util
-        st.path = tuple(path)
-        return st
-
-    def key(self) -> bytes:
-        return self.lab.tobytes()
-
-    def _pair_row(self, ev: _Eval, i: int, other: np.ndarray):
-        """(U, Z or D) of the pairs (i, b) for the partners b in ``other`` (increasing)."""
-        U = (self.Sb[i] | self.Sb).sum(axis=1)[other]
-        if not ev.is_u2:
-            return U, (self.z[i] + self.z)[other]
-        if ev.fast:
-            c = (self.sm[i] + self.sm) / (self.cnt[i] + self.cnt)
-            d = np.maximum(c - np.minimum(self.mn[i], self.mn), np.maximum(self.mx[i], self.mx) - c)[other]
-            return U, d * d if ev.ub.squared else d
-        mem = self.members
-        return U, np.array([ev.cost(mem[b] + mem[i]) if b < i else ev.cost(mem[i] + mem[b]) for b in other.tolist()])
-
-    def pairs(self, ev: _Eval) -> "_State":
-        """Fill the pair arrays (once per state; children of an expanded state inherit them)."""
-        if self.U is None:
-            I, J = _triu(len(self.members))
-            S = self.Sb.astype(np.int64)
-            self.U = self.ssz[I] + self.ssz[J] - (S @ S.T)[I, J]
-            if not ev.is_u2:
-                self.Z = self.z[I] + self.z[J]
-            elif ev.fast:
-                c = (self.sm[I] + self.sm[J]) / (self.cnt[I] + self.cnt[J])
-                d = np.maximum(c - np.minimum(self.mn[I], self.mn[J]), np.maximum(self.mx[I], self.mx[J]) - c)
-                self.D = d * d if ev.ub.squared else d
-            else:
-                mem = self.members
-                self.D = np.array([ev.cost(mem[a] + mem[b]) for a, b in zip(I.tolist(), J.tolist())])
-        return self
-
-    def child_lab(self, i: int, j: int) -> np.ndarray:
-        lab = self.lab.copy()
-        lab[lab == j] = i
-        lab[lab > j] -= 1
-        return lab
-
-    def merge(self, ev: _Eval, i: int, j: int, priv: float, util: float, lab: np.ndarray | None = None) -> "_State":
-        """Child state merging cluster positions i < j."""
-        st = _State()
-        k = len(self.members)
-        mi = sorted(self.members[i] + self.members[j])
-        st.members = self.members[:i] + [mi] + self.members[i + 1:j] + self.members[j + 1:]
-        st.lab = self.child_lab(i, j) if lab is None else lab
-        st.z = z = _drop(self.z, j)
-        z[i] += self.z[j]
-        st.Sb = Sb = _drop(self.Sb, j)
-        Sb[i] |= self.Sb[j]
-        st.ssz = _drop(self.ssz, j)
-        st.ssz[i] = int(Sb[i].sum())
-        st.comp = comp = _drop(self.comp, j)
-        ci, cj = self.comp[i], self.comp[j]
-        if ci != cj:
-            comp[comp == cj] = ci
-            st.ncomp = self.ncomp - 1
-        else:
-            st.ncomp = self.ncomp
-        if ev.fast:
-            st.cnt = _drop(self.cnt, j); st.cnt[i] += self.cnt[j]
-            st.sm = _drop(self.sm, j); st.sm[i] += self.sm[j]
-            st.mn = _drop(self.mn, j); st.mn[i] = min(self.mn[i], self.mn[j])
-            st.mx = _drop(self.mx, j); st.mx[i] = max(self.mx[i], self.mx[j])
-        if ev.is_u2:
-            st.dbar = _drop(self.dbar, j)
-            if ev.fast:
-                c = st.sm[i] / st.cnt[i]
-                d = max(c - st.mn[i], st.mx[i] - c)
-                st.dbar[i] = d * d if ev.ub.squared else d
-            else:
-                st.dbar[i] = ev.cost(mi)
-        else:
-            st.dbar = None
-        st.U = st.Z = st.D = None
-        if self.U is not None:
-            # pairs without j keep their values (triu order survives deleting j); rewrite i's pairs
-            kp = _pairs_without(k, j)
-            pos, other = _partner_pos(k - 1, i)
-            st.U = self.U[kp]
-            U_row, V_row = st._pair_row(ev, i, other)
-            st.U[pos] = U_row
-            if ev.is_u2:
-                st.D = self.D[kp]
-                st.D[pos] = V_row
-            else:
-                st.Z = self.Z[kp]
-                st.Z[pos] = V_row
-        st.priv, st.util = priv, util
-        st.L = priv - ev.lam * util
-        st.path = self.path + ((self.members[i][0], self.members[j][0]),)
-        return st
-
-
-# ---------------------------------------------------------------------- scoring every child of a depth
-_TRIU: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
-
-
-def _triu(k: int) -> tuple[np.ndarray, np.ndarray]:
-    """Pairs (a, b), a < b, of k clusters in flat order (cached)."""
-    if k not in _TRIU:
-        I, J = np.triu_indices(k, 1)
-        _TRIU[k] = (I, J, np.arange(k - 1, -1, -1))
-    return _TRIU[k][:2]
-
-
-def _at_pairs(vals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """vals (W, k) read at the first and at the second cluster of every pair of :func:`_triu` (W, P)."""
-    k = vals.shape[1]
-    I, J = _triu(k)
-    return np.repeat(vals, _TRIU[k][2], axis=1), np.take(vals, J, axis=1)
-
-
-def _pos(k: int, a, b):
-    """Flat position of the pair (a, b), a < b, among the k (k - 1) / 2 pairs of :func:`_triu`."""
-    return a * (2 * k - a - 1) // 2 + (b - a - 1)
-
-
-def _drop(a: np.ndarray, j: int) -> np.ndarray:
-    """A copy of ``a`` without row j."""
-    return np.concatenate((a[:j], a[j + 1:]))
-
-
-@functools.lru_cache(maxsize=1024)
-def _pairs_without(k: int, j: int) -> np.ndarray:
-    """Mask over the pairs of k clusters: True for the pairs that do not hold cluster j."""
-    kp = np.ones(k * (k - 1) // 2, dtype=bool)
-    kp[_partner_pos(k, j)[0]] = False
-    return kp
-
-
-def _partner_pos(k: int, o):
-    """For cluster position(s) ``o`` (scalar or (W,) array): the flat positions of the pairs (o, b) for every
-    b != o, and the partners b, in increasing b (shape (k - 1,) or (W, k - 1))."""
-    if np.ndim(o) == 0:
-        return _partner_pos_one(k, int(o))
-    o = np.asarray(o)
-    r = np.arange(k - 1)
-    other = r + (r >= o[..., None])
-    lo, hi = np.minimum(other, o[..., None]), np.maximum(other, o[..., None])
-    return _pos(k, lo, hi), other
-
-
-@functools.lru_cache(maxsize=4096)
-def _partner_pos_one(k: int, o: int):
-    other = np.delete(np.arange(k), o)
-    lo, hi = np.minimum(other, o), np.maximum(other, o)
-    return _pos(k, lo, hi), other
-
-
-def _with_excl(vals: np.ndarray, pair: np.ndarray, largest: bool) -> np.ndarray:
-    """For every state w (rows of ``vals``, shape (W, k)) and pair p = (a, b) of :func:`_triu`: the min
-    (or max) of ``pair[w, p]`` and of vals[w] over the clusters other than a and b.
-
-    Only the pairs that contain a state's extreme cluster see anything but that extreme, so the result
-    is one broadcast min/max plus a fix-up of k - 1 pairs per state."""
-    W, k = vals.shape
-    order = np.argsort(-vals if largest else vals, axis=1, kind="stable")[:, :3]
-    v = np.take_along_axis(vals, order, axis=1)
-    out = np.maximum(pair, v[:, :1]) if largest else np.minimum(pair, v[:, :1])
-    if k == 2:                                   # the only pair holds both clusters: nothing else to compare
-        out[:] = pair
-        return out
-    pos, other = _partner_pos(k, order[:, 0])    # pairs holding the extreme cluster o0
-    ex = np.where(other == order[:, 1:2], v[:, 2:3], v[:, 1:2])   # the pair (o0, o1) leaves the third value
-    rows = np.arange(W)[:, None]
-    out[rows, pos] = np.maximum(pair[rows, pos], ex) if largest else np.minimum(pair[rows, pos], ex)
-    return out
-
-
-def _children(ev: _Eval, states: list) -> dict | None:
-    """Scores of every merge of every state of a depth (all states have k clusters), vectorised.
-
-    Returns flat arrays over (state, pair) in the order state-major, pairs as in :func:`_triu`:
-    ``ok`` (admissible merge; None: all are), ``priv``, ``util``, ``L``, ``score``, ``ncomp`` (None for L0),
-    ``at_min`` (None for I*), and k; or None when no merge is admissible.
-    """
-    k = len(states[0].members)
-    if k < 2:
-        return None
-    W = len(states)
-    for st in states:
-        st.pairs(ev)
-    ssz = np.stack([st.ssz for st in states])                                # (W, k)
-    new_s = np.stack([st.U for st in states])                                # (W, P) |S_a ∪ S_b|
-    ncomp = ok = None
-    if ev.objective != "I*":
-        sI, sJ = _at_pairs(ssz)
-    if ev.objective != "L0":
-        cI, cJ = _at_pairs(np.stack([st.comp for st in states]))
-        cross = cI != cJ
-        ncomp = np.array([st.ncomp for st in states])[:, None] - cross
-    if ev.objective == "L0":
-        ok = (new_s != sI) | (new_s != sJ)                                    # Φ: different S-sets
-    elif ev.objective == "I*":
-        ok = cross                                                            # Ψ: different components
-    if ok is not None and not ok.any():
-        return None
-    min_s = None
-    if ev.objective == "I*":
-        priv = ev.tab_istar[ncomp]
-    else:
-        min_s = _with_excl(ssz, new_s, largest=False)
-        priv = ev.tab_l0[min_s]
-    if ev.is_u2:
-        util = -_with_excl(np.stack([st.dbar for st in states]), np.stack([st.D for st in states]), largest=True)
-    else:
-        util = ev.tab_u1[_with_excl(np.stack([st.z for st in states]), np.stack([st.Z for st in states]), largest=True)]
-    L = priv - ev.lam * util
-    # secondary key (L0 objectives): how many clusters sit at the smallest |S|𝒳| after the merge -- the
-    # bottleneck min |S|𝒳| rises only once all of them are merged, so fewer is progress on a plateau of L
-    at_min = None
-    if min_s is not None:
-        width = ev.n_s + 2
-        cnt_s = np.bincount((ssz + width * np.arange(W)[:, None]).ravel(), minlength=W * width)
-        eq = cnt_s[min_s + width * np.arange(W)[:, None]]
-        at_min = (eq - (sI == min_s) - (sJ == min_s) + (new_s == min_s)).ravel()
-    score = L + ev.tab_penalty[ncomp] if ev.objective == "L0|I*=0" else L
-    return {"k": k, "ok": None if ok is None else ok.ravel(), "priv": priv.ravel(), "util": util.ravel(), "L": L.ravel(),
-            "score": score.ravel(), "ncomp": None if ncomp is None else ncomp.ravel(), "at_min": at_min}
-
-
-def _first_group(idx: np.ndarray, primary: np.ndarray, secondary: np.ndarray, largest_secondary: bool = False) -> np.ndarray:
-    """Mask over positions ``idx`` (increasing) of those with the smallest ``primary`` and, among them, the
-    smallest (largest) ``secondary``: the first group of the lexicographic order (primary, secondary, index)."""
-    p = primary[idx]
-    m = p == p.min()
-    s = secondary[idx]
-    best = s[m].max() if largest_secondary else s[m].min()
-    return m & (s == best)
-
-
-
 # ====================================================================== candidates
 def _greedy_candidate(ev: _Eval, jr, utility, values, base) -> tuple[_State, float]:
     """Best prefix of the greedy merge order (L0, I*: the λ-free order, run with λ = 0) or the greedy run
     itself (problem (10)). Returns (state, L of the greedy run at λ)."""
-    from .agglomerative import _returned_index, _trajectory
+    from ..agglomerative import _returned_index, _trajectory
 
     prob = ev.prob
     if ev.objective == "L0|I*=0":
@@ -470,83 +75,40 @@ def _greedy_candidate(ev: _Eval, jr, utility, values, base) -> tuple[_State, flo
     g_L = traj.priv[g_t] - ev.lam * traj.util[g_t]
     steps = traj.merges
     path = tuple((int(a), int(b)) for step in steps[1:best_t + 1] for a, b in step)
-    best = _State.from_members(ev, _Running(ev, path).clusters(), path)
+    best = _State.from_members(ev, _clusters(_replay(ev, path)), path)
     if ev.objective == "L0":
         # Algorithm 1 merges several pairs per sweep: also try every single-merge prefix of its order
         flat = [(int(a), int(b)) for step in steps[1:] for a, b in step]
         if len(flat) > len(steps) - 1:
+            Ls: list[float] = []
+            _replay(ev, flat, lambda c: Ls.append(c.privacy("L0") - ev.lam * c.utility()))
             best_L, best_k = best.L, None
-            run = _Running(ev)
-            for k, (a, b) in enumerate(flat):
-                run.merge(a, b)
-                pv, ut, _ = run.measures()
-                if pv - ev.lam * ut < best_L - _TOL:
-                    best_L, best_k = pv - ev.lam * ut, k
+            for k, L in enumerate(Ls):
+                if L < best_L - _TOL:
+                    best_L, best_k = L, k
             if best_k is not None:
-                best = _State.from_members(ev, _Running(ev, flat[:best_k + 1]).clusters(), tuple(flat[:best_k + 1]))
+                best = _State.from_members(ev, _clusters(_replay(ev, flat[:best_k + 1])), tuple(flat[:best_k + 1]))
     return best, g_L
 
 
-class _Running:
-    """A partition of the public codes under a sequence of merges, with the measures of
-    :meth:`_Eval.quick` kept incrementally (S-set bitmasks and their sizes per cluster, components of G_X̂
-    by union-find over the components of G_X). A cluster is named by the smallest code ever merged into it
-    (the cluster index of paper 003's traces)."""
+def _replay(ev: _Eval, merges, each=None) -> Contraction:
+    """The contraction state after merging the clusters of the code pairs ``merges`` one by one from the
+    singletons (each merge one recorded step; a pair already in one cluster is skipped). ``each``, if
+    given, is called with the state after every pair."""
+    c = Contraction._from_problem(ev.prob)
+    labels = ev.prob.labels
+    for a, b in merges:
+        ra, rb = c.find(a), c.find(b)
+        if ra != rb:
+            c.merge(labels[min(ra, rb)], labels[max(ra, rb)])
+        if each is not None:
+            each(c)
+    return c
 
-    __slots__ = ("ev", "where", "members", "mask", "count", "cost", "uf", "ncomp", "max_size")
 
-    def __init__(self, ev: _Eval, merges=()):
-        n = ev.n
-        self.ev = ev
-        self.where = list(range(n))
-        self.members = {x: [x] for x in range(n)}
-        self.mask = dict(enumerate(ev.masks))
-        self.count = {x: m.bit_count() for x, m in enumerate(ev.masks)}
-        self.cost = {x: ev.quick_cost([x]) for x in range(n)} if ev.is_u2 else None
-        self.uf = _UnionFind(int(ev.comp0.max()) + 1)
-        self.ncomp = len(set(ev.comp0.tolist()))
-        self.max_size = 1
-        for a, b in merges:
-            self.merge(a, b)
-
-    def merge(self, a: int, b: int):
-        """Merge the clusters holding codes a and b; returns their names (kept, absorbed) or None."""
-        ra, rb = self.where[a], self.where[b]
-        if ra == rb:
-            return None
-        r, o = min(ra, rb), max(ra, rb)
-        for y in self.members[o]:
-            self.where[y] = r
-        mem = self.members[r] = self.members[r] + self.members.pop(o)
-        self.mask[r] |= self.mask.pop(o)
-        self.count[r] = self.mask[r].bit_count()
-        del self.count[o]
-        if self.cost is not None:
-            del self.cost[o]
-            self.cost[r] = self.ev.quick_cost(mem)
-        self.max_size = max(self.max_size, len(mem))
-        c0 = self.ev.comp0
-        ca, cb = self.uf.find(int(c0[a])), self.uf.find(int(c0[b]))
-        if ca != cb:
-            self.uf.union(ca, cb)
-            self.ncomp -= 1
-        return r, o
-
-    def clusters(self) -> list[list[int]]:
-        return list(self.members.values())
-
-    def measures(self) -> tuple[float, float, int]:
-        """(privacy, utility, |P|): the values of :meth:`_Eval.quick` on the current clusters."""
-        ev = self.ev
-        if ev.objective == "I*":
-            priv = math.log(self.ncomp) / ev.lb
-        else:
-            priv = (ev.log_ns - math.log(min(self.count.values()))) / ev.lb
-        if self.cost is not None:
-            util = -max(self.cost.values())
-        else:
-            util = (ev.log_n - math.log(self.max_size)) / ev.lb
-        return priv, util, self.ncomp
+def _clusters(c: Contraction) -> list[list[int]]:
+    """Clusters of a contraction state as lists of codes."""
+    return [g.tolist() for g in _groups(c.cluster_ids())]
 
 
 def _beam(ev: _Eval, width: int, max_depth: int | None, pareto: int = 0, stats: dict | None = None) -> _State | None:
@@ -760,29 +322,13 @@ def _capped(ev: _Eval, best_L: float, n_caps: int) -> _State | None:
 
 # ====================================================================== result
 def _result(ev: _Eval, st: _State, search: str, info: dict):
-    from .agglomerative import _result_from_groups
-    from .trace import MergeTrace
+    from ..agglomerative import _result_from_groups
 
-    n = ev.n
-    # replay the path to record per-step scalars
-    run = _Running(ev)
-    pv, ut, nc = run.measures()
-    privs, utils, ncl, ncomps = [pv], [ut], [n], [nc]
-    merges = [()]
-    for a, b in st.path:
-        merges.append((run.merge(a, b),))
-        pv, ut, nc = run.measures()
-        privs.append(pv); utils.append(ut); ncl.append(len(run.members)); ncomps.append(nc)
-    L = [p - ev.lam * u for p, u in zip(privs, utils)]
-    dL = [float("nan")] + [L[t] - L[t - 1] for t in range(1, len(L))]
+    # replay the path on the contraction state: it records the per-step measures and the trace
     p = ev.prob
-    trace = MergeTrace(
-        objective=p.objective, utility=p.utility_name, lam=float(ev.lam), public_labels=tuple(p.labels),
-        components0=tuple(int(c) for c in p.comp0.tolist()), step_merges=tuple(merges), step_privacy=tuple(privs),
-        step_utility=tuple(utils), step_L=tuple(L), step_delta_L=tuple(dL), step_n_clusters=tuple(ncl),
-        step_n_components=tuple(ncomps), step_accepted=(True,) * len(merges), returned=len(merges) - 1,
-        base=p.base, info={**p.info(), "search": search, **info},
-    )
+    c = _replay(ev, st.path)
+    trace = replace(c.trace("I*" if ev.objective == "I*" else "L0", ev.lam, name=p.objective),
+                    info={**p.info(), "search": search, **info})
     groups = [np.asarray(m, dtype=np.int64) for m in st.members]
     res = _result_from_groups(p, groups, trace, float(st.priv), float(st.util), ev.lam)
     res.info.update({"search": search, **info})

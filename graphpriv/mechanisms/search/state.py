@@ -1,0 +1,414 @@
+"""Evaluation of partitions for the searches: the problem's measures, and the beam's states and children.
+
+:class:`_Eval` holds one problem (paper 003's objective, utility, λ) with the measures of any partition
+(:meth:`_Eval.quick`, pure Python, for the local moves). :class:`_State` is the beam's picture of one
+partition: per-cluster arrays (sizes, S-sets, components, value aggregates) and flat per-pair arrays
+(|S|𝒳_a ∪ S|𝒳_b|, |a| + |b| or d̄(a ∪ b)) that a merge updates for the merged cluster only, so that
+:func:`_children` scores every merge of every state of a depth with a few array operations. A single
+sequence of merges (a replay, a trace) uses :class:`graphpriv.Contraction` instead.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import numpy as np
+
+from ...ranges import JointRange
+from ..quantization.problem import _check_lam, _Problem
+from ..trace import _UnionFind
+from ..utilities import _BoundU2
+
+
+# ====================================================================== evaluator
+class _Eval:
+    """Fast evaluation of privacy, utility and L for partitions of one problem (paper-003 definitions,
+    identical to :func:`graphpriv.evaluate_quantization`)."""
+
+    def __init__(self, jr: JointRange, objective: str, lam: float, utility, values, base: float, penalty: float):
+        self.lam = _check_lam(lam)
+        self.prob = _Problem(jr, objective, utility, values, base)
+        p = self.prob
+        self.objective = p.objective
+        self.n = p.n
+        self.n_s = p.n_s
+        m = jr.matrix.tocsc()
+        self.S = m.T.toarray().astype(bool)            # (n, |S|)
+        self.comp0 = p.comp0.copy()
+        self.ub = p.ub
+        self.is_u2 = isinstance(p.ub, _BoundU2)
+        self.fast = self.is_u2 and p.ub.fast
+        self.V = p.ub.V.astype(float) if self.is_u2 else None
+        self.Vl = self.V.tolist() if self.fast else None
+        self.lb = p.lb
+        self.log_ns = math.log(p.n_s)
+        self.log_n = math.log(p.n)
+        self.penalty = float(penalty)
+        self.masks = [int(sum(1 << int(i) for i in np.flatnonzero(row))) for row in self.S]
+        # the measures as lookup tables over their integer arguments (same arithmetic as priv_from/util_from)
+        with np.errstate(divide="ignore"):
+            self.tab_l0 = (self.log_ns - np.log(np.arange(self.n_s + 1, dtype=float))) / self.lb
+            self.tab_u1 = (self.log_n - np.log(np.arange(self.n + 1, dtype=float))) / self.lb
+            self.tab_istar = np.log(np.arange(self.n + 1)) / self.lb
+            self.tab_penalty = self.penalty * np.log(np.arange(self.n + 1)) / self.lb
+        self._cost_cache: dict[tuple, float] = {}
+
+    # ---------------------------------------------------------------- scalar measures
+    def priv_from(self, min_s, ncomp):
+        if self.objective == "I*":
+            return np.log(ncomp) / self.lb
+        return (self.log_ns - np.log(min_s)) / self.lb
+
+    def util_from(self, max_size, max_d):
+        if self.is_u2:
+            return -max_d
+        return (self.log_n - np.log(max_size)) / self.lb
+
+    def score_from(self, L, ncomp):
+        if self.objective == "L0|I*=0":
+            return L + self.penalty * np.log(ncomp) / self.lb
+        return L
+
+    def feasible(self, ncomp):
+        return ncomp == 1 if self.objective == "L0|I*=0" else np.ones_like(ncomp, dtype=bool)
+
+    def quick(self, members, components: bool = False) -> tuple[float, float, int]:
+        """(privacy, utility, |P|) of a partition given as lists of codes (pure Python, cached costs).
+        |P| is only computed when the objective needs it or ``components`` is True (else 1)."""
+        masks = self.masks
+        cl = []
+        min_s = None
+        for m in members:
+            acc = 0
+            for x in m:
+                acc |= masks[x]
+            cl.append(acc)
+            c = acc.bit_count()
+            min_s = c if min_s is None or c < min_s else min_s
+        ncomp = 1
+        if components or self.objective != "L0":
+            # groups of clusters sharing sensitive values = components of G_X̂
+            comps: list[int] = []
+            for acc in cl:
+                joined = acc
+                rest = []
+                for c in comps:
+                    if c & joined:
+                        joined |= c
+                    else:
+                        rest.append(c)
+                rest.append(joined)
+                comps = rest
+            ncomp = len(comps)
+        if self.objective == "I*":
+            priv = math.log(ncomp) / self.lb
+        else:
+            priv = (self.log_ns - math.log(min_s)) / self.lb
+        if self.is_u2:
+            cache = self._cost_cache
+            worst = -math.inf
+            for m in members:
+                key = tuple(sorted(m))
+                v = cache.get(key)
+                if v is None:
+                    v = cache[key] = self.cost(list(key))
+                worst = v if v > worst else worst
+            util = -worst
+        else:
+            util = (self.log_n - math.log(max(len(m) for m in members))) / self.lb
+        return priv, util, ncomp
+
+    def quick_cost(self, members) -> float:
+        """d̄ of a cluster, cached by its (sorted) members."""
+        key = tuple(sorted(members))
+        v = self._cost_cache.get(key)
+        if v is None:
+            v = self._cost_cache[key] = self.cost(list(key))
+        return v
+
+    def cost(self, members) -> float:
+        if len(members) == 1:
+            return 0.0 if self.fast else self.ub.cluster_cost(members)
+        if self.fast:
+            Vl = self.Vl
+            v = [Vl[x] for x in members]
+            c = math.fsum(v) / len(v) if len(v) > 2 else (v[0] + v[1]) / 2
+            d = max(c - min(v), max(v) - c)
+            return d * d if self.ub.squared else d
+        return self.ub.cluster_cost(members)
+
+
+class _State:
+    """A partition with per-cluster summaries (clusters ordered by index = smallest member code).
+
+    ``lab[x]`` is the position of code x's cluster. Pair quantities of the clusters (filled when the state
+    is first expanded, see :meth:`pairs`) are flat arrays in the order of ``np.triu_indices(k, 1)``:
+    ``U`` = |S|𝒳_a ∪ S|𝒳_b| and ``Z`` = |a| + |b| (U1) or ``D`` = d̄(a ∪ b) (U2). A merge keeps the pairs
+    that do not hold the absorbed cluster (their values do not change) and recomputes only the merged
+    cluster's k - 2 pairs: O(|Q|^2) copying, O(|Q| |S|) arithmetic."""
+
+    __slots__ = ("members", "lab", "z", "Sb", "ssz", "U", "Z", "D", "comp", "ncomp", "cnt", "sm", "mn", "mx", "dbar",
+                 "priv", "util", "L", "path")
+
+    @classmethod
+    def from_members(cls, ev: _Eval, members: list[list[int]], path: tuple = ()) -> "_State":
+        st = cls()
+        members = sorted((sorted(m) for m in members), key=lambda m: m[0])
+        st.members = members
+        k = len(members)
+        st.lab = np.empty(ev.n, dtype=np.int32)
+        for a, m in enumerate(members):
+            st.lab[m] = a
+        st.z = np.array([len(m) for m in members], dtype=np.int64)
+        st.Sb = np.array([ev.S[m].any(axis=0) for m in members], dtype=bool).reshape(k, ev.n_s)
+        st.ssz = st.Sb.sum(axis=1).astype(np.int64)
+        st.U = st.Z = st.D = None
+        # components of G_X̂: join the original components inside every cluster
+        uf = _UnionFind(int(ev.comp0.max()) + 1)
+        for m in members:
+            for x in m[1:]:
+                uf.union(int(ev.comp0[m[0]]), int(ev.comp0[x]))
+        st.comp = np.array([uf.find(int(ev.comp0[m[0]])) for m in members], dtype=np.int64)
+        st.ncomp = len({uf.find(c) for c in range(len(uf.parent))})
+        if ev.fast:
+            st.cnt = st.z.astype(float)
+            st.sm = np.array([ev.V[m].sum() for m in members])
+            st.mn = np.array([ev.V[m].min() for m in members])
+            st.mx = np.array([ev.V[m].max() for m in members])
+        st.dbar = np.array([ev.cost(m) for m in members]) if ev.is_u2 else None
+        st.priv = float(ev.priv_from(int(st.ssz.min()), st.ncomp))
+        st.util = float(ev.util_from(int(st.z.max()), float(st.dbar.max()) if ev.is_u2 else 0.0))
+        st.L = st.priv - ev.lam * st.util
+        st.path = tuple(path)
+        return st
+
+    def key(self) -> bytes:
+        return self.lab.tobytes()
+
+    def _pair_row(self, ev: _Eval, i: int, other: np.ndarray):
+        """(U, Z or D) of the pairs (i, b) for the partners b in ``other`` (increasing)."""
+        U = (self.Sb[i] | self.Sb).sum(axis=1)[other]
+        if not ev.is_u2:
+            return U, (self.z[i] + self.z)[other]
+        if ev.fast:
+            c = (self.sm[i] + self.sm) / (self.cnt[i] + self.cnt)
+            d = np.maximum(c - np.minimum(self.mn[i], self.mn), np.maximum(self.mx[i], self.mx) - c)[other]
+            return U, d * d if ev.ub.squared else d
+        mem = self.members
+        return U, np.array([ev.cost(mem[b] + mem[i]) if b < i else ev.cost(mem[i] + mem[b]) for b in other.tolist()])
+
+    def pairs(self, ev: _Eval) -> "_State":
+        """Fill the pair arrays (once per state; children of an expanded state inherit them)."""
+        if self.U is None:
+            I, J = _triu(len(self.members))
+            S = self.Sb.astype(np.int64)
+            self.U = self.ssz[I] + self.ssz[J] - (S @ S.T)[I, J]
+            if not ev.is_u2:
+                self.Z = self.z[I] + self.z[J]
+            elif ev.fast:
+                c = (self.sm[I] + self.sm[J]) / (self.cnt[I] + self.cnt[J])
+                d = np.maximum(c - np.minimum(self.mn[I], self.mn[J]), np.maximum(self.mx[I], self.mx[J]) - c)
+                self.D = d * d if ev.ub.squared else d
+            else:
+                mem = self.members
+                self.D = np.array([ev.cost(mem[a] + mem[b]) for a, b in zip(I.tolist(), J.tolist())])
+        return self
+
+    def child_lab(self, i: int, j: int) -> np.ndarray:
+        lab = self.lab.copy()
+        lab[lab == j] = i
+        lab[lab > j] -= 1
+        return lab
+
+    def merge(self, ev: _Eval, i: int, j: int, priv: float, util: float, lab: np.ndarray | None = None) -> "_State":
+        """Child state merging cluster positions i < j."""
+        st = _State()
+        k = len(self.members)
+        mi = sorted(self.members[i] + self.members[j])
+        st.members = self.members[:i] + [mi] + self.members[i + 1:j] + self.members[j + 1:]
+        st.lab = self.child_lab(i, j) if lab is None else lab
+        st.z = z = _drop(self.z, j)
+        z[i] += self.z[j]
+        st.Sb = Sb = _drop(self.Sb, j)
+        Sb[i] |= self.Sb[j]
+        st.ssz = _drop(self.ssz, j)
+        st.ssz[i] = int(Sb[i].sum())
+        st.comp = comp = _drop(self.comp, j)
+        ci, cj = self.comp[i], self.comp[j]
+        if ci != cj:
+            comp[comp == cj] = ci
+            st.ncomp = self.ncomp - 1
+        else:
+            st.ncomp = self.ncomp
+        if ev.fast:
+            st.cnt = _drop(self.cnt, j); st.cnt[i] += self.cnt[j]
+            st.sm = _drop(self.sm, j); st.sm[i] += self.sm[j]
+            st.mn = _drop(self.mn, j); st.mn[i] = min(self.mn[i], self.mn[j])
+            st.mx = _drop(self.mx, j); st.mx[i] = max(self.mx[i], self.mx[j])
+        if ev.is_u2:
+            st.dbar = _drop(self.dbar, j)
+            if ev.fast:
+                c = st.sm[i] / st.cnt[i]
+                d = max(c - st.mn[i], st.mx[i] - c)
+                st.dbar[i] = d * d if ev.ub.squared else d
+            else:
+                st.dbar[i] = ev.cost(mi)
+        else:
+            st.dbar = None
+        st.U = st.Z = st.D = None
+        if self.U is not None:
+            # pairs without j keep their values (triu order survives deleting j); rewrite i's pairs
+            kp = _pairs_without(k, j)
+            pos, other = _partner_pos(k - 1, i)
+            st.U = self.U[kp]
+            U_row, V_row = st._pair_row(ev, i, other)
+            st.U[pos] = U_row
+            if ev.is_u2:
+                st.D = self.D[kp]
+                st.D[pos] = V_row
+            else:
+                st.Z = self.Z[kp]
+                st.Z[pos] = V_row
+        st.priv, st.util = priv, util
+        st.L = priv - ev.lam * util
+        st.path = self.path + ((self.members[i][0], self.members[j][0]),)
+        return st
+
+
+# ---------------------------------------------------------------------- scoring every child of a depth
+_TRIU: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+
+
+def _triu(k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Pairs (a, b), a < b, of k clusters in flat order (cached)."""
+    if k not in _TRIU:
+        I, J = np.triu_indices(k, 1)
+        _TRIU[k] = (I, J, np.arange(k - 1, -1, -1))
+    return _TRIU[k][:2]
+
+
+def _at_pairs(vals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """vals (W, k) read at the first and at the second cluster of every pair of :func:`_triu` (W, P)."""
+    k = vals.shape[1]
+    I, J = _triu(k)
+    return np.repeat(vals, _TRIU[k][2], axis=1), np.take(vals, J, axis=1)
+
+
+def _pos(k: int, a, b):
+    """Flat position of the pair (a, b), a < b, among the k (k - 1) / 2 pairs of :func:`_triu`."""
+    return a * (2 * k - a - 1) // 2 + (b - a - 1)
+
+
+def _drop(a: np.ndarray, j: int) -> np.ndarray:
+    """A copy of ``a`` without row j."""
+    return np.concatenate((a[:j], a[j + 1:]))
+
+
+@functools.lru_cache(maxsize=1024)
+def _pairs_without(k: int, j: int) -> np.ndarray:
+    """Mask over the pairs of k clusters: True for the pairs that do not hold cluster j."""
+    kp = np.ones(k * (k - 1) // 2, dtype=bool)
+    kp[_partner_pos(k, j)[0]] = False
+    return kp
+
+
+def _partner_pos(k: int, o):
+    """For cluster position(s) ``o`` (scalar or (W,) array): the flat positions of the pairs (o, b) for every
+    b != o, and the partners b, in increasing b (shape (k - 1,) or (W, k - 1))."""
+    if np.ndim(o) == 0:
+        return _partner_pos_one(k, int(o))
+    o = np.asarray(o)
+    r = np.arange(k - 1)
+    other = r + (r >= o[..., None])
+    lo, hi = np.minimum(other, o[..., None]), np.maximum(other, o[..., None])
+    return _pos(k, lo, hi), other
+
+
+@functools.lru_cache(maxsize=4096)
+def _partner_pos_one(k: int, o: int):
+    other = np.delete(np.arange(k), o)
+    lo, hi = np.minimum(other, o), np.maximum(other, o)
+    return _pos(k, lo, hi), other
+
+
+def _with_excl(vals: np.ndarray, pair: np.ndarray, largest: bool) -> np.ndarray:
+    """For every state w (rows of ``vals``, shape (W, k)) and pair p = (a, b) of :func:`_triu`: the min
+    (or max) of ``pair[w, p]`` and of vals[w] over the clusters other than a and b.
+
+    Only the pairs that contain a state's extreme cluster see anything but that extreme, so the result
+    is one broadcast min/max plus a fix-up of k - 1 pairs per state."""
+    W, k = vals.shape
+    order = np.argsort(-vals if largest else vals, axis=1, kind="stable")[:, :3]
+    v = np.take_along_axis(vals, order, axis=1)
+    out = np.maximum(pair, v[:, :1]) if largest else np.minimum(pair, v[:, :1])
+    if k == 2:                                   # the only pair holds both clusters: nothing else to compare
+        out[:] = pair
+        return out
+    pos, other = _partner_pos(k, order[:, 0])    # pairs holding the extreme cluster o0
+    ex = np.where(other == order[:, 1:2], v[:, 2:3], v[:, 1:2])   # the pair (o0, o1) leaves the third value
+    rows = np.arange(W)[:, None]
+    out[rows, pos] = np.maximum(pair[rows, pos], ex) if largest else np.minimum(pair[rows, pos], ex)
+    return out
+
+
+def _children(ev: _Eval, states: list) -> dict | None:
+    """Scores of every merge of every state of a depth (all states have k clusters), vectorised.
+
+    Returns flat arrays over (state, pair) in the order state-major, pairs as in :func:`_triu`:
+    ``ok`` (admissible merge; None: all are), ``priv``, ``util``, ``L``, ``score``, ``ncomp`` (None for L0),
+    ``at_min`` (None for I*), and k; or None when no merge is admissible.
+    """
+    k = len(states[0].members)
+    if k < 2:
+        return None
+    W = len(states)
+    for st in states:
+        st.pairs(ev)
+    ssz = np.stack([st.ssz for st in states])                                # (W, k)
+    new_s = np.stack([st.U for st in states])                                # (W, P) |S_a ∪ S_b|
+    ncomp = ok = None
+    if ev.objective != "I*":
+        sI, sJ = _at_pairs(ssz)
+    if ev.objective != "L0":
+        cI, cJ = _at_pairs(np.stack([st.comp for st in states]))
+        cross = cI != cJ
+        ncomp = np.array([st.ncomp for st in states])[:, None] - cross
+    if ev.objective == "L0":
+        ok = (new_s != sI) | (new_s != sJ)                                    # Φ: different S-sets
+    elif ev.objective == "I*":
+        ok = cross                                                            # Ψ: different components
+    if ok is not None and not ok.any():
+        return None
+    min_s = None
+    if ev.objective == "I*":
+        priv = ev.tab_istar[ncomp]
+    else:
+        min_s = _with_excl(ssz, new_s, largest=False)
+        priv = ev.tab_l0[min_s]
+    if ev.is_u2:
+        util = -_with_excl(np.stack([st.dbar for st in states]), np.stack([st.D for st in states]), largest=True)
+    else:
+        util = ev.tab_u1[_with_excl(np.stack([st.z for st in states]), np.stack([st.Z for st in states]), largest=True)]
+    L = priv - ev.lam * util
+    # secondary key (L0 objectives): how many clusters sit at the smallest |S|𝒳| after the merge -- the
+    # bottleneck min |S|𝒳| rises only once all of them are merged, so fewer is progress on a plateau of L
+    at_min = None
+    if min_s is not None:
+        width = ev.n_s + 2
+        cnt_s = np.bincount((ssz + width * np.arange(W)[:, None]).ravel(), minlength=W * width)
+        eq = cnt_s[min_s + width * np.arange(W)[:, None]]
+        at_min = (eq - (sI == min_s) - (sJ == min_s) + (new_s == min_s)).ravel()
+    score = L + ev.tab_penalty[ncomp] if ev.objective == "L0|I*=0" else L
+    return {"k": k, "ok": None if ok is None else ok.ravel(), "priv": priv.ravel(), "util": util.ravel(), "L": L.ravel(),
+            "score": score.ravel(), "ncomp": None if ncomp is None else ncomp.ravel(), "at_min": at_min}
+
+
+def _first_group(idx: np.ndarray, primary: np.ndarray, secondary: np.ndarray, largest_secondary: bool = False) -> np.ndarray:
+    """Mask over positions ``idx`` (increasing) of those with the smallest ``primary`` and, among them, the
+    smallest (largest) ``secondary``: the first group of the lexicographic order (primary, secondary, index)."""
+    p = primary[idx]
+    m = p == p.min()
+    s = secondary[idx]
+    best = s[m].max() if largest_secondary else s[m].min()
+    return m & (s == best)
