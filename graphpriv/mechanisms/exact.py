@@ -21,7 +21,8 @@ import numpy as np
 
 from ..errors import InputError, TooLargeError
 from ..ranges import JointRange
-from .agglomerative import _check_lam, _Problem
+from .quantization.contraction import Contraction
+from .quantization.problem import _check_lam, _Problem
 from .frontier import Frontier, FrontierPoint, pareto_filter
 from .utilities import _BoundU2
 
@@ -152,10 +153,13 @@ def exact_frontier(jr: JointRange, objective: str, utility: Any = "U1", values: 
         row = rgs[i]
         q = [frozenset(labels[x] for x in np.flatnonzero(row == b).tolist()) for b in range(int(row.max()) + 1)]
         points.append(FrontierPoint(p, u, q, lo, hi, None))
-    from .agglomerative import _evaluate_groups
-
-    p_x, u_x = _evaluate_groups(prob, [np.array([i]) for i in range(n)])
-    _, u_hat = _evaluate_groups(prob, [np.arange(n)])
+    # the end points: no quantisation (singletons) and everything merged, read off the contraction state
+    c = Contraction._from_problem(prob)
+    measure = "I*" if prob.objective == "I*" else "L0"
+    p_x, u_x = c.privacy(measure), c.utility()
+    for x in prob.labels[1:]:
+        c.merge(prob.labels[0], x)
+    u_hat = c.utility()
     return Frontier(tuple(points), prob.objective, prob.utility_name, "exact", p_x, u_x, u_hat, None)
 
 
