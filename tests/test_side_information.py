@@ -147,3 +147,33 @@ def test_bad_input():
         gp.agglomerate(big, "I*", 0.1)
     with pytest.raises(gp.InputTypeError):
         gp.side_information_L0(gp.JointRange.from_pairs([1], [1]))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from(["U1", "U2", "U2sq"]), st.integers(0, 4))
+def test_merged_utilities_match_partition_value(seed, utility, n_merges):
+    """The utility of every candidate merge, read off the contraction state (sizes; the three largest d̄ and
+    the merged d̄), equals the bound utility's partition_value on the merged partition."""
+    from graphpriv.mechanisms.quantization.contraction import Contraction
+    from graphpriv.mechanisms.side_information import _merged_utilities
+    from graphpriv.mechanisms.trace import _groups
+
+    rng = np.random.default_rng(seed)
+    m = int(rng.integers(6, 25))
+    sir = gp.SideInformationRange.from_triples([f"s{i}" for i in rng.integers(0, 4, m)], [f"x{i}" for i in rng.integers(0, 8, m)],
+                                               [f"a{i}" for i in rng.integers(0, 3, m)])
+    vals = {x: float(v) for x, v in zip(sir.public_labels.tolist(), np.round(rng.uniform(0, 10, sir.n_public), 1))}
+    ut = gp.U2(distance="squared") if utility == "U2sq" else utility
+    con = Contraction(sir.public_range(), ut, None if utility == "U1" else vals)
+    labels = sir.public_labels.tolist()
+    for _ in range(min(n_merges, sir.n_public - 2)):
+        reps = con.clusters().tolist()
+        a, b = rng.choice(len(reps), 2, replace=False)
+        con.merge(labels[reps[a]], labels[reps[b]])
+    reps = con.clusters()
+    got = _merged_utilities(con, reps)
+    cid = con.cluster_ids()
+    for i in range(len(reps)):
+        for j in range(i + 1, len(reps)):
+            trial = np.where(cid == reps[j], reps[i], cid)
+            assert got[i, j] == pytest.approx(con.problem.ub.partition_value(_groups(trial)), abs=1e-12)

@@ -37,6 +37,7 @@ from .._validation import apply_missing_policy_columns, check_base, check_pairs,
 from ..errors import InputError, InputTypeError, TooLargeError
 from ..graphs.support import support_components
 from ..ranges import JointRange, RangeSource, _column
+from .quantization.contraction import Contraction
 from .trace import MergeTrace, _check_quantization, _groups
 
 __all__ = ["SideInformationRange", "side_information_L0", "side_information_maximin", "SIDE_INFORMATION_MAX_PUBLIC"]
@@ -209,7 +210,7 @@ def agglomerate_side_information(sir: SideInformationRange, objective: str, lam:
     returns an :class:`~graphpriv.AgglomerationResult` whose ``privacy`` is L0(S → X̂ | A) or I*(S; X̂, A).
     """
     from .agglomerative import OBJECTIVES, AgglomerationResult, _check_lam
-    from .utilities import _BoundU2, as_utility
+    from .utilities import _BoundU2
 
     _check_sir(sir)
     if objective not in OBJECTIVES:
@@ -222,8 +223,9 @@ def agglomerate_side_information(sir: SideInformationRange, objective: str, lam:
         raise TooLargeError(f"the side-information search evaluates every pair of clusters; |X| = {n} > max_public = {max_public}. "
                             "Pass max_public=... to run it anyway")
     labels = sir.public_labels.tolist()
-    u = as_utility(utility, values)
-    ub = u.bind(labels, values, base=b)
+    # the quantisation Q of X and its utility live in a contraction state of [[S, X]]
+    con = Contraction(sir.public_range(), utility, values, base=b)
+    ub = con.problem.ub
     side_sizes = _side_sizes(sir)
 
     def privacy(cid):
@@ -239,19 +241,20 @@ def agglomerate_side_information(sir: SideInformationRange, objective: str, lam:
                              "I*(S; X̂, A) = 0 (problem (10) is infeasible); use objective='I*' or 'L0'")
 
     cid = np.arange(n)
-    p0, u0 = privacy(cid), ub.partition_value(_groups(cid))
+    p0, u0 = privacy(cid), con.utility()
     rows = dict(merges=[()], priv=[p0], util=[u0], L=[p0 - lam * u0], dL=[math.nan], ncl=[n], ncomp=[_ncomp(sir, cid)], acc=[True])
     returned = 0
     while True:
-        reps = np.unique(cid)
+        reps = con.clusters()
         if len(reps) == 1:
             break
+        merged_util = _merged_utilities(con, reps)
         best = None
         for i_idx in range(len(reps)):
             for j_idx in range(i_idx + 1, len(reps)):
                 a, c = int(reps[i_idx]), int(reps[j_idx])
                 trial = np.where(cid == c, a, cid)
-                p, uu = privacy(trial), ub.partition_value(_groups(trial))
+                p, uu = privacy(trial), float(merged_util[i_idx, j_idx])
                 L = p - lam * uu
                 key = (round(L, 9), a, c)
                 if best is None or key < best[0]:
@@ -270,6 +273,7 @@ def agglomerate_side_information(sir: SideInformationRange, objective: str, lam:
         rows["acc"].append(bool(accepted))
         if not accepted:
             break
+        con.merge(labels[pair[0]], labels[pair[1]])
         cid = trial
         returned = len(rows["L"]) - 1
     trace = MergeTrace(
@@ -293,6 +297,25 @@ def agglomerate_side_information(sir: SideInformationRange, objective: str, lam:
         utility=float(rows["util"][returned]), mapping=mapping, trace=trace, objective=objective,
         utility_name=trace.utility, lam=lam, info=dict(trace.info),
     )
+
+
+def _merged_utilities(con: Contraction, reps: np.ndarray) -> np.ndarray:
+    """U(Q) after merging the clusters reps[i] and reps[j], for every pair (i, j) of the current clusters.
+
+    U1: log|X| - log max(largest cluster, |a| + |b|); distortion utilities: -max(d̄(a ⊔ b), largest d̄ of the
+    other clusters), where the three largest d̄ give the largest outside any pair."""
+    k = len(reps)
+    if not con.is_distortion:
+        size = con.size[reps]
+        big = np.maximum(int(size.max()), size[:, None] + size[None, :])
+        uniq, inv = np.unique(big, return_inverse=True)
+        return np.array([con.problem.ub.value_from_max_size(int(v)) for v in uniq.tolist()])[inv].reshape(k, k)
+    d = con.agg.dbar[reps]
+    top = np.argsort(-d, kind="stable")[:3].tolist()
+    rest = np.full((k, k), d[top[0]])
+    rest[top[0], :] = rest[:, top[0]] = d[top[1]]
+    rest[top[0], top[1]] = rest[top[1], top[0]] = d[top[2]] if k > 2 else -np.inf
+    return 0.0 - np.maximum(rest, con.pair_costs(reps[:, None], reps[None, :]))
 
 
 def _ncomp(sir, cid) -> int:
