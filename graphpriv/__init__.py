@@ -16,7 +16,7 @@ from importlib.metadata import PackageNotFoundError, version as _version
 
 from .errors import *  # noqa: F401,F403
 from ._validation import MISSING
-from .ranges import JointRange, RangeSource
+from .ranges import JointRange, RangeSource, read_joint_range
 from .distributions import JointDistribution, validate_pmf
 from . import datasets
 from .graphs import *  # noqa: F401,F403
@@ -26,7 +26,7 @@ from .analysis import *  # noqa: F401,F403
 from . import errors as _errors, graphs as _graphs, measures as _measures, mechanisms as _mechanisms, analysis as _analysis
 
 __all__ = [
-    "JointRange", "RangeSource", "JointDistribution", "validate_pmf", "MISSING", "datasets", "viz", "reproduce",
+    "JointRange", "RangeSource", "read_joint_range", "JointDistribution", "validate_pmf", "MISSING", "datasets", "viz", "reproduce",
     *_errors.__all__, *_graphs.__all__, *_measures.__all__, *_mechanisms.__all__, *_analysis.__all__,
 ]
 

@@ -69,11 +69,19 @@ def _integral_floats_to_int(uniques: np.ndarray) -> np.ndarray:
     return uniques
 
 
+def natural_order(texts: np.ndarray) -> np.ndarray:
+    """Sort order of distinct strings: texts that read as finite numbers first, by value then text,
+    then the others by text (so '9' < '10' < '10.5' < 'abc')."""
+    num = pd.to_numeric(pd.Series(texts, dtype=object), errors="coerce").to_numpy(dtype=float)
+    finite = np.isfinite(num)
+    return np.lexsort((np.asarray(texts, dtype=str), np.where(finite, num, 0.0), ~finite))
+
+
 def factorize_labels(values: pd.Series, name: str, keep_missing: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Integer codes and label array of one column.
 
-    Labels are sorted when they are mutually comparable (numbers, strings), otherwise kept in order
-    of first appearance. With ``keep_missing`` the missing entries get the label :data:`MISSING`,
+    Labels are sorted when they are mutually comparable (numbers; strings in natural order, see
+    :func:`natural_order`), otherwise kept in order of first appearance. With ``keep_missing`` the missing entries get the label :data:`MISSING`,
     placed last.
     """
     mask = missing_mask(values) if keep_missing else None
@@ -88,6 +96,13 @@ def factorize_labels(values: pd.Series, name: str, keep_missing: bool = False) -
     uniques = np.asarray(uniques)
     uniques = _integral_floats_to_int(uniques)
     codes = np.asarray(codes, dtype=np.int64)
+    if uniques.dtype == object and len(uniques) > 1 and all(type(u) is str for u in uniques.tolist()):
+        order = natural_order(uniques)
+        if not np.array_equal(order, np.arange(len(order))):
+            rank = np.empty(len(order), dtype=np.int64)
+            rank[order] = np.arange(len(order))
+            codes = np.where(codes >= 0, rank[np.maximum(codes, 0)], codes)
+            uniques = uniques[order]
     if mask is not None and mask.any():
         full = np.empty(len(values), dtype=np.int64)
         full[~mask] = codes

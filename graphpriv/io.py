@@ -3,32 +3,9 @@
 This is the I/O layer of the ``graphpriv analyze`` / ``graphpriv sanitize`` commands; library users
 can call it too (``import graphpriv.io``).
 
-Reader choice (measured on this machine kind: 2 cores, a 10^7-row CSV of two integer columns,
-112 MB; wall time of the read / peak RSS of read + :class:`~graphpriv.JointRange` construction):
-
-==============================================  ========  ==========
-reader                                          read      peak RSS
-==============================================  ========  ==========
-``pandas.read_csv`` (C engine, ``usecols``)      1.3 s     0.68 GB
-``pandas.read_csv(engine="pyarrow")``            0.5 s     1.1 GB
-``pyarrow.csv.read_csv(include_columns=...)``    0.4 s     1.1 GB
-chunked ``pandas.read_csv`` (10^6-row chunks)    0.7 s     0.84 GB
-``pyarrow.parquet.read_table(columns=...)``      0.4 s     0.96 GB
-==============================================  ========  ==========
-
-graphpriv reads CSV with **pyarrow.csv directly** (pandas' C engine is the fallback when pyarrow, an
-optional dependency, is not installed): it is the fastest (multi-threaded C++ parser),
-reads only the two needed columns (``include_columns``), has well-typed errors that we turn into
-one-line messages (malformed rows, unknown columns, empty file), and is the same engine as the
-Parquet path, so both paths give the same types. All readers stay far below the 4 GiB goal; the
-extra ~0.4 GB of pyarrow over the pandas C engine is the Arrow buffer that is released right after
-conversion. DuckDB/Polars would add a dependency for no measurable gain at this size. Building the
-joint range (a ``pd.factorize`` per column and one sparse COO->CSR conversion) dominates the
-remaining time (about 2 s for 10^7 rows).
-
-Missing-value tokens: the empty field and pyarrow's defaults (``NA``, ``NaN``, ``null``, ``N/A``,
-...) plus ``?`` (the UCI convention, used by the bundled Hungarian data). Pass ``na_values`` to
-change them.
+Reading lives in :mod:`graphpriv.ingest` (strict CSV, Parquet, folders and globs, pyarrow Datasets,
+streamed in record batches); :func:`read_columns`, :func:`table_format` and
+:data:`DEFAULT_NA_VALUES` are re-exported here.
 
 Atomic output: every writer here writes a temporary file in the target folder and renames it
 (:func:`os.replace`), and :func:`staged_output` collects a whole command's outputs in a temporary
@@ -55,6 +32,8 @@ import pandas as pd
 
 from ._validation import MISSING
 from .errors import InputError, InputTypeError, UnknownColumnError
+from .ingest import BUILTIN_DATASETS, DEFAULT_NA_VALUES, table_format
+from .ingest import read_columns as _ingest_read_columns
 
 __all__ = [
     "DEFAULT_NA_VALUES",
@@ -78,142 +57,22 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-#: Tokens read as missing values (pyarrow's defaults, the empty field and the UCI ``?``).
-DEFAULT_NA_VALUES: tuple[str, ...] = (
-    "", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN",
-    "N/A", "NA", "NULL", "NaN", "n/a", "nan", "null", "?",
-)
-
 #: Version of the ``report.json`` schema written by ``graphpriv analyze`` (bump on incompatible change).
 REPORT_SCHEMA_VERSION = 1
-
-#: Names accepted in place of a file path: bundled tables.
-BUILTIN_DATASETS = ("hungarian",)
 
 _PARQUET_SUFFIXES = (".parquet", ".pq", ".parq")
 
 
 # ---------------------------------------------------------------------- reading
-def table_format(path: str | os.PathLike) -> str:
-    """``"parquet"`` for ``.parquet``/``.pq``/``.parq`` files, ``"builtin"`` for a bundled dataset
-    name (see :data:`BUILTIN_DATASETS`) that is not an existing file, else ``"csv"``.
-
-    Examples
-    --------
-    >>> from graphpriv.io import table_format
-    >>> table_format("data.parquet"), table_format("data.csv.gz"), table_format("hungarian")
-    ('parquet', 'csv', 'builtin')
-    """
-    p = Path(path)
-    if str(path) in BUILTIN_DATASETS and not p.exists():
-        return "builtin"
-    if p.suffix.lower() in _PARQUET_SUFFIXES:
-        return "parquet"
-    return "csv"
-
-
-def _check_file(path: Path) -> None:
-    if not path.exists():
-        raise InputError(f"data file {str(path)!r} does not exist; check the path (bundled data: {', '.join(BUILTIN_DATASETS)})")
-    if path.is_dir():
-        raise InputError(f"data path {str(path)!r} is a folder; give a CSV or Parquet file")
-    if path.stat().st_size == 0:
-        raise InputError(f"data file {str(path)!r} is empty; it needs a header line and at least one data row")
-
-
-def _one_line(msg: str, limit: int = 200) -> str:
-    msg = " ".join(str(msg).split())
-    return msg if len(msg) <= limit else msg[: limit - 3] + "..."
-
-
-def _check_sep_encoding(sep: str | None, encoding: str, path: Path) -> str:
-    import codecs
-
-    if sep is None:
-        sep = "\t" if path.suffix.lower() in (".tsv", ".tab") else ","
-    if len(sep) != 1:
-        raise InputError(f"sep={sep!r} must be a single character (e.g. ',' or '\\t')")
-    try:
-        codecs.lookup(encoding)
-    except (LookupError, TypeError):
-        raise InputError(f"encoding={encoding!r} is not a known text encoding; use e.g. utf-8 or latin-1") from None
-    return sep
-
-
-def _csv_options(sep: str | None, path: Path, encoding: str = "utf-8"):
-    import pyarrow.csv as pacsv
-
-    sep = _check_sep_encoding(sep, encoding, path)
-    return pacsv.ParseOptions(delimiter=sep), pacsv.ReadOptions(block_size=1 << 24, encoding=encoding)
-
-
-def _csv_header(path: Path, sep: str | None, encoding: str = "utf-8") -> list[str]:
-    import pyarrow as pa
-    import pyarrow.csv as pacsv
-
-    parse, read = _csv_options(sep, path, encoding)
-    try:
-        with pacsv.open_csv(str(path), parse_options=parse, read_options=read) as reader:
-            return list(reader.schema.names)
-    except (pa.ArrowInvalid, pa.ArrowKeyError, pa.ArrowTypeError) as exc:
-        raise _csv_error(path, exc) from None
-
-
-def _csv_error(path: Path, exc: Exception) -> InputError:
-    text = _one_line(exc)
-    if "Empty CSV file" in text or "Empty file" in text:
-        return InputError(f"data file {str(path)!r} is empty; it needs a header line and at least one data row")
-    if "UTF8" in text or "utf-8" in text.lower() or isinstance(exc, UnicodeDecodeError):
-        return _encoding_error(path)
-    return InputError(
-        f"data file {str(path)!r} is not a well-formed CSV file ({text}); check the delimiter (--sep), the quoting "
-        "and that every row has as many fields as the header"
-    )
-
-
-def _encoding_error(path: Path, column: str | None = None) -> InputError:
-    what = f"column {column!r} of " if column is not None else ""
-    return InputError(f"{what}data file {str(path)!r} is not valid text in the given encoding (UTF-8 by default); "
-                      "pass its encoding, e.g. --encoding latin-1, or re-encode the file as UTF-8")
-
-
-def _check_columns(columns: Sequence[Hashable], available: Sequence[str], path: Path, roles: Sequence[str] | None = None) -> None:
-    for i, c in enumerate(columns):
-        if c not in available:
-            role = f"{roles[i]} " if roles else ""
-            raise UnknownColumnError(
-                f"unknown {role}column {c!r} in {str(path)!r}; the file has columns {list(available)[:20]}"
-                + (" ..." if len(available) > 20 else "")
-            )
-
-
 def read_columns(path: str | os.PathLike, columns: Sequence[str] | None = None, *, roles: Sequence[str] | None = None,
                  na_values: Sequence[str] | None = None, sep: str | None = None, raw: bool = False,
-                 encoding: str = "utf-8") -> pd.DataFrame:
-    """Read ``columns`` (default: all) of a CSV or Parquet file, or of a bundled dataset, as a DataFrame.
+                 encoding: str = "utf-8", engine: str = "auto") -> pd.DataFrame:
+    """Read ``columns`` (default: all) of a CSV or Parquet file (or folder, glob), or of a bundled
+    dataset, as a DataFrame.
 
-    Parameters
-    ----------
-    path : path or str
-        CSV (optionally compressed, e.g. ``.csv.gz``), Parquet (``.parquet``, ``.pq``) or the name of a
-        bundled dataset (``"hungarian"``).
-    columns : sequence of str, optional
-        Columns to read; only these are parsed (fast and lean for wide files).
-    roles : sequence of str, optional
-        What each column is for ("sensitive", "public"), used in error messages.
-    na_values : sequence of str, optional
-        CSV tokens read as missing (default :data:`DEFAULT_NA_VALUES`).
-    sep : str, optional
-        CSV delimiter (default ``,``; tab for ``.tsv``).
-    raw : bool
-        CSV only: read every field as the exact string in the file, with no missing-value or type
-        conversion (used to copy columns through unchanged). Ignored for Parquet and bundled data.
-    encoding : str
-        CSV text encoding (default UTF-8; e.g. ``"latin-1"``).
-
-    Returns
-    -------
-    pandas.DataFrame
+    Files are read by :func:`graphpriv.ingest.read_columns` (strict CSV: a malformed record is an
+    error naming its line; values kept as written, see there). A bundled dataset name
+    (``"hungarian"``) gives :func:`graphpriv.datasets.load_hungarian`'s frame.
 
     Raises
     ------
@@ -228,133 +87,24 @@ def read_columns(path: str | os.PathLike, columns: Sequence[str] | None = None, 
     >>> df = read_columns("hungarian", ["age", "chol"])
     >>> len(df), int(df["chol"].isna().sum())
     (294, 23)
-
-    Notes
-    -----
-    Time and memory are linear in the size of the requested columns; see the module docstring for
-    measurements and why pyarrow is the engine.
     """
-    fmt = table_format(path)
-    p = Path(path)
-    cols = None if columns is None else list(columns)
-    if fmt == "builtin":
+    if table_format(path) == "builtin":
         from .datasets import load_hungarian
 
         df = load_hungarian()
-        if cols is not None:
-            _check_columns(cols, list(df.columns), p, roles)
+        if columns is not None:
+            cols = list(columns)
+            for i, c in enumerate(cols):
+                if c not in df.columns:
+                    role = f"{roles[i]} " if roles else ""
+                    raise UnknownColumnError(f"unknown {role}column {c!r} in {str(path)!r}; the file has columns {list(df.columns)}")
             df = df[list(dict.fromkeys(cols))]
         return df
-    _check_file(p)
-    if fmt == "parquet":
-        df = _read_parquet(p, cols, roles)
-    else:
-        df = _read_csv(p, cols, roles, na_values, sep, raw, encoding)
-    if len(df) == 0:
-        raise InputError(f"data file {str(p)!r} has a header but no data rows; a joint range needs at least one record")
-    return df
+    return _ingest_read_columns(path, columns, roles=roles, na_values=na_values, sep=sep, raw=raw, encoding=encoding,
+                                engine=engine)
 
 
 read_table = read_columns
-
-
-def _have_pyarrow() -> bool:
-    try:
-        import pyarrow.csv  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-def _read_parquet(p: Path, cols, roles) -> pd.DataFrame:
-    if not _have_pyarrow():
-        raise InputError(f"reading the Parquet file {str(p)!r} needs pyarrow, which is not installed; "
-                         "run pip install 'graphpriv[parquet]' (or convert the file to CSV)")
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    try:
-        schema = pq.read_schema(str(p))
-    except (pa.ArrowInvalid, OSError) as exc:
-        raise InputError(f"data file {str(p)!r} is not a readable Parquet file ({_one_line(exc)}); check the file") from None
-    if cols is not None:
-        _check_columns(cols, schema.names, p, roles)
-    try:
-        table = pq.read_table(str(p), columns=None if cols is None else list(dict.fromkeys(cols)))
-    except (pa.ArrowInvalid, OSError) as exc:
-        raise InputError(f"data file {str(p)!r} is not a readable Parquet file ({_one_line(exc)}); check the file") from None
-    return table.to_pandas()
-
-
-def _read_csv(p: Path, cols, roles, na_values, sep, raw, encoding="utf-8") -> pd.DataFrame:
-    if not _have_pyarrow():
-        return _read_csv_pandas(p, cols, roles, na_values, sep, raw, encoding)
-    import pyarrow as pa
-    import pyarrow.csv as pacsv
-
-    header = _csv_header(p, sep, encoding)
-    if len(set(header)) != len(header):
-        dup = sorted({h for h in header if header.count(h) > 1})
-        raise InputError(f"data file {str(p)!r} has repeated column names {dup}; give every column a distinct name")
-    if cols is not None:
-        _check_columns(cols, header, p, roles)
-    wanted = header if cols is None else list(dict.fromkeys(cols))
-    parse, read = _csv_options(sep, p, encoding)
-    na = list(DEFAULT_NA_VALUES if na_values is None else na_values)
-    if raw:
-        conv = pacsv.ConvertOptions(include_columns=wanted, column_types={c: pa.string() for c in wanted},
-                                    null_values=[], strings_can_be_null=False, quoted_strings_can_be_null=False)
-    else:
-        conv = pacsv.ConvertOptions(include_columns=wanted, null_values=na, strings_can_be_null=True)
-    try:
-        table = pacsv.read_csv(str(p), parse_options=parse, read_options=read, convert_options=conv)
-    except pa.ArrowInvalid as exc:
-        if not raw and "conversion error" in str(exc):
-            # type inference looks at the first block only; a later non-numeric value breaks it:
-            # read those columns as text (labels are then strings, as pandas would give).
-            logger.warning("%s: a column mixes numbers and text; reading %s as text", p, wanted)
-            conv = pacsv.ConvertOptions(include_columns=wanted, null_values=na, strings_can_be_null=True,
-                                        column_types={c: pa.string() for c in wanted})
-            try:
-                table = pacsv.read_csv(str(p), parse_options=parse, read_options=read, convert_options=conv)
-            except pa.ArrowInvalid as exc2:
-                raise _csv_error(p, exc2) from None
-        else:
-            raise _csv_error(p, exc) from None
-    for field in table.schema:
-        if pa.types.is_binary(field.type) or pa.types.is_large_binary(field.type):
-            raise _encoding_error(p, field.name)       # pyarrow reads invalid UTF-8 as bytes
-    df = table.to_pandas()
-    del table
-    return df
-
-
-def _read_csv_pandas(p: Path, cols, roles, na_values, sep, raw, encoding="utf-8") -> pd.DataFrame:
-    """Fallback CSV reader (pandas C engine) used when pyarrow is not installed; same errors."""
-    sep = _check_sep_encoding(sep, encoding, p)
-    try:   # the header as data: pandas would rename repeated names ("a", "a.1")
-        header = pd.read_csv(p, sep=sep, nrows=1, header=None, dtype=str, keep_default_na=False,
-                             encoding=encoding).iloc[0].tolist()
-    except pd.errors.EmptyDataError:
-        raise InputError(f"data file {str(p)!r} is empty; it needs a header line and at least one data row") from None
-    except (pd.errors.ParserError, UnicodeDecodeError, ValueError) as exc:
-        raise _csv_error(p, exc) from None
-    if len(set(header)) != len(header):
-        dup = sorted({h for h in header if header.count(h) > 1})
-        raise InputError(f"data file {str(p)!r} has repeated column names {dup}; give every column a distinct name")
-    if cols is not None:
-        _check_columns(cols, header, p, roles)
-    wanted = header if cols is None else list(dict.fromkeys(cols))
-    kw = dict(sep=sep, engine="c", encoding=encoding)  # no usecols: with it the C engine skips the field-count check
-    if raw:
-        kw.update(dtype=str, keep_default_na=False, na_filter=False)
-    else:
-        kw.update(na_values=list(DEFAULT_NA_VALUES if na_values is None else na_values), keep_default_na=False)
-    try:
-        df = pd.read_csv(p, **kw)
-    except (pd.errors.ParserError, UnicodeDecodeError, ValueError) as exc:
-        raise _csv_error(p, exc) from None
-    return df[wanted]
 
 
 # ---------------------------------------------------------------------- writing
@@ -441,7 +191,20 @@ def to_jsonable(obj: Any) -> Any:
 
 def label_to_json(label: Hashable) -> Any:
     """One label as a JSON value: numbers stay numbers, :data:`~graphpriv.MISSING` becomes ``None``,
-    tuples become lists, anything else its ``str``."""
+    tuples become lists, anything else its ``str``. A non-finite number is not missing: it becomes
+    the string ``"Infinity"``, ``"-Infinity"`` or ``"NaN"`` (the names JSON readers such as
+    JavaScript's ``Number()`` and Python's ``float()`` accept).
+
+    Examples
+    --------
+    >>> [label_to_json(v) for v in (1, 2.5, float("inf"), float("-inf"), float("nan"), True, "7")]
+    [1, 2.5, 'Infinity', '-Infinity', 'NaN', True, '7']
+    """
+    if isinstance(label, (float, np.floating)) and not math.isfinite(float(label)):
+        f = float(label)
+        return "NaN" if f != f else ("Infinity" if f > 0 else "-Infinity")
+    if isinstance(label, tuple):
+        return [label_to_json(v) for v in label]
     return to_jsonable(label)
 
 

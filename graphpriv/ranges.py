@@ -20,7 +20,7 @@ import scipy.sparse as sp
 from ._validation import MISSING, apply_missing_policy, check_pairs, factorize_labels, validate_pmf
 from .errors import InputError, InputTypeError, UnknownColumnError, UnknownLabelError
 
-__all__ = ["JointRange", "RangeSource", "MISSING"]
+__all__ = ["JointRange", "RangeSource", "MISSING", "read_joint_range"]
 
 logger = logging.getLogger(__name__)
 
@@ -136,13 +136,29 @@ class JointRange:
         return cls(matrix, s_labels, x_labels, counts=counts, source=source, _checked=True)
 
     @classmethod
-    def from_dataframe(cls, df: pd.DataFrame, sensitive: Hashable | Sequence[Hashable], public: Hashable | Sequence[Hashable], *, missing: str = "error") -> "JointRange":
+    def _from_pair_table(cls, pt, counts: bool = True) -> "JointRange":
+        """From a :class:`graphpriv.ingest.PairTable` (distinct pairs with record counts)."""
+        n_s, n_x = len(pt.s_labels), len(pt.x_labels)
+        idx_dtype = np.int32 if max(n_s, n_x) < 2**31 - 1 else np.int64
+        c = sp.coo_array((np.asarray(pt.counts, dtype=np.int64),
+                          (np.asarray(pt.s_codes).astype(idx_dtype, copy=False), np.asarray(pt.x_codes).astype(idx_dtype, copy=False))),
+                         shape=(n_s, n_x)).tocsr()
+        c.sum_duplicates()
+        c.sort_indices()
+        matrix = sp.csr_array((np.ones(c.nnz, dtype=bool), c.indices, c.indptr), shape=(n_s, n_x))
+        return cls(matrix, pt.s_labels, pt.x_labels, counts=c if counts else None, source=RangeSource(**pt.report), _checked=True)
+
+    @classmethod
+    def from_dataframe(cls, df, sensitive: Hashable | Sequence[Hashable], public: Hashable | Sequence[Hashable], *,
+                       missing: str = "error", **read_options) -> "JointRange":
         """Joint range of two columns of a table.
 
         Parameters
         ----------
-        df : pandas.DataFrame
-            The table, one record per row; it needs at least one row.
+        df : pandas.DataFrame, or a path, folder, glob or pyarrow Dataset
+            The table, one record per row; it needs at least one row. A file source is read streamed
+            by :func:`graphpriv.read_joint_range` (``read_options`` such as ``sep``, ``encoding``,
+            ``na_values``, ``numbers`` go there).
         sensitive : column name or list of column names
             The sensitive attribute S. With a list, the values of those columns are combined into one
             tuple label per row (a row is missing when any of its columns is).
@@ -162,11 +178,12 @@ class JointRange:
         Raises
         ------
         InputTypeError
-            ``df`` is not a DataFrame.
+            ``df`` is neither a DataFrame nor a data source.
         UnknownColumnError
             A named column is not in the table (the message lists the table's columns).
         InputError
-            The table has no rows, or a missing value with ``missing="error"``.
+            The table has no rows, two columns share the chosen name, or a missing value with
+            ``missing="error"``.
 
         See Also
         --------
@@ -181,7 +198,11 @@ class JointRange:
         1
         """
         if not isinstance(df, pd.DataFrame):
-            raise InputTypeError(f"df must be a pandas DataFrame, got {type(df).__name__}")
+            if _is_source(df):
+                return read_joint_range(df, sensitive=sensitive, public=public, missing=missing, **read_options)
+            raise InputTypeError(f"df must be a pandas DataFrame (or a file, folder, glob or pyarrow Dataset), got {type(df).__name__}")
+        if read_options:
+            raise InputTypeError(f"unexpected argument(s) {sorted(read_options)} for a DataFrame; they apply to files only")
         if len(df) == 0:
             raise InputError("the table has no rows; a joint range needs at least one record")
         s = _column(df, sensitive, "sensitive")
@@ -190,6 +211,29 @@ class JointRange:
         s_codes, s_labels = factorize_labels(s, str(sensitive), keep_missing=missing == "keep")
         x_codes, x_labels = factorize_labels(x, str(public), keep_missing=missing == "keep")
         return cls._from_codes(s_codes, x_codes, s_labels, x_labels, source=RangeSource(**report))
+
+    @classmethod
+    def from_dask(cls, ddf, sensitive: Hashable, public: Hashable, *, missing: str = "error", client=None) -> "JointRange":
+        """Joint range of two columns of a ``dask.dataframe.DataFrame``, computed on the cluster.
+
+        Each partition's distinct (s, x) pairs and their counts are computed where the partition lives,
+        merged in a tree (:data:`graphpriv.ingest.cluster.SPLIT_EVERY` at a time) and only the distinct
+        pairs are brought back: memory on the client is that of the joint range, not of the rows.
+        The result equals :meth:`from_dataframe` on ``ddf.compute()`` (labels, counts, :attr:`source`).
+        Runs on ``client`` (a ``distributed.Client``), else dask's default scheduler (a
+        ``distributed.Client`` created earlier becomes the default). Needs ``graphpriv[dask]``.
+
+        Examples
+        --------
+        >>> import pandas as pd, dask.dataframe as dd, graphpriv as gp
+        >>> ddf = dd.from_pandas(pd.DataFrame({"s": [1, 1, 2, 3], "x": ["a", "b", "b", None]}), npartitions=2)
+        >>> jr = gp.JointRange.from_dask(ddf, sensitive="s", public="x", missing="drop")
+        >>> jr, jr.source.n_dropped
+        (JointRange(|S|=2, |X|=2, pairs=3), 1)
+        """
+        from .ingest.cluster import dask_pair_table
+
+        return cls._from_pair_table(dask_pair_table(ddf, sensitive, public, missing=missing, client=client))
 
     @classmethod
     def from_matrix(cls, matrix, sensitive_labels: Sequence[Hashable] | None = None, public_labels: Sequence[Hashable] | None = None) -> "JointRange":
@@ -377,6 +421,121 @@ class JointRange:
         return f"JointRange(|S|={self.n_sensitive}, |X|={self.n_public}, pairs={self.n_pairs})"
 
 
+# ---------------------------------------------------------------------- reading
+def _is_source(obj) -> bool:
+    import os
+
+    if isinstance(obj, (str, os.PathLike)):
+        return True
+    try:
+        import pyarrow.dataset as pads
+    except ImportError:  # pragma: no cover - pyarrow is a core dependency
+        return False
+    return isinstance(obj, pads.Dataset)
+
+
+def _roles(numbers) -> tuple[str, ...]:
+    if numbers in (False, None):
+        return ()
+    if numbers is True or numbers == "both":
+        return ("sensitive", "public")
+    vals = (numbers,) if isinstance(numbers, str) else tuple(numbers)
+    for v in vals:
+        if v not in ("sensitive", "public"):
+            raise InputError(f"numbers={numbers!r} must be False, True, 'sensitive', 'public' or 'both'")
+    return vals
+
+
+def read_joint_range(source, sensitive: str, public: str, missing: str = "error", counts: bool = True, *,
+                     sep: str | None = None, encoding: str = "utf-8", na_values: Sequence[str] | None = None,
+                     numbers=False, client=None, on_progress=None, engine: str = "auto") -> JointRange:
+    """Joint range of two columns of a CSV or Parquet file, a folder or glob of them, or a pyarrow Dataset.
+
+    The two columns are scanned in record batches (pyarrow.dataset; CSV by graphpriv's strict reader)
+    and only the distinct (s, x) pairs with their record counts are kept (a streaming hash group-by),
+    so memory is that of the joint range, never of the rows: a 2*10^8-row Parquet dataset with 10^7
+    distinct pairs needs well under 2 GiB. :attr:`JointRange.source` counts the rows read, dropped and
+    missing exactly as :meth:`JointRange.from_dataframe` does.
+
+    Parameters
+    ----------
+    source : path, folder, glob pattern or pyarrow.dataset.Dataset
+        A folder means every CSV/Parquet file below it (a partitioned dataset); all files must hold
+        both columns and, for Parquet, agree on their types. A pandas or dask DataFrame is accepted too
+        (:meth:`JointRange.from_dataframe`, :meth:`JointRange.from_dask`).
+    sensitive, public : str
+        Column names of S and X.
+    missing : {"error", "drop", "keep"}
+        As in :meth:`JointRange.from_pairs`; the error names the first rows (data rows counted from 0).
+    counts : bool
+        Keep the record count of each pair (:attr:`JointRange.counts`).
+    sep, encoding, na_values :
+        CSV delimiter, text encoding and missing-value tokens (default
+        :data:`graphpriv.ingest.DEFAULT_NA_VALUES`).
+    numbers : bool or {"sensitive", "public", "both"}
+        CSV values are symbols as written: ``"007"``, ``"7"`` and ``"7.0"`` are three values (a column
+        of canonical integers gets integer labels). With ``numbers`` the values of those columns are
+        parsed as numbers, and two texts that are the same number are an error, not merged.
+    client : distributed.Client or str, optional
+        Read the files on this dask cluster (one task per file, then a tree of merges); the workers
+        must see the files at the same paths. A string is a scheduler address.
+    on_progress : callable, optional
+        Called with the bytes (CSV) or rows (Parquet) read so far, after every batch.
+    engine : {"auto", "python", "pyarrow"}
+        CSV parser; both give the same records (see :mod:`graphpriv.ingest.csvfile`).
+
+    Raises
+    ------
+    InputError
+        Missing path, a glob matching nothing, malformed CSV (with its line), files disagreeing on the
+        column types, no data rows, missing values under ``missing="error"``.
+    UnknownColumnError
+        A column is not in a file.
+
+    Examples
+    --------
+    >>> import os, tempfile, graphpriv as gp
+    >>> d = tempfile.mkdtemp()
+    >>> for k in range(2):
+    ...     with open(os.path.join(d, f"part-{k}.csv"), "w") as fh:
+    ...         _ = fh.write("s,x\\n1,007\\n2,7\\n")
+    >>> jr = gp.read_joint_range(d, sensitive="s", public="x")
+    >>> jr.public_labels.tolist(), jr.source.n_rows, jr.counts.toarray().tolist()
+    (['007', '7'], 4, [[2, 0], [0, 2]])
+    """
+    from .ingest import BatchScan, pair_table, scan_pairs
+
+    if isinstance(source, pd.DataFrame):
+        return JointRange.from_dataframe(source, sensitive=sensitive, public=public, missing=missing)
+    if type(source).__module__.startswith(("dask", "dask_expr")) and hasattr(source, "to_delayed"):
+        return JointRange.from_dask(source, sensitive=sensitive, public=public, missing=missing, client=client)
+    for role, c in (("sensitive", sensitive), ("public", public)):
+        if not isinstance(c, str):
+            raise InputTypeError(f"{role} must be one column name (a string) when reading files, got {c!r}")
+    roles = _roles(numbers)
+    if client is not None:
+        from .ingest.cluster import cluster_pair_counts
+        from .parallel import connect
+
+        scan = BatchScan(source, [sensitive, public], roles=["sensitive", "public"], sep=sep, encoding=encoding,
+                         na_values=na_values, engine=engine)       # checks headers and types here, first
+        if scan.source.format == "dataset":
+            raise InputError("client= reads files (a path, folder or glob); for a pyarrow Dataset read it locally")
+        own = isinstance(client, str)
+        cl = connect(client) if own else client
+        try:
+            pc_ = cluster_pair_counts(scan.source.files, sensitive, public, cl, sep=sep, encoding=encoding,
+                                      na_values=na_values, engine=engine)
+        finally:
+            if own:
+                cl.close()
+    else:
+        pc_ = scan_pairs(source, sensitive, public, sep=sep, encoding=encoding, na_values=na_values,
+                         on_progress=on_progress, engine=engine)
+    return JointRange._from_pair_table(pair_table(pc_, missing=missing, names=(sensitive, public), numbers=roles),
+                                       counts=counts)
+
+
 # ---------------------------------------------------------------------- helpers
 def _preview(labels: np.ndarray, k: int = 5) -> str:
     items = [repr(v) for v in labels[:k].tolist()]
@@ -387,7 +546,11 @@ def _column(df: pd.DataFrame, col, role: str) -> pd.Series:
     cols = list(col) if isinstance(col, (list, tuple)) else [col]
     for c in cols:
         if c not in df.columns:
-            raise UnknownColumnError(f"unknown {role} column {c!r}; the table has columns {list(df.columns)}")
+            raise UnknownColumnError(f"unknown {role} column {c!r}; the table has columns {list(df.columns)[:20]}")
+        n = int((df.columns == c).sum())
+        if n > 1:
+            raise InputError(f"the table has {n} columns named {c!r}; give every column a distinct name "
+                             "(e.g. df.columns = [...]) before choosing the {role} column".replace("{role}", role))
     if len(cols) == 1:
         return df[cols[0]].reset_index(drop=True)
     sub = df[cols]

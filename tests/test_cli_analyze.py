@@ -199,7 +199,7 @@ def failure_cases(tmp_path: Path) -> dict:
     cases["header_only"] = (d / "data.csv", ["-s", "a", "-x", "b"], ("no data rows",))
     d = folder("malformed")
     (d / "data.csv").write_text("a,b\n1,2\n3,4,5\n")
-    cases["malformed"] = (d / "data.csv", ["-s", "a", "-x", "b"], ("not a well-formed csv", "Expected 2 columns, got 3", "--sep"))
+    cases["malformed"] = (d / "data.csv", ["-s", "a", "-x", "b"], ("not a well-formed csv", "line 3 has 3 field(s) but the header has 2", "--sep"))
     d = folder("nan_default")
     (d / "data.csv").write_text("a,b\n1,2\n,3\n4,NaN\n")
     cases["nan_default"] = (d / "data.csv", ["-s", "a", "-x", "b"], ("missing value", "--missing drop", "--missing keep"))

@@ -41,7 +41,8 @@ Errors print one line and exit with status 2; no output file is left behind.
 
 def add_common_arguments(p: argparse.ArgumentParser) -> None:
     """DATA, --sensitive, --public, --missing, --sep, --na-values, --out and verbosity (analyze and sanitize)."""
-    p.add_argument("data", metavar="DATA", help="CSV or Parquet file, or a bundled table name ('hungarian')")
+    p.add_argument("data", metavar="DATA", help="CSV or Parquet file, a folder or quoted glob of them (a partitioned "
+                   "dataset), or a bundled table name ('hungarian')")
     p.add_argument("-s", "--sensitive", required=True, metavar="COL", help="column holding the sensitive variable S")
     p.add_argument("-x", "--public", required=True, metavar="COL", help="column holding the public variable X")
     p.add_argument("--missing", choices=("error", "drop", "keep"), default="error",
@@ -51,6 +52,9 @@ def add_common_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--encoding", default="utf-8", metavar="NAME", help="CSV text encoding (default utf-8; e.g. latin-1)")
     p.add_argument("--na-values", action="append", metavar="TOKEN",
                    help="CSV token read as missing (repeatable; replaces the defaults: empty, NA, NaN, null, ?, ...)")
+    p.add_argument("--numbers", choices=("sensitive", "public", "both"), metavar="{sensitive,public,both}",
+                   help="read the values of these columns as numbers (default: as written, so '007', '7' and '7.0' "
+                        "are different values); two texts of one number are then an error")
     add_verbosity_arguments(p)
 
 
@@ -121,29 +125,106 @@ def add_parser(sub) -> None:
     p.add_argument("--out", metavar="DIR", help="write report.json, report.md, report.html and figures/ to DIR")
     p.add_argument("--json", action="store_true", help="print the JSON report to stdout instead of the text summary")
     p.add_argument("--no-figures", action="store_true", help="skip the figures (with --out)")
+    p.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                   help="read the data on this dask cluster (e.g. tcp://host:8786; default: the environment variable "
+                        "DASK_SCHEDULER_ADDRESS, else this machine); the workers must see the files at the same paths")
     p.add_argument("--max-cut-edges", type=int, default=200_000, metavar="N",
                    help="compute the explicit min cut of G_X only up to N edges (default 200000); beyond, "
                         "decomposability comes from the components")
     p.set_defaults(func=run)
 
 
-def load_range(args, progress: Progress):
-    """Read the two columns of ``args.data`` and build the joint range (shared with sanitize)."""
+class ReadProgress:
+    """A tqdm bar over the bytes (CSV) or rows (Parquet) read, shown on a terminal only."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled
+        self._bar = None
+
+    def __call__(self, done: int, total, unit: str) -> None:
+        if not self.enabled:
+            return
+        if self._bar is None:
+            from tqdm.auto import tqdm
+
+            self._bar = tqdm(total=total, desc="read", unit=unit, unit_scale=True, file=sys.stderr, leave=False)
+        self._bar.update(done - self._bar.n)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None
+
+
+def scheduler_address(args) -> str | None:
+    """``--scheduler``, else the environment variable ``DASK_SCHEDULER_ADDRESS``, else None."""
+    import os
+
+    addr = getattr(args, "scheduler", None)
+    if addr is None:
+        addr = os.environ.get("DASK_SCHEDULER_ADDRESS") or None
+    return addr
+
+
+def _numbers(args) -> tuple[str, ...]:
+    v = getattr(args, "numbers", None)
+    return () if not v else ("sensitive", "public") if v == "both" else (v,)
+
+
+def load_range(args, progress: Progress, frame: bool = False):
+    """Read the two columns of ``args.data`` and build the joint range (shared with sanitize).
+
+    Files are streamed (:func:`graphpriv.read_joint_range`: only the distinct pairs are kept), on the
+    dask cluster of :func:`scheduler_address` when there is one. Returns ``(frame, jr)``: with
+    ``frame=True`` also the two columns as a DataFrame whose values are the range's labels (else None).
+    """
     import graphpriv as gp
     from .. import io as gio
     from ..errors import MissingValueError
 
+    builtin = gio.table_format(args.data) == "builtin"
+    numbers = _numbers(args)
+    df = None
     with progress.step("read"):
-        df = gio.read_columns(args.data, [args.sensitive, args.public], roles=["sensitive", "public"],
-                              na_values=args.na_values, sep=args.sep, encoding=args.encoding)
-    logger.info("read %d rows of %s", len(df), args.data)
+        if builtin or frame:
+            df = gio.read_columns(args.data, [args.sensitive, args.public], roles=["sensitive", "public"],
+                                  na_values=args.na_values, sep=args.sep, encoding=args.encoding)
+            if numbers and not builtin:
+                df = _as_numbers(df, [c for role, c in (("sensitive", args.sensitive), ("public", args.public)) if role in numbers])
+            logger.info("read %d rows of %s", len(df), args.data)
     with progress.step("joint range"):
         try:
-            jr = gp.JointRange.from_dataframe(df, sensitive=args.sensitive, public=args.public, missing=args.missing)
+            if builtin:
+                jr = gp.JointRange.from_dataframe(df, sensitive=args.sensitive, public=args.public, missing=args.missing)
+            else:
+                address = scheduler_address(args)
+                bar = ReadProgress(progress_enabled(args) and address is None)
+                try:
+                    jr = gp.read_joint_range(args.data, sensitive=args.sensitive, public=args.public, missing=args.missing,
+                                             sep=args.sep, encoding=args.encoding, na_values=args.na_values,
+                                             numbers=numbers, client=address, on_progress=bar)
+                finally:
+                    bar.close()
+                logger.info("read %d rows of %s", jr.source.n_rows, args.data)
         except MissingValueError as exc:  # say the fix in command-line terms
             msg = str(exc).replace("Pass missing='drop'", "Pass --missing drop").replace("missing='keep'", "--missing keep")
             raise MissingValueError(f"{args.data}: {msg} (row numbers count data rows from 0)") from None
     return df, jr
+
+
+def _as_numbers(df, columns):
+    """``df`` with the text values of ``columns`` parsed as numbers (distinct texts of one number refused)."""
+    import pandas as pd
+
+    from ..ingest import parse_numbers
+
+    for c in dict.fromkeys(columns):
+        col = df[c]
+        present = pd.unique(col[col.notna()].astype(str))
+        nums = parse_numbers(list(present), c)
+        lookup = dict(zip(present.tolist(), nums.tolist()))
+        df[c] = [None if pd.isna(v) else lookup[str(v)] for v in col.tolist()]
+    return df
 
 
 def input_info(args) -> dict:

@@ -337,7 +337,7 @@ def run(args) -> int:
     fmt = gio.table_format(args.data)
     progress = Progress(6, "sanitize", progress_enabled(args))
     try:
-        df_typed, jr = load_range(args, progress)
+        df_typed, jr = load_range(args, progress, frame=True)
         values = numeric_values(jr, args.public, args.utility)
         with progress.step("mechanism"):
             frontier = gp.pareto_frontier(jr, args.objective, args.utility, values)

@@ -1,0 +1,237 @@
+"""Distinct (s, x) pairs and their record counts, streamed from record batches.
+
+:func:`scan_pairs` reads the two columns batch by batch and aggregates them with a streaming hash
+group-by (pyarrow's Acero engine: memory is the distinct pairs plus a few batches in flight, never
+the rows); :func:`pair_table` turns the aggregated keys into labels, applies the missing-value
+policy and returns the integer codes and counts a :class:`graphpriv.JointRange` is built from.
+Missing values are tallied from the aggregate (a null key is one group), and the first row numbers
+with a missing value are recorded during the scan for the error message.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Iterator, Sequence
+
+import numpy as np
+
+from .._validation import MISSING, check_missing_policy
+from ..errors import InputError, InputTypeError, MissingValueError
+from .labels import labels_from_values
+
+__all__ = ["PairCounts", "PairTable", "aggregate_pairs", "merge_pair_counts", "pair_table", "scan_pairs"]
+
+#: Row numbers of missing values remembered per column (for the error message).
+MAX_ROWS_SHOWN = 5
+
+
+@dataclass
+class PairCounts:
+    """Aggregated keys: an arrow table ``s, x, n`` (one row per distinct pair, nulls included) and
+    the first data-row numbers (from 0) where S or X is missing."""
+
+    table: Any
+    missing_rows: tuple[list[int], list[int]] = field(default_factory=lambda: ([], []))
+
+    @property
+    def n_rows(self) -> int:
+        import pyarrow.compute as pc
+
+        return int(pc.sum(self.table["n"]).as_py() or 0)
+
+
+@dataclass
+class PairTable:
+    """What a :class:`~graphpriv.JointRange` is built from: labels, pair codes, counts and row tallies."""
+
+    s_labels: np.ndarray
+    x_labels: np.ndarray
+    s_codes: np.ndarray
+    x_codes: np.ndarray
+    counts: np.ndarray
+    report: dict
+
+
+def _normalise(a, column: str):
+    """A key array the hash group-by accepts: dictionaries decoded, float16 widened, NaN as null."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if isinstance(a, pa.ChunkedArray):
+        a = a.combine_chunks()
+    if pa.types.is_dictionary(a.type):
+        a = a.dictionary_decode()
+    if pa.types.is_float16(a.type):
+        a = pc.cast(a, pa.float32())
+    if pa.types.is_floating(a.type):
+        nan = pc.is_nan(a)
+        if pc.any(nan).as_py():
+            a = pc.if_else(nan, pa.scalar(None, a.type), a)
+    if pa.types.is_nested(a.type):
+        raise InputTypeError(f"column {column!r} has type {a.type}, whose values cannot be symbols; use a column of "
+                             "numbers or text")
+    return a
+
+
+def _keyed_batches(batches: Iterable, sensitive: str, public: str, missing_rows) -> Iterator:
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    offset = 0
+    for b in batches:
+        s = _normalise(b.column(sensitive), sensitive)
+        x = s if public == sensitive else _normalise(b.column(public), public)
+        for a, rows in ((s, missing_rows[0]), (x, missing_rows[1])):
+            if a.null_count and len(rows) < MAX_ROWS_SHOWN:
+                idx = pc.indices_nonzero(pc.is_null(a)).slice(0, MAX_ROWS_SHOWN - len(rows))
+                rows.extend(int(i) + offset for i in idx.to_pylist())
+        offset += b.num_rows
+        yield pa.RecordBatch.from_arrays([s, x], names=["s", "x"])
+
+
+def aggregate_pairs(batches: Iterable, sensitive: str, public: str, *, empty_ok: bool = False) -> PairCounts | None:
+    """Stream ``batches`` (RecordBatches holding the columns ``sensitive`` and ``public``) through a
+    hash group-by on (s, x); return the distinct pairs with their counts (None for no rows when
+    ``empty_ok``)."""
+    import pyarrow as pa
+    import pyarrow.acero as ac
+
+    missing_rows: tuple[list[int], list[int]] = ([], [])
+    it = _keyed_batches(batches, sensitive, public, missing_rows)
+    first = next(it, None)
+    if first is None:
+        if empty_ok:
+            return None
+        raise InputError("the data has a header but no data rows; a joint range needs at least one record")
+
+    def chain():
+        yield first
+        for b in it:
+            if b.schema != first.schema:
+                b = b.cast(first.schema)
+            yield b
+
+    reader = pa.RecordBatchReader.from_batches(first.schema, chain())
+    decl = ac.Declaration.from_sequence([
+        ac.Declaration("record_batch_reader_source", ac.RecordBatchReaderSourceNodeOptions(reader)),
+        ac.Declaration("aggregate", ac.AggregateNodeOptions([([], "hash_count_all", None, "n")], keys=["s", "x"])),
+    ])
+    try:
+        table = decl.to_table(use_threads=True)
+    except pa.ArrowNotImplementedError as exc:
+        raise InputTypeError(f"the columns cannot be grouped ({exc}); use columns of numbers or text") from None
+    return PairCounts(table.select(["s", "x", "n"]), missing_rows)
+
+
+def merge_pair_counts(parts: Sequence[PairCounts]) -> PairCounts:
+    """Combine aggregates of consecutive row sets (files, partitions), in row order, into one: counts
+    of equal pairs are added and each part's missing-row numbers are shifted by the rows before it."""
+    import pyarrow as pa
+
+    parts = [p for p in parts if p is not None]
+    if not parts:
+        return None
+    if len(parts) == 1:
+        return parts[0]
+    table = _group_by_sum(pa.concat_tables([p.table for p in parts], promote_options="permissive"))
+    rows: tuple[list[int], list[int]] = ([], [])
+    offset = 0
+    for p in parts:
+        for k in (0, 1):
+            rows[k].extend(r + offset for r in p.missing_rows[k])
+        offset += p.n_rows
+    return PairCounts(table, (sorted(rows[0])[:MAX_ROWS_SHOWN], sorted(rows[1])[:MAX_ROWS_SHOWN]))
+
+
+def _group_by_sum(table):
+    import pyarrow as pa
+
+    t = table.group_by(["s", "x"], use_threads=True).aggregate([("n", "sum")])
+    return pa.table({"s": t["s"], "x": t["x"], "n": t["n_sum"]})
+
+
+def apply_missing_to_counts(n: np.ndarray, ns: np.ndarray, nx: np.ndarray, missing: str, names: tuple[str, str],
+                            missing_rows=([], []), rows_note: str = "") -> tuple[np.ndarray | None, dict]:
+    """The missing policy on distinct pairs with counts ``n`` (``ns``/``nx``: S/X missing).
+
+    Returns (mask of the pairs kept or None for all, the :class:`~graphpriv.RangeSource` fields).
+    """
+    check_missing_policy(missing)
+    miss_s, miss_x = int(n[ns].sum()), int(n[nx].sum())
+    report = {"n_rows": int(n.sum()), "n_missing_sensitive": miss_s, "n_missing_public": miss_x, "n_dropped": 0}
+    if not (miss_s or miss_x):
+        return None, report
+    if missing == "error":
+        parts = []
+        for name, count, rows in ((names[0], miss_s, missing_rows[0]), (names[1], miss_x, missing_rows[1])):
+            if count:
+                rows = list(rows)[:MAX_ROWS_SHOWN]
+                where = f" (rows {', '.join(str(r) for r in rows)}{', ...' if count > len(rows) else ''})" if rows else ""
+                parts.append(f"column {name!r} has {count} missing value(s){where}")
+        raise MissingValueError("; ".join(parts) + ". Pass missing='drop' to remove those rows or missing='keep' "
+                                "to treat a missing value as a symbol of its own" + rows_note)
+    if missing == "drop":
+        anym = ns | nx
+        report["n_dropped"] = int(n[anym].sum())
+        if anym.all():
+            raise InputError("every row has a missing value, nothing is left after missing='drop'; use missing='keep'")
+        return ~anym, report
+    return None, report
+
+
+def pair_table(pc_: PairCounts, *, missing: str = "error", names: tuple[str, str] = ("sensitive", "public"),
+               numbers: Sequence[str] = (), rows_note: str = "") -> PairTable:
+    """Labels, codes and counts of the aggregated pairs under the ``missing`` policy.
+
+    ``numbers`` lists the roles ("sensitive", "public") whose text values are parsed as numbers.
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    t = pc_.table
+    s, x, n = t["s"].combine_chunks(), t["x"].combine_chunks(), t["n"].combine_chunks()
+    counts = np.asarray(n.to_numpy(zero_copy_only=False), dtype=np.int64)
+    ns = np.asarray(pc.is_null(s).to_numpy(zero_copy_only=False), dtype=bool)
+    nx = np.asarray(pc.is_null(x).to_numpy(zero_copy_only=False), dtype=bool)
+    keep, report = apply_missing_to_counts(counts, ns, nx, missing, names, pc_.missing_rows, rows_note)
+    if keep is not None:
+        mask = pa.array(keep)
+        s, x, counts = pc.filter(s, mask), pc.filter(x, mask), counts[keep]
+    s_labels, s_codes = _encode(s, names[0], "sensitive" in numbers)
+    x_labels, x_codes = _encode(x, names[1], "public" in numbers)
+    return PairTable(s_labels, x_labels, s_codes, x_codes, counts, report)
+
+
+def _encode(a, column: str, numbers: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Labels (graphpriv order, :data:`MISSING` last) and the code of every entry of ``a``."""
+    import pyarrow.compute as pc
+
+    enc = pc.dictionary_encode(a)
+    indices = enc.indices
+    labels, rank = labels_from_values(enc.dictionary, column, numbers)
+    idx = np.asarray(indices.fill_null(-1).to_numpy(zero_copy_only=False), dtype=np.int64)
+    codes = np.where(idx >= 0, rank[np.maximum(idx, 0)] if len(rank) else 0, len(labels))
+    if (idx < 0).any():
+        out = np.empty(len(labels) + 1, dtype=object)
+        out[:-1] = labels.tolist()
+        out[-1] = MISSING
+        labels = out
+    return labels, codes
+
+
+def scan_pairs(source: Any, sensitive: str, public: str, *, sep: str | None = None, encoding: str | None = "utf-8",
+               na_values: Sequence[str] | None = None, on_progress: Callable[[int], None] | None = None,
+               engine: str = "auto", scan=None, empty_ok: bool = False) -> PairCounts | None:
+    """Aggregate the (``sensitive``, ``public``) pairs of a file, folder, glob or Dataset (streamed)."""
+    from .batches import BatchScan
+
+    if scan is None:
+        scan = BatchScan(source, [sensitive, public], roles=["sensitive", "public"], sep=sep, encoding=encoding,
+                         na_values=na_values, engine=engine, on_progress=on_progress)
+    try:
+        return aggregate_pairs(iter(scan), sensitive, public, empty_ok=empty_ok)
+    except InputError as exc:
+        if "no data rows" in str(exc):
+            raise InputError(f"{scan.source.description!r} has a header but no data rows; a joint range needs at "
+                             "least one record") from None
+        raise

@@ -1,0 +1,78 @@
+"""Parquet files and pyarrow Datasets scanned in record batches (pyarrow.dataset), with the column
+types of every file checked against each other first (footers only)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable, Iterator, Sequence
+
+from ..errors import InputError, UnknownColumnError
+from .sources import one_line
+
+__all__ = ["parquet_footers", "dataset_batches"]
+
+#: Rows per batch of a scan.
+SCAN_BATCH_ROWS = 1 << 20
+
+
+def _unknown(column, where: str, names: Sequence[str], role: str | None) -> UnknownColumnError:
+    names = list(names)
+    return UnknownColumnError(f"unknown {role + ' ' if role else ''}column {column!r} in {where}; it has columns "
+                              f"{names[:20]}" + (" ..." if len(names) > 20 else ""))
+
+
+def parquet_footers(files: Sequence[Path], columns: Sequence[str] | None, roles: Sequence[str] | None = None):
+    """(arrow schema of the first file, total rows) after checking that every file is readable
+    Parquet, holds ``columns`` and agrees with the first file on their types."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    first = None
+    total = 0
+    for f in files:
+        try:
+            meta = pq.ParquetFile(str(f)).metadata
+            schema = meta.schema.to_arrow_schema()
+        except (pa.ArrowInvalid, OSError) as exc:
+            raise InputError(f"data file {str(f)!r} is not a readable Parquet file ({one_line(exc, 120)}); check the file") from None
+        total += meta.num_rows
+        want = schema.names if columns is None else columns
+        for i, c in enumerate(want):
+            if c not in schema.names:
+                raise _unknown(c, repr(str(f)), schema.names, roles[i] if roles else None)
+        if len(set(schema.names)) != len(schema.names):
+            dup = sorted({n for n in schema.names if schema.names.count(n) > 1})
+            raise InputError(f"data file {str(f)!r} has repeated column names {dup}; give every column a distinct name")
+        if first is None:
+            first = (f, schema)
+            continue
+        for c in want:
+            t0, t1 = first[1].field(c).type, schema.field(c).type
+            if t0 != t1:
+                raise InputError(f"the files disagree on the type of column {c!r}: {str(first[0])!r} has {t0}, "
+                                 f"{str(f)!r} has {t1}; write every part with the same schema")
+    return first[1], total
+
+
+def dataset_batches(dataset, columns: Sequence[str], *, on_rows: Callable[[int], None] | None = None,
+                    batch_rows: int = SCAN_BATCH_ROWS) -> Iterator["object"]:
+    """Record batches of ``columns`` of a pyarrow Dataset (multi-threaded scan)."""
+    import pyarrow as pa
+
+    scanner = dataset.scanner(columns=list(columns), batch_size=batch_rows, use_threads=True)
+    done = 0
+    try:
+        for batch in scanner.to_batches():
+            done += batch.num_rows
+            if on_rows is not None:
+                on_rows(done)
+            yield batch
+    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, OSError) as exc:
+        raise InputError(f"cannot read the dataset ({one_line(exc, 160)}); check that every file is a readable "
+                         "Parquet file with the same schema") from None
+
+
+def open_dataset(files: Sequence[Path], schema):
+    import pyarrow.dataset as pads
+
+    return pads.dataset([str(f) for f in files], format="parquet", schema=schema)

@@ -1,0 +1,143 @@
+"""What a data source is: one CSV or Parquet file, a folder or glob of them, or a pyarrow Dataset.
+
+:func:`resolve_source` turns the user's argument into a :class:`Source` (a list of files of one
+format, or a pyarrow Dataset) and says clearly what is wrong when it cannot: a path that does not
+exist, a glob that matches nothing, a folder without data files, files of mixed formats.
+"""
+
+from __future__ import annotations
+
+import glob as _glob
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputError
+
+__all__ = ["DEFAULT_NA_VALUES", "BUILTIN_DATASETS", "Source", "resolve_source", "table_format", "one_line"]
+
+#: Tokens read as missing values (pyarrow's defaults, the empty field and the UCI ``?``).
+DEFAULT_NA_VALUES: tuple[str, ...] = (
+    "", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN",
+    "N/A", "NA", "NULL", "NaN", "n/a", "nan", "null", "?",
+)
+
+#: Names accepted in place of a file path: bundled tables.
+BUILTIN_DATASETS = ("hungarian",)
+
+PARQUET_SUFFIXES = (".parquet", ".pq", ".parq")
+CSV_SUFFIXES = (".csv", ".tsv", ".tab", ".txt")
+_COMPRESSED = (".gz", ".bz2", ".xz")
+
+
+def one_line(msg: Any, limit: int = 200) -> str:
+    """``msg`` on one line, at most ``limit`` characters."""
+    msg = " ".join(str(msg).split())
+    return msg if len(msg) <= limit else msg[: limit - 3] + "..."
+
+
+def table_format(path: str | os.PathLike) -> str:
+    """``"parquet"`` for ``.parquet``/``.pq``/``.parq`` files, ``"builtin"`` for a bundled dataset
+    name (see :data:`BUILTIN_DATASETS`) that is not an existing file, else ``"csv"``. A folder or a
+    glob has the format of the files it holds.
+
+    Examples
+    --------
+    >>> table_format("data.parquet"), table_format("data.csv.gz"), table_format("hungarian")
+    ('parquet', 'csv', 'builtin')
+    """
+    p = Path(path)
+    if str(path) in BUILTIN_DATASETS and not p.exists():
+        return "builtin"
+    if p.is_dir() or _is_glob(str(path)):
+        try:
+            return resolve_source(path).format
+        except InputError:
+            return "csv"
+    return _file_format(p)
+
+
+def _file_format(p: Path) -> str:
+    name = p.name.lower()
+    for c in _COMPRESSED:
+        if name.endswith(c):
+            name = name[: -len(c)]
+    return "parquet" if name.endswith(PARQUET_SUFFIXES) else "csv"
+
+
+def _is_data_file(p: Path) -> bool:
+    name = p.name.lower()
+    for c in _COMPRESSED:
+        if name.endswith(c):
+            name = name[: -len(c)]
+    return not p.name.startswith((".", "_")) and name.endswith(PARQUET_SUFFIXES + CSV_SUFFIXES)
+
+
+def _is_glob(text: str) -> bool:
+    return any(ch in text for ch in "*?[") and not Path(text).exists()
+
+
+@dataclass(frozen=True)
+class Source:
+    """A resolved data source: ``files`` (sorted) of one ``format``, or a pyarrow ``dataset``."""
+
+    description: str
+    format: str                                  # "csv" | "parquet" | "dataset"
+    files: tuple[Path, ...] = ()
+    dataset: Any = field(default=None, compare=False)
+
+    @property
+    def n_bytes(self) -> int:
+        return sum(f.stat().st_size for f in self.files)
+
+
+def resolve_source(source: Any) -> Source:
+    """The files (or the pyarrow Dataset) behind ``source``.
+
+    ``source`` is a path to a CSV or Parquet file, a folder (every ``.csv``/``.tsv``/``.parquet``
+    file below it, recursively, in sorted order, skipping hidden and ``_``-prefixed files such as
+    ``_SUCCESS``), a glob pattern (``"data/part-*.parquet"``, ``"**"`` recurses) or a
+    ``pyarrow.dataset.Dataset``.
+
+    Raises
+    ------
+    InputError
+        The path does not exist, the glob matches no file, a folder holds no data file, or the files
+        mix CSV and Parquet.
+    """
+    try:
+        import pyarrow.dataset as pads
+    except ImportError:  # pragma: no cover - pyarrow is a core dependency
+        pads = None
+    if pads is not None and isinstance(source, pads.Dataset):
+        return Source(description=f"pyarrow {type(source).__name__}", format="dataset", dataset=source)
+    if not isinstance(source, (str, os.PathLike)):
+        raise InputError(f"a data source must be a path, a folder, a glob or a pyarrow Dataset, got {type(source).__name__}")
+    text = os.fspath(source)
+    if not text:
+        raise InputError("the data path is empty; give a CSV or Parquet file, a folder or a glob")
+    p = Path(text)
+    if p.is_file():
+        if p.stat().st_size == 0:
+            raise InputError(f"data file {text!r} is empty; it needs a header line and at least one data row")
+        return Source(description=text, format=_file_format(p), files=(p,))
+    if p.is_dir():
+        files = sorted(f for f in p.rglob("*") if f.is_file() and _is_data_file(f)
+                       and not any(part.startswith((".", "_")) for part in f.relative_to(p).parts[:-1]))
+        if not files:
+            raise InputError(f"data path {text!r} is a folder with no CSV or Parquet file in it (.csv, .tsv, .parquet, "
+                             ".pq); give a file, or a folder of data files")
+    elif _is_glob(text):
+        files = sorted(Path(f) for f in _glob.glob(text, recursive=True) if Path(f).is_file())
+        if not files:
+            raise InputError(f"the pattern {text!r} matches no file; check the path and the quoting of the pattern")
+    else:
+        raise InputError(f"data file {text!r} does not exist; check the path (bundled data: {', '.join(BUILTIN_DATASETS)})")
+    formats = {_file_format(f) for f in files}
+    if len(formats) > 1:
+        ex = {fmt: next(str(f) for f in files if _file_format(f) == fmt) for fmt in sorted(formats)}
+        raise InputError(f"{text!r} mixes CSV and Parquet files (e.g. {ex['csv']!r} and {ex['parquet']!r}); "
+                         "give a folder or pattern of one format")
+    files = [f for f in files if f.stat().st_size > 0] or files
+    return Source(description=text, format=formats.pop(), files=tuple(files))
