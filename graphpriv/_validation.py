@@ -69,6 +69,21 @@ def _integral_floats_to_int(uniques: np.ndarray) -> np.ndarray:
     return uniques
 
 
+def _check_bool_number_mix(values: pd.Series, name: str) -> None:
+    """Refuse a column mixing booleans with numbers: True == 1 and False == 0 in Python, so they would
+    silently become one symbol."""
+    if values.dtype != object or pd.api.types.infer_dtype(values, skipna=True) not in ("mixed", "mixed-integer", "mixed-integer-float"):
+        return
+    vals = values.tolist()
+    bools = [v for v in vals if isinstance(v, (bool, np.bool_))]
+    nums = [v for v in vals if isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))]
+    clash = {bool(b) for b in bools} & {bool(v) for v in nums if v in (0, 1)}
+    if clash:
+        b = sorted(clash)[0]
+        raise InputTypeError(f"{name} mixes the boolean {b} with the number {int(b)}, which Python treats as one value; "
+                             "convert the labels to text (e.g. df[col].astype(str)) to keep them apart")
+
+
 def natural_order(texts: np.ndarray) -> np.ndarray:
     """Sort order of distinct strings: texts that read as finite numbers first, by value then text,
     then the others by text (so '9' < '10' < '10.5' < 'abc')."""
@@ -86,6 +101,7 @@ def factorize_labels(values: pd.Series, name: str, keep_missing: bool = False) -
     """
     mask = missing_mask(values) if keep_missing else None
     present = values[~mask] if mask is not None and mask.any() else values
+    _check_bool_number_mix(present, name)
     try:
         try:
             codes, uniques = pd.factorize(present, sort=True)
