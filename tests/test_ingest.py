@@ -137,7 +137,7 @@ def test_from_dataframe_duplicate_columns_and_paths(tmp_path):
     assert jr.source == gp.RangeSource(n_rows=2, n_missing_public=1, n_dropped=1)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.text(alphabet=['a', '1', '0', ',', '"', '\n', '\r', ' ', 'x'], min_size=0, max_size=60))
 def test_reader_agrees_with_strict_csv_module(tmp_path, body):
     """Property: on any text, the reader returns exactly the records of Python's strict csv module (blank
@@ -213,7 +213,7 @@ def test_missing_error_names_first_rows_across_files(parts):
         gp.read_joint_range(d / "pq", "s", "x")
 
 
-def test_dataset_errors(tmp_path, capsys):
+def test_dataset_errors(tmp_path, capsys, monkeypatch):
     (tmp_path / "mix").mkdir()
     pq.write_table(pa.table({"s": [1, 2], "x": [1, 2]}), tmp_path / "mix" / "a.parquet")
     pq.write_table(pa.table({"s": [1, 2], "x": ["1", "2"]}), tmp_path / "mix" / "b.parquet")
@@ -231,6 +231,13 @@ def test_dataset_errors(tmp_path, capsys):
                            "--out", tmp_path / "o"], capsys)
     one_line_error(rc, err, "no dask scheduler reachable at 'tcp://127.0.0.1:9'")
     assert not (tmp_path / "o").exists()
+    from argparse import Namespace
+
+    from graphpriv.cli.analyze import scheduler_address
+
+    monkeypatch.setenv("DASK_SCHEDULER_ADDRESS", "tcp://10.0.0.1:8786")      # the default of --scheduler
+    assert scheduler_address(Namespace(scheduler=None)) == "tcp://10.0.0.1:8786"
+    assert scheduler_address(Namespace(scheduler="tcp://h:1")) == "tcp://h:1"
 
 
 def test_analyze_folder_equals_single_file(parts, capsys):

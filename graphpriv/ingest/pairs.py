@@ -91,8 +91,13 @@ def _keyed_batches(batches: Iterable, sensitive: str, public: str, missing_rows)
 
 def aggregate_pairs(batches: Iterable, sensitive: str, public: str, *, empty_ok: bool = False) -> PairCounts | None:
     """Stream ``batches`` (RecordBatches holding the columns ``sensitive`` and ``public``) through a
-    hash group-by on (s, x); return the distinct pairs with their counts (None for no rows when
-    ``empty_ok``)."""
+    distinct-with-counts aggregation on (s, x); return the distinct pairs with their counts (None for
+    no rows when ``empty_ok``).
+
+    Integer columns, and text columns of canonical integers, take the fast path
+    (:class:`SortedPairRuns`: packed 64-bit keys, one ``numpy.unique`` per batch on a thread pool,
+    sorted runs merged in linear time); other types go through pyarrow's streaming hash group-by.
+    """
     import pyarrow as pa
     import pyarrow.acero as ac
 
@@ -111,6 +116,8 @@ def aggregate_pairs(batches: Iterable, sensitive: str, public: str, *, empty_ok:
                 b = b.cast(first.schema)
             yield b
 
+    if all(_int_like(f.type) for f in first.schema):
+        return PairCounts(_sorted_runs_aggregate(chain()), missing_rows)
     reader = pa.RecordBatchReader.from_batches(first.schema, chain())
     decl = ac.Declaration.from_sequence([
         ac.Declaration("record_batch_reader_source", ac.RecordBatchReaderSourceNodeOptions(reader)),
@@ -123,6 +130,142 @@ def aggregate_pairs(batches: Iterable, sensitive: str, public: str, *, empty_ok:
     return PairCounts(table.select(["s", "x", "n"]), missing_rows)
 
 
+def _int_like(t) -> bool:
+    import pyarrow as pa
+
+    return pa.types.is_integer(t) or pa.types.is_string(t) or pa.types.is_large_string(t)
+
+
+_U32 = 2**32
+
+
+def _as_u32(a) -> np.ndarray | None:
+    """``a`` as int64 numbers in [0, 2^32) when it is an integer array (or text of canonical integers)
+    without nulls and in that range, else None."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from .labels import _CANONICAL_INT
+
+    if a.null_count or len(a) == 0:
+        return None
+    if not pa.types.is_integer(a.type):
+        if len(a) and not pc.all(pc.match_substring_regex(a, _CANONICAL_INT)).as_py():
+            return None
+        a = pc.cast(a, pa.int64())
+    v = np.asarray(a.to_numpy(zero_copy_only=False))
+    if v.dtype.kind == "u" and v.dtype.itemsize == 8 and v.max() >= _U32:
+        return None
+    v = v.astype(np.int64, copy=False)
+    lo, hi = v.min(), v.max()
+    return v if lo >= 0 and hi < _U32 else None
+
+
+def _batch_keys(batch):
+    """("int", sorted packed keys, counts) or ("generic", arrow table s, x, n) of one batch."""
+    import pyarrow as pa
+
+    s, x = batch.column(0), batch.column(1)
+    si = _as_u32(s)
+    xi = _as_u32(x) if si is not None else None
+    if si is None or xi is None:
+        t = pa.Table.from_batches([batch]).group_by(["s", "x"]).aggregate([([], "count_all")])
+        return "generic", pa.table({"s": t["s"], "x": t["x"], "n": t["count_all"]})
+    key = (si.astype(np.uint64) << np.uint64(32)) | xi.astype(np.uint64)
+    k, c = np.unique(key, return_counts=True)
+    return "int", k, c.astype(np.int64)
+
+
+class SortedPairRuns:
+    """Distinct packed (s, x) keys with counts as sorted runs, merged while a run is not much larger
+    than the next (so each key takes part in O(log batches) merges; memory about twice the pairs)."""
+
+    def __init__(self):
+        self.runs: list[tuple[np.ndarray, np.ndarray]] = []
+
+    def push(self, k: np.ndarray, c: np.ndarray) -> None:
+        while self.runs and len(self.runs[-1][0]) <= 2 * len(k):
+            k0, c0 = self.runs.pop()
+            k, c = _merge_runs(k0, c0, k, c)
+        self.runs.append((k, c))
+
+    def result(self) -> tuple[np.ndarray, np.ndarray]:
+        if not self.runs:
+            return np.empty(0, np.uint64), np.empty(0, np.int64)
+        k, c = self.runs.pop()
+        while self.runs:
+            k0, c0 = self.runs.pop()
+            k, c = _merge_runs(k0, c0, k, c)
+        return k, c
+
+
+def _merge_runs(k0, c0, k1, c1):
+    k = np.concatenate([k0, k1])
+    c = np.concatenate([c0, c1])
+    order = np.argsort(k, kind="stable")          # two sorted runs: timsort merges them in linear time
+    k, c = k[order], c[order]
+    start = np.flatnonzero(np.concatenate([[True], k[1:] != k[:-1]]))
+    return k[start], np.add.reduceat(c, start)
+
+
+def _sorted_runs_aggregate(batches: Iterable):
+    import os
+    from collections import deque
+    from concurrent.futures import ThreadPoolExecutor
+
+    import pyarrow as pa
+
+    runs = SortedPairRuns()
+    generic: list = []
+    types = None
+    workers = max(1, min(4, os.cpu_count() or 1))
+
+    def take(res):
+        if res[0] == "int":
+            runs.push(res[1], res[2])
+        else:
+            generic.append(res[1])
+            if len(generic) >= 16:
+                generic[:] = [_group_by_sum(_concat(generic))]
+
+    with ThreadPoolExecutor(max_workers=workers) as ex:        # numpy and pyarrow release the GIL
+        pending: deque = deque()
+        for b in batches:
+            if types is None:
+                types = (b.schema.field("s").type, b.schema.field("x").type)
+            pending.append(ex.submit(_batch_keys, b))
+            while len(pending) > workers:
+                take(pending.popleft().result())
+        while pending:
+            take(pending.popleft().result())
+    k, c = runs.result()
+    tables = []
+    if len(k):
+        s = pa.array((k >> np.uint64(32)).astype(np.int64))
+        x = pa.array((k & np.uint64(_U32 - 1)).astype(np.int64))
+        tables.append(pa.table({"s": s, "x": x, "n": pa.array(c)}))
+    if generic:
+        tables.append(_group_by_sum(_concat(generic)))
+    if len(tables) == 1 and not generic:
+        return tables[0]
+    return _group_by_sum(_concat(tables))
+
+
+def _concat(tables):
+    """Concatenate aggregate tables whose key columns may be int64 in one and text or another integer
+    type in another (integers then become their canonical decimal text, which is what they were read from)."""
+    import pyarrow as pa
+
+    cols = {}
+    for name in ("s", "x"):
+        ts = [t.schema.field(name).type for t in tables]
+        if any(pa.types.is_string(t) or pa.types.is_large_string(t) for t in ts):
+            cols[name] = pa.string()
+    if cols:
+        tables = [t.cast(pa.schema([(f.name, cols.get(f.name, f.type)) for f in t.schema])) for t in tables]
+    return pa.concat_tables(tables, promote_options="permissive")
+
+
 def merge_pair_counts(parts: Sequence[PairCounts]) -> PairCounts:
     """Combine aggregates of consecutive row sets (files, partitions), in row order, into one: counts
     of equal pairs are added and each part's missing-row numbers are shifted by the rows before it."""
@@ -133,7 +276,7 @@ def merge_pair_counts(parts: Sequence[PairCounts]) -> PairCounts:
         return None
     if len(parts) == 1:
         return parts[0]
-    table = _group_by_sum(pa.concat_tables([p.table for p in parts], promote_options="permissive"))
+    table = _group_by_sum(_concat([p.table for p in parts]))
     rows: tuple[list[int], list[int]] = ([], [])
     offset = 0
     for p in parts:
