@@ -197,6 +197,7 @@ def label_to_json(label: Hashable) -> Any:
 
     Examples
     --------
+    >>> from graphpriv.io import label_to_json
     >>> [label_to_json(v) for v in (1, 2.5, float("inf"), float("-inf"), float("nan"), True, "7")]
     [1, 2.5, 'Infinity', '-Infinity', 'NaN', True, '7']
     """

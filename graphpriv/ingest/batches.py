@@ -141,6 +141,7 @@ def iter_batches(source: Any, columns: Sequence[str] | None = None, **options) -
     Examples
     --------
     >>> import os, tempfile
+    >>> from graphpriv.ingest import iter_batches
     >>> d = tempfile.mkdtemp()
     >>> with open(os.path.join(d, "t.csv"), "w") as fh:
     ...     _ = fh.write('s,x,note\\n1,007,"a, b"\\n2,7,\\n')

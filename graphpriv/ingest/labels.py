@@ -90,6 +90,7 @@ def parse_numbers(texts, column: str) -> np.ndarray:
 
     Examples
     --------
+    >>> from graphpriv.ingest import parse_numbers
     >>> parse_numbers(["1", "2.5", "-3"], "x").tolist()
     [1.0, 2.5, -3.0]
     >>> parse_numbers(["007", "7"], "x")

@@ -44,6 +44,7 @@ def table_format(path: str | os.PathLike) -> str:
 
     Examples
     --------
+    >>> from graphpriv.ingest import table_format
     >>> table_format("data.parquet"), table_format("data.csv.gz"), table_format("hungarian")
     ('parquet', 'csv', 'builtin')
     """
