@@ -19,6 +19,7 @@ from ._validation import MISSING
 from .ranges import JointRange, RangeSource, read_joint_range
 from .distributions import JointDistribution, validate_pmf
 from . import datasets
+from .citations import cite, bibtex, citation_keys, used_citations, reset_citations
 from .graphs import *  # noqa: F401,F403
 from .measures import *  # noqa: F401,F403
 from .mechanisms import *  # noqa: F401,F403
@@ -27,6 +28,7 @@ from . import errors as _errors, graphs as _graphs, measures as _measures, mecha
 
 __all__ = [
     "JointRange", "RangeSource", "read_joint_range", "JointDistribution", "validate_pmf", "MISSING", "datasets", "viz", "reproduce",
+    "cite", "bibtex", "citation_keys", "used_citations", "reset_citations",
     *_errors.__all__, *_graphs.__all__, *_measures.__all__, *_mechanisms.__all__, *_analysis.__all__,
 ]
 

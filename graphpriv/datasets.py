@@ -13,6 +13,7 @@ import pandas as pd
 
 from .errors import InputError
 from .ranges import JointRange
+from .citations import record_use
 
 __all__ = ["load_hungarian", "hungarian_range", "paper_example", "PAPER_EXAMPLE_VALUES", "CITATION"]
 
@@ -54,6 +55,7 @@ def load_hungarian(*, drop_duplicates: bool = False) -> pd.DataFrame:
     >>> len(df), jr.n_sensitive, jr.n_public, jr.n_pairs, jr.n_singleton_pairs
     (293, 38, 154, 281, 269)
     """
+    record_use("hungarian")  # for gp.cite()
     with resources.files("graphpriv.data").joinpath("processed.hungarian.data").open("r") as fh:
         df = pd.read_csv(fh, header=None, names=HUNGARIAN_COLUMNS, na_values=["?"])
     if drop_duplicates:

@@ -114,7 +114,7 @@ def test_every_readme_python_block_runs(fresh_clone_dir):
 
     _, _, python = _readme()
     namespace: dict = {"__name__": "__readme__"}
-    with contextlib.redirect_stdout(io.StringIO()):
+    with contextlib.redirect_stdout(io.StringIO()) as printed:
         for block in python:
             exec(compile(block, str(README), "exec"), namespace)
     plt.close("all")
@@ -130,6 +130,9 @@ def test_every_readme_python_block_runs(fresh_clone_dir):
     assert list(w.X_eps) == ["a", "d"] and list(w.X_eps_c) == ["b", "c"]
     assert round(w.eps_eff, 3) == 0.718 and w.eps_eff <= w.eps
     assert 0 < round(w.nmil, 3) == 0.244 < 1
+    # gp.cite() at the end printed the package and the paper of every method the block used
+    for key in ("graphpriv", "ding2020agglomerative", "sadeghi2020watchdog", "ding2021linear", "janosi1989heart"):
+        assert "{" + key + "," in printed.getvalue(), key
     hj = namespace["hj"]
     assert len(hj.public_labels) == 154  # 153 cholesterol values and gp.MISSING
 

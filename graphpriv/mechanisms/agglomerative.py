@@ -56,6 +56,7 @@ from .quantization.problem import (_ALGORITHM, _COST_TOL, _DL_TOL, OBJECTIVES, _
                                    _check_tie_rule, _Problem, _q, _Stopper, _Traj)
 from .trace import MergeTrace, _UnionFind, _check_quantization, _groups
 from .utilities import U1, U2, Utility, _BoundU2, as_utility
+from ..citations import record_use
 
 __all__ = ["agglomerate", "AgglomerationResult", "lagrangian", "evaluate_quantization", "OBJECTIVES"]
 
@@ -856,6 +857,7 @@ def agglomerate(jr: JointRange, objective: str, lam: float, utility: Any = "U1",
     O(|Q| + G^2) per iteration (2,000 public values in about a second). With U2 every pair of Ψ is
     evaluated, vectorised: O(|Q|^2) per iteration (1,000 public values in about 20 s).
     """
+    record_use("agglomerative")  # for gp.cite()
     from .side_information import SideInformationRange, agglomerate_side_information
 
     if isinstance(jr, SideInformationRange):

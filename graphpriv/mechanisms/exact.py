@@ -25,6 +25,7 @@ from .quantization.contraction import Contraction
 from .quantization.problem import _check_lam, _Problem
 from .frontier import Frontier, FrontierPoint, pareto_filter
 from .utilities import _BoundU2
+from ..citations import record_use
 
 __all__ = ["exact_frontier", "exact_minimum", "ExactMinimum", "set_partitions", "bell_number", "EXACT_MAX_PUBLIC"]
 
@@ -131,6 +132,7 @@ def exact_frontier(jr: JointRange, objective: str, utility: Any = "U1", values: 
     O(B(|X|) · |X|^2) vectorised time for I* (component closure), O(B(|X|) · |X|) otherwise, plus
     2^|X| subset evaluations of the utility (any codeword / distance).
     """
+    record_use("agglomerative")  # for gp.cite()
     prob = _Problem(jr, objective, utility, values, base)
     n = prob.n
     if not isinstance(max_public, (int, np.integer)) or max_public < 1:

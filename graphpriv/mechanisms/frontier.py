@@ -25,6 +25,7 @@ from ..ranges import JointRange
 from .agglomerative import (_DL_TOL, _Problem, _build_trace, _check_lam, _check_tie_rule, _evaluate_groups,
                             _result_from_trace, _trajectory, agglomerate)
 from .trace import MergeTrace, _groups
+from ..citations import record_use
 
 __all__ = ["FrontierPoint", "Frontier", "pareto_frontier", "pareto_filter"]
 
@@ -294,6 +295,7 @@ def pareto_frontier(jr: JointRange, objective: str, utility: Any = "U1", values:
     selects; the λ range of a point is [lam_min, lam_max) (for U2, whose utility can rise along a
     trajectory, the set of λ selecting a point is reported by its extremes).
     """
+    record_use("agglomerative")  # for gp.cite()
     prob = _Problem(jr, objective, utility, values, base)
     prob.tie_rule = _check_tie_rule(tie_rule)
     n = prob.n

@@ -18,6 +18,7 @@ from ...errors import InputError
 from ...graphs.hypergraph import SampleHypergraph
 from ...graphs.polytope import MAX_BASES, MAX_POLYTOPE_SUPPORT, MAX_VERTICES, _enumerate, _resolve_method, _svd_split
 from .constraints import _H, _as_hypergraph, _check_protected, _conditional_on_support, _constraint_matrix, _mi
+from ...citations import record_use
 
 __all__ = ["SynergisticDisclosure", "synergistic_disclosure", "self_disclosure"]
 
@@ -221,6 +222,7 @@ def synergistic_disclosure(p_w_given_xn, p_xn, *, protected=None, method: str = 
     >>> np.round(res.p_y, 6).tolist()
     [0.333333, 0.333333, 0.333333]
     """
+    record_use("sample_privacy")  # for gp.cite()
     base = check_base(base)
     hg = _as_hypergraph(p_xn)
     PW = _conditional_on_support(p_w_given_xn, hg)
@@ -250,6 +252,7 @@ def self_disclosure(p_xn, *, protected=None, method: str = "auto", max_support: 
     >>> round(self_disclosure(np.full((2, 2), 0.25)).value, 9)
     1.0
     """
+    record_use("sample_privacy")  # for gp.cite()
     base = check_base(base)
     hg = _as_hypergraph(p_xn)
     p = hg.weights

@@ -26,6 +26,7 @@ import pandas as pd
 from ...errors import InputError, InputTypeError, TooLargeError
 from ...measures.stochastic import LOG_LIFT_ATOL as _ATOL, _check_eps, _joint
 from .log_lift_sets import _Prep, _base, _codes_of, _jsonable, _sample, _xinv_channel
+from ...citations import record_use
 
 __all__ = ["PeelStep", "EpsDeltaResult", "watchdog_eps_delta", "EpsDeltaOptimum", "optimal_eps_delta"]
 
@@ -309,6 +310,7 @@ def watchdog_eps_delta(jd, eps: float, delta: float, eps_bar: float = math.inf, 
     -----
     O(|S| |X| + |X| log |X|): each candidate test updates the merged column by one subtraction.
     """
+    record_use("watchdog")  # for gp.cite()
     jd = _joint(jd)
     e = _check_eps(eps)
     d = _check_delta(delta)
@@ -364,6 +366,7 @@ def optimal_eps_delta(jd, eps: float, delta: float, eps_bar: float = math.inf, *
     -----
     O(2^|X| |S| |X|) time, chunked to bound memory.
     """
+    record_use("watchdog")  # for gp.cite()
     jd = _joint(jd)
     e = _check_eps(eps)
     d = _check_delta(delta)

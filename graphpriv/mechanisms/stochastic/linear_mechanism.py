@@ -27,6 +27,7 @@ from ...measures.stochastic import _joint, ldp as _ldp, max_abs_log_lift as _mal
 from .linear_kernels import (_check_alpha, _distance_matrix, _parts, induced_channel, markov_kernel, markov_solution_is_unique,
                              optimal_kernel, satisfies_triangle_inequality, target_conditional)
 from .log_lift_sets import _codes_of
+from ...citations import record_use
 
 __all__ = ["paper000_example1", "reduction_ldp", "reduction_log_lift", "total_variation_loss", "expected_distortion",
            "LinearReduction", "linear_reduction", "linear_reduction_sweep"]
@@ -258,6 +259,7 @@ def linear_reduction(jd, alpha: float, scheme: str = "markov", utility: str = "t
     >>> round(o.ldp, 4), round(o.log_lift, 4)
     (1.1699, 0.7105)
     """
+    record_use("linear_reduction")  # for gp.cite()
     jd = _joint(jd)
     a = _check_alpha(alpha)
     b = check_base(base)
@@ -311,6 +313,7 @@ def linear_reduction_sweep(jd, alphas=None, *, distance=None, base: float = 2, p
     >>> df[["alpha", "tv_markov", "tv_optimal"]].round(4).values.tolist()      # Example 1: 0.709a, 0.21a
     [[0.1, 0.0709, 0.021], [0.5, 0.3545, 0.105], [1.0, 0.709, 0.21]]
     """
+    record_use("linear_reduction")  # for gp.cite()
     jd = _joint(jd)
     if alphas is None:
         alphas = np.linspace(0.01, 1.0, 100)

@@ -22,6 +22,7 @@ from ...measures.stochastic import LOG_LIFT_ATOL as _ATOL, _check_eps
 from ...parallel import parallel_map
 from .eps_delta import _check_delta, _check_eps_bar, _greedy_core
 from .log_lift_sets import _Prep, _base, _nmil_mask
+from ...citations import record_use
 
 __all__ = ["EpsDeltaSetting", "PAPER002_FIG2_SETTINGS", "WatchdogMonteCarlo", "watchdog_monte_carlo"]
 
@@ -137,6 +138,7 @@ def watchdog_monte_carlo(n_draws: int = 5000, n_sensitive: int = 15, n_public: i
     >>> mc.nmil.shape, list(mc.fig1.columns)
     ((40, 5), ['blue', 'yellow', 'n_randomized', 'delta0'])
     """
+    record_use("watchdog")  # for gp.cite()
     if not isinstance(n_draws, (int, np.integer)) or n_draws < 1:
         raise InputError(f"n_draws must be a positive integer, got {n_draws!r}")
     if not isinstance(batch_size, (int, np.integer)) or batch_size < 1:

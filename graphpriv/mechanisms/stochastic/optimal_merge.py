@@ -25,6 +25,7 @@ from ...distributions import _subset_mask
 from ...errors import InputError
 from ...measures.stochastic import LOG_LIFT_ATOL as _ATOL, _check_eps, _joint
 from .log_lift_sets import _Prep, _base, _check_R, _codes_of, _jsonable, _mi_after_merge, _nmil_mask, _sample, _xinv_channel
+from ...citations import record_use
 
 __all__ = ["WatchdogResult", "watchdog", "CriticalLevel", "CriticalSweep", "critical_sweep", "min_channel_abs_log_lift"]
 
@@ -183,6 +184,7 @@ def watchdog(jd, eps: float, *, base: float = math.e, R="merge") -> WatchdogResu
     -----
     O(|S| |X|): one pass over the log-lift matrix, one merged column.
     """
+    record_use("watchdog")  # for gp.cite()
     jd = _joint(jd)
     e = _check_eps(eps)
     b, lnb = _base(base)
@@ -263,6 +265,7 @@ def critical_sweep(jd, *, base: float = math.e) -> CriticalSweep:
     -----
     O(|S| |X| + |X| log |X|): the merged column grows by one symbol (or one tie group) per level.
     """
+    record_use("watchdog")  # for gp.cite()
     jd = _joint(jd)
     b, lnb = _base(base)
     prep = _Prep(jd.P)
