@@ -276,11 +276,11 @@ def watchdog_eps_delta(jd, eps: float, delta: float, eps_bar: float = math.inf, 
         Delta(eps, x) > 0).
     eps_bar : float > eps, default inf
         Cap on the abs-log-lift of every release (``inf``: no cap; the paper simulates it with 1000,
-        and with inf a symbol holding a zero-probability pair (eps(x) = inf) can be published, E16).
+        and with inf a symbol holding a zero-probability pair (eps(x) = inf) can be published).
     base : float, default math.e
         **Nats by default** (paper 002); ``eps`` and ``eps_bar`` are in this unit.
     tie_break : {"index", "probability"}
-        Order among candidates with equal Delta(eps, x) (the paper leaves it open, E21).
+        Order among candidates with equal Delta(eps, x) (Algorithm 1's sort leaves it open).
     prefilter : bool
         Apply filter (14) before the loop (it never changes the result, only the speed).
 
@@ -346,7 +346,7 @@ def optimal_eps_delta(jd, eps: float, delta: float, eps_bar: float = math.inf, *
     """Exhaustive optimum of problem (13) ("Proposition 1") by enumerating all 2^|X| published sets.
 
     Feasible: Delta_total(eps, X_Q) <= delta and eps_eff(X_Q) <= eps_bar (use ``eps_bar=inf`` for the
-    paper's (13), which has no cap, E20); ``superset_of_watchdog=True`` restricts to X_Q containing X_eps
+    paper's (13), which has no cap); ``superset_of_watchdog=True`` restricts to X_Q containing X_eps
     (the sets Algorithm 1 explores). Used to measure the greedy gap.
 
     Raises

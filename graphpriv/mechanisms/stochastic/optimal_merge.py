@@ -34,17 +34,32 @@ __all__ = ["WatchdogResult", "watchdog", "CriticalLevel", "CriticalSweep", "crit
 class WatchdogResult:
     """Output of :func:`watchdog`: the bi-partition and the optimal X-invariant merge (Theorem 1).
 
-    Attributes (logarithmic quantities in the unit of ``base``)
+    Logarithmic quantities are in the unit of ``base``.
+
+    Attributes
     ----------
-    eps : threshold; base : log base; public_labels : X in code order
-    published : bool mask of X_eps (published unchanged); ``randomized`` is its complement X_eps^c
-    eps_x : eps(x) = max_s |i(s, x)| per public symbol
-    eps_c : eps^c = eps(X_eps^c), the optimal abs-log-lift on X_eps^c (eq. (5), Corollary 1)
-    eps_eff : max{max_{x in X_eps} eps(x), eps^c} = max |i(s, y)| of the release
-    delta0 : Delta_total(eps, X_eps) = Delta(eps, X_eps^c), the breach probability of the release
-    mutual_information : I(X; Y) = H(X) - p(X_eps^c) H(q) (eq. (8)); entropy_x : H(X)
-    nmil : NMIL(X_eps^c) = H(X|Y) / H(X) (eq. (9)); NaN when H(X) = 0
-    R : the X-invariant randomisation ('merge', 'uniform' or a pmf over X_eps^c)
+    eps : float
+        The threshold.
+    base : float
+        The log base.
+    public_labels : ndarray
+        X in code order.
+    published : ndarray of bool
+        Mask of X_eps (published unchanged); ``randomized`` is its complement X_eps^c.
+    eps_x : ndarray
+        eps(x) = max_s |i(s, x)| per public symbol.
+    eps_c : float
+        eps^c = eps(X_eps^c), the optimal abs-log-lift on X_eps^c (eq. (5), Corollary 1).
+    eps_eff : float
+        max{max_{x in X_eps} eps(x), eps^c} = max |i(s, y)| of the release.
+    delta0 : float
+        Delta_total(eps, X_eps) = Delta(eps, X_eps^c), the breach probability of the release.
+    mutual_information : float
+        I(X; Y) = H(X) - p(X_eps^c) H(q) (eq. (8)); ``entropy_x`` is H(X).
+    nmil : float
+        NMIL(X_eps^c) = H(X|Y) / H(X) (eq. (9)); NaN when H(X) = 0.
+    R : str or ndarray
+        The X-invariant randomisation ('merge', 'uniform' or a pmf over X_eps^c).
     """
 
     eps: float
@@ -249,9 +264,10 @@ class CriticalSweep:
 def critical_sweep(jd, *, base: float = math.e) -> CriticalSweep:
     """Critical-value sweep of the watchdog (paper 002, Sec. IV, chain (6)).
 
-    The thresholds are the distinct values eps_1 > eps_2 > ... of eps(x), then 0. At threshold eps_j
-    the randomised set is {x : eps(x) > eps_j} (the <= rule; the paper's chain (6) is off by one, spec
-    E7), tied symbols enter together (E8), and eps_eff uses the general formula. eps^c is not monotone.
+    The thresholds are the distinct values eps_1 > eps_2 > ... of eps(x), then 0. At threshold eps_j the
+    randomised set is {x : eps(x) > eps_j} (the <= rule; the paper's chain (6) is off by one: read literally,
+    X^c_{eps_j} = {x_1..x_{j-1}}), tied symbols enter together (the paper assumes no ties), and eps_eff uses
+    the general formula. eps^c is not monotone.
 
     Examples
     --------
