@@ -71,7 +71,11 @@ html_theme_options = {
     "show_toc_level": 2,
     "secondary_sidebar_items": ["page-toc"],
 }
-html_static_path: list[str] = []
+html_static_path = ["_static"]
+html_css_files = ["graphpriv.css"]
+# narrative pages use the full width (the paper map's tables are wide); the API pages keep their navigation
+html_sidebars = {page: [] for page in ("index", "getting_started", "paper_map", "gallery", "cli", "citing",
+                                        "custom_merge_rule")}
 
 # keep the build quiet and deterministic: no network (intersphinx is not used), no notebook execution
 suppress_warnings: list[str] = []
@@ -134,7 +138,7 @@ class GalleryDirective(Directive):
             env.note_dependency(str(ROOT / "figures" / row["png"]))
             name = row["png"][:-4]
             caption = f"**{name}** ({_escape_bars(row['number'])}). {_escape_bars(row['shows'])}"
-            lines += [f".. figure:: ../figures/{row['png']}", "   :width: 100%", f"   :alt: {name}", "",
+            lines += [f".. figure:: ../figures/{row['png']}", f"   :alt: {name}", "",
                       f"   {caption}", ""]
             if row["erratum"]:
                 lines += [f"   *Differences from the print:* {_escape_bars(row['erratum'])}", ""]
