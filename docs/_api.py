@@ -63,6 +63,7 @@ SUBPACKAGES = [
     ("graphpriv.datasets", "Bundled data: the Hungarian heart-disease records and paper 003's running example."),
     ("graphpriv.viz", "Pictures: one style, ``ax=`` everywhere; node-link, matrix and hierarchy views of traces."),
     ("graphpriv.reproduce", "The papers' figures, one module per paper, and the ``graphpriv figures`` driver."),
+    ("graphpriv.ingest", "Reading tables: CSV or Parquet streamed as record batches, keeping only the distinct (s, x) pairs."),
     ("graphpriv.parallel", "Parallel maps with joblib or a dask cluster; every sweep takes ``n_jobs=`` or ``client=``."),
 ]
 

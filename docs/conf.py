@@ -217,6 +217,25 @@ def escape_plain_math(app, what, name, obj, options, lines):
 # name once, as graphpriv.<name>. Resolve such short references there, and treat an unresolved reference to
 # anything in graphpriv as a broken internal link (a warning, hence an error under -W).
 # ------------------------------------------------------------------------------------------------------------
+def _exists(dotted: str) -> bool:
+    """Whether ``dotted`` names an importable module or an attribute of one (graphpriv.x.y.z)."""
+    import importlib
+
+    parts = dotted.split(".")
+    for i in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:i]))
+        except ImportError:
+            continue
+        try:
+            for attr in parts[i:]:
+                obj = getattr(obj, attr)
+        except AttributeError:
+            return False
+        return True
+    return False
+
+
 def resolve_internal(app, env, node, contnode):
     if node.get("refdomain") != "py":
         return None
@@ -239,6 +258,8 @@ def resolve_internal(app, env, node, contnode):
         except ModuleNotFoundError:
             pass
     if target.lstrip("~.").startswith("graphpriv"):
+        if _exists(target.lstrip("~.")):   # real but not public (a private helper): plain text, not a link
+            return contnode
         from sphinx.util import logging as sphinx_logging
 
         sphinx_logging.getLogger(__name__).warning(

@@ -1,7 +1,7 @@
 """The documentation site builds with warnings as errors, and its internal references resolve.
 
-``sphinx-build -W --keep-going -b html docs <tmp>``: docs/conf.py turns every unresolved reference to a
-graphpriv object into a warning (so -W fails on a broken internal link), Sphinx itself warns on an unknown
+``sphinx-build -W --keep-going -b html docs <tmp>``: docs/conf.py turns every reference to a graphpriv
+name that does not exist into a warning (so -W fails on a broken internal link), Sphinx itself warns on an unknown
 :doc: or :ref: target, and the API page must list every name of ``graphpriv.__all__``. Skipped only when
 Sphinx (the ``docs`` extra) is not installed.
 """
@@ -116,3 +116,15 @@ def test_paper_map_cites_functions_and_tests_that_exist():
                   "Developing Non-Stochastic Privacy-Preserving Policies Using Agglomerative Clustering",
                   "Data Disclosure under Perfect Sample Privacy"):
         assert title in text, title
+
+
+def test_reference_check_tells_broken_from_private():
+    if not _sphinx_available():
+        pytest.skip("Sphinx not installed")
+    sys.path.insert(0, str(DOCS))
+    try:
+        conf = importlib.import_module("conf")
+    finally:
+        sys.path.remove(str(DOCS))
+    assert conf._exists("graphpriv.watchdog") and conf._exists("graphpriv.ingest.csvfile")
+    assert not conf._exists("graphpriv.no_such_function") and not conf._exists("graphpriv.watchdog.nope")
