@@ -1,7 +1,7 @@
 """The API reference page (docs/api.rst): every name of ``graphpriv.__all__``, grouped by topic.
 
-``python docs/_api.py`` rewrites docs/api.rst; the Sphinx build warns (an error under ``-W``) when the
-committed page differs from :func:`render`, so a new public name cannot go undocumented.
+The Sphinx build renders the page from :func:`render` (docs/conf.py), so a new public name is never
+missing; ``python docs/_api.py`` refreshes the committed copy, docs/api.rst, for readers of the repository.
 """
 
 from __future__ import annotations
@@ -82,6 +82,8 @@ def groups() -> tuple[list[tuple[str, str, list[str]]], list[str]]:
     import graphpriv as gp
 
     out = [(title, intro, []) for title, intro, _ in GROUPS]
+    other: list[str] = []
+    out.append(("Other", "Public names of modules without a topic yet (add them to GROUPS in docs/_api.py).", other))
     constants = []
     for name in gp.__all__:
         obj = getattr(gp, name)
@@ -101,7 +103,7 @@ def groups() -> tuple[list[tuple[str, str, list[str]]], list[str]]:
                     out[index][2].append(name)
                     break
             else:
-                raise ValueError(f"graphpriv.{name} (defined in {mod}) has no topic in docs/_api.py GROUPS; add one")
+                other.append(name)
     return out, constants
 
 
