@@ -3,6 +3,7 @@ partitioned datasets, the dask path, and the one-line errors of ``graphpriv anal
 
 from __future__ import annotations
 
+import collections
 import csv
 import io
 import json
@@ -138,11 +139,12 @@ def test_from_dataframe_duplicate_columns_and_paths(tmp_path):
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.text(alphabet=['a', '1', '0', ',', '"', '\n', '\r', ' ', 'x'], min_size=0, max_size=60))
-def test_reader_agrees_with_strict_csv_module(tmp_path, body):
+@given(st.sampled_from(["s,x\n", '"s","x"\r\n']),
+       st.text(alphabet=['a', '1', '0', ',', '"', '\n', '\r', ' ', 'x'], min_size=0, max_size=60))
+def test_reader_agrees_with_strict_csv_module(tmp_path, header, body):
     """Property: on any text, the reader returns exactly the records of Python's strict csv module (blank
     lines are not records) with the header's field count, or raises a one-line InputError."""
-    text = "s,x\n" + body
+    text = header + body
     (tmp_path / "f.csv").write_text(text, newline="")
     try:
         rows = [r for r in csv.reader(io.StringIO(text, newline=""), strict=True) if r][1:]
@@ -157,6 +159,27 @@ def test_reader_agrees_with_strict_csv_module(tmp_path, body):
             continue
         assert expect is not None, text
         assert [[a, b] for d in got for a, b in zip(d["s"], d["x"])] == expect
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.one_of(st.none(), st.integers(-3, 3)), st.one_of(st.none(), st.sampled_from(["7", "007", "1", "x"]))),
+                min_size=1, max_size=30), st.integers(1, 7))
+def test_three_aggregators_agree(rows, batch):
+    """Property: in-memory, sorted-runs (integers) and hash group-by aggregation give the same pairs and counts."""
+    from graphpriv.ingest import pairs as gpairs
+
+    s = pa.array([r[0] for r in rows], pa.int64())
+    x = pa.array([r[1] for r in rows], pa.string())
+    batches = pa.table({"s": s, "x": x}).to_batches(max_chunksize=batch)
+    sb = pa.table({"s": s, "x": s}).to_batches(max_chunksize=batch)
+
+    def norm(t):
+        return sorted(((a, b, n) for a, b, n in zip(*(t[c].to_pylist() for c in ("s", "x", "n")))), key=repr)
+
+    want = collections.Counter(rows)
+    assert norm(gpairs._aggregate_in_memory(batches)) == sorted(((a, b, n) for (a, b), n in want.items()), key=repr)
+    assert norm(gpairs._sorted_runs_aggregate(iter(batches))) == norm(gpairs._aggregate_in_memory(batches))
+    assert norm(gpairs._sorted_runs_aggregate(iter(sb))) == norm(gpairs._aggregate_in_memory(sb))
 
 
 # ---------------------------------------------------------------------- partitioned data
@@ -193,9 +216,14 @@ def parts(tmp_path_factory):
 
 
 @pytest.mark.parametrize("missing", ["keep", "drop"])
-def test_partitioned_dataset_and_csv_folder_equal_the_whole_table(parts, missing):
+@pytest.mark.parametrize("in_memory_rows", [1 << 24, 500])
+def test_partitioned_dataset_and_csv_folder_equal_the_whole_table(parts, missing, in_memory_rows, monkeypatch):
+    """In memory (small data) and streamed (past ``IN_MEMORY_ROWS``) give the same range, counts and RangeSource."""
     import pyarrow.dataset as pads
 
+    import graphpriv.ingest.pairs as gpairs
+
+    monkeypatch.setattr(gpairs, "IN_MEMORY_ROWS", in_memory_rows)
     d, df = parts
     want = gp.JointRange.from_dataframe(df, sensitive="s", public="x", missing=missing)
     assert want.source.n_missing_public > 0 and want.source.n_missing_sensitive > 0

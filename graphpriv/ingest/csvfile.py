@@ -10,8 +10,8 @@ with the header's field count enforced on every record:
 - every record has as many fields as the header; empty lines are skipped (they are not records);
 - line ends are ``\\n``, ``\\r\\n`` or ``\\r``.
 
-Two engines give exactly these records. Files that contain no ``"`` at all (the usual machine-made
-table) are parsed by pyarrow's multi-threaded C++ reader with quoting switched off, which splits such
+Two engines give exactly these records. Files that contain no ``"`` after the header line (the usual
+machine-made table; a quoted header is fine) are parsed by pyarrow's multi-threaded C++ reader with quoting switched off, which splits such
 files exactly as the :mod:`csv` module does; the file is checked for a quote character and for valid
 UTF-8 in a first pass that runs at disk speed. Any other file (quotes, another encoding) is parsed by
 the :mod:`csv` module itself (about 10^6 records per second). Every field is read as the exact text in
@@ -162,11 +162,12 @@ def read_header(path: Path, opts: CsvOptions) -> tuple[list[str], int]:
 
 def _fast_path_ok(path: Path, opts: CsvOptions, header_line: int) -> bool:
     """True when the pyarrow engine reads exactly the :mod:`csv` module's records: UTF-8 text, the
-    header on line 1 and no quote character anywhere (checked at disk speed)."""
+    header on line 1 and no quote character after it (checked at disk speed)."""
     if not opts.is_utf8 or header_line != 1:
         return False
     stream, _ = _open_raw(path)
     decoder = codecs.getincrementaldecoder("utf-8")("strict")
+    in_header = True                      # the header (line 1, read by the csv module) may be quoted
     try:
         with stream:
             while True:
@@ -174,7 +175,15 @@ def _fast_path_ok(path: Path, opts: CsvOptions, header_line: int) -> bool:
                 if not chunk:
                     decoder.decode(b"", final=True)
                     return True
-                if b'"' in chunk:
+                body = chunk
+                if in_header:
+                    ends = [i for i in (chunk.find(b"\n"), chunk.find(b"\r")) if i >= 0]
+                    if ends:
+                        in_header = False
+                        body = chunk[min(ends) + 1:]
+                    else:
+                        body = b""
+                if b'"' in body:
                     return False
                 decoder.decode(chunk)
     except (UnicodeError, OSError, EOFError):

@@ -109,8 +109,18 @@ def aggregate_pairs(batches: Iterable, sensitive: str, public: str, *, empty_ok:
             return None
         raise InputError("the data has a header but no data rows; a joint range needs at least one record")
 
+    buffered, rows = [first], first.num_rows          # small data: aggregated in memory at once
+    for b in it:
+        buffered.append(b if b.schema == first.schema else b.cast(first.schema))
+        rows += b.num_rows
+        if rows > IN_MEMORY_ROWS:
+            break
+    else:
+        return PairCounts(_aggregate_in_memory(buffered), missing_rows)
+
     def chain():
-        yield first
+        while buffered:
+            yield buffered.pop(0)
         for b in it:
             if b.schema != first.schema:
                 b = b.cast(first.schema)
@@ -128,6 +138,41 @@ def aggregate_pairs(batches: Iterable, sensitive: str, public: str, *, empty_ok:
     except pa.ArrowNotImplementedError as exc:
         raise InputTypeError(f"the columns cannot be grouped ({exc}); use columns of numbers or text") from None
     return PairCounts(table.select(["s", "x", "n"]), missing_rows)
+
+
+#: Sources of at most this many rows are aggregated in memory (the two columns, then one hash
+#: factorisation per column and a sparse count of the code pairs: the fastest way when they fit);
+#: larger ones are streamed, holding only the distinct pairs.
+IN_MEMORY_ROWS = 1 << 24
+
+
+def _aggregate_in_memory(batches):
+    """Distinct (s, x) pairs with counts of RecordBatches (columns s, x) held in memory: arrow's
+    dictionary encoding of each column, then scipy's COO -> CSR summation of the code pairs."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import scipy.sparse as sp
+
+    t = pa.Table.from_batches(batches)
+    codes, dicts = [], []
+    for name in ("s", "x"):
+        enc = pc.dictionary_encode(t[name].combine_chunks())
+        d = enc.dictionary
+        codes.append(np.asarray(enc.indices.fill_null(len(d)).to_numpy(zero_copy_only=False), dtype=np.int32))
+        dicts.append(d)
+    del t
+    shape = (len(dicts[0]) + 1, len(dicts[1]) + 1)          # the last code of each is "missing"
+    m = sp.coo_array((np.ones(len(codes[0]), dtype=np.int64), (codes[0], codes[1])), shape=shape).tocsr()
+    del codes
+    m.sum_duplicates()
+    coo = m.tocoo()
+
+    def values(d, i, n):
+        vals = d.take(pa.array(np.minimum(i, max(n - 2, 0)).astype(np.int64))) if len(d) else pa.nulls(len(i), d.type)
+        return pc.if_else(pa.array(i == n - 1), pa.scalar(None, d.type), vals)
+
+    return pa.table({"s": values(dicts[0], coo.row, shape[0]), "x": values(dicts[1], coo.col, shape[1]),
+                     "n": pa.array(coo.data.astype(np.int64))})
 
 
 def _int_like(t) -> bool:

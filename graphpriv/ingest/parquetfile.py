@@ -59,7 +59,8 @@ def dataset_batches(dataset, columns: Sequence[str], *, on_rows: Callable[[int],
     """Record batches of ``columns`` of a pyarrow Dataset (multi-threaded scan)."""
     import pyarrow as pa
 
-    scanner = dataset.scanner(columns=list(columns), batch_size=batch_rows, use_threads=True)
+    scanner = dataset.scanner(columns=list(columns), batch_size=batch_rows, use_threads=True, batch_readahead=4,
+                              fragment_readahead=2)
     done = 0
     try:
         for batch in scanner.to_batches():
