@@ -167,9 +167,8 @@ def _aggregate_in_memory(batches):
     m.sum_duplicates()
     coo = m.tocoo()
 
-    def values(d, i, n):
-        vals = d.take(pa.array(np.minimum(i, max(n - 2, 0)).astype(np.int64))) if len(d) else pa.nulls(len(i), d.type)
-        return pc.if_else(pa.array(i == n - 1), pa.scalar(None, d.type), vals)
+    def values(d, i, n):                 # dictionary-encoded: pair_table reuses the codes, no second hashing
+        return pa.DictionaryArray.from_arrays(pa.array(i.astype(np.int32), mask=i == n - 1), d)
 
     return pa.table({"s": values(dicts[0], coo.row, shape[0]), "x": values(dicts[1], coo.col, shape[1]),
                      "n": pa.array(coo.data.astype(np.int64))})
@@ -301,6 +300,11 @@ def _concat(tables):
     type in another (integers then become their canonical decimal text, which is what they were read from)."""
     import pyarrow as pa
 
+    import pyarrow.compute as pc
+
+    tables = [t if not any(pa.types.is_dictionary(f.type) for f in t.schema) else
+              pa.table({f.name: pc.cast(t[f.name], f.type.value_type) if pa.types.is_dictionary(f.type) else t[f.name]
+                        for f in t.schema}) for t in tables]
     cols = {}
     for name in ("s", "x"):
         ts = [t.schema.field(name).type for t in tables]
@@ -391,13 +395,20 @@ def pair_table(pc_: PairCounts, *, missing: str = "error", names: tuple[str, str
 
 
 def _encode(a, column: str, numbers: bool) -> tuple[np.ndarray, np.ndarray]:
-    """Labels (graphpriv order, :data:`MISSING` last) and the code of every entry of ``a``."""
+    """Labels (graphpriv order, :data:`MISSING` last) and the code of every entry of ``a`` (a plain or
+    dictionary-encoded arrow array)."""
+    import pyarrow as pa
     import pyarrow.compute as pc
 
-    enc = pc.dictionary_encode(a)
-    indices = enc.indices
-    labels, rank = labels_from_values(enc.dictionary, column, numbers)
-    idx = np.asarray(indices.fill_null(-1).to_numpy(zero_copy_only=False), dtype=np.int64)
+    enc = a if pa.types.is_dictionary(a.type) else pc.dictionary_encode(a)
+    idx = np.asarray(enc.indices.fill_null(-1).to_numpy(zero_copy_only=False), dtype=np.int64)
+    dictionary = enc.dictionary
+    used = np.bincount(idx[idx >= 0], minlength=len(dictionary)) > 0
+    if not used.all():                    # values of dropped pairs only are not labels
+        new = np.cumsum(used) - 1
+        idx = np.where(idx >= 0, new[np.maximum(idx, 0)] if len(new) else 0, -1)
+        dictionary = dictionary.filter(pa.array(used))
+    labels, rank = labels_from_values(dictionary, column, numbers)
     codes = np.where(idx >= 0, rank[np.maximum(idx, 0)] if len(rank) else 0, len(labels))
     if (idx < 0).any():
         out = np.empty(len(labels) + 1, dtype=object)
