@@ -128,3 +128,16 @@ def test_reference_check_tells_broken_from_private():
         sys.path.remove(str(DOCS))
     assert conf._exists("graphpriv.watchdog") and conf._exists("graphpriv.ingest.csvfile")
     assert not conf._exists("graphpriv.no_such_function") and not conf._exists("graphpriv.watchdog.nope")
+
+
+def test_custom_merge_rule_page_runs():
+    """The Python on the custom-merge-rule page runs as written (in a fresh namespace)."""
+    page = DOCS / "custom_merge_rule.md"
+    if not page.is_file():
+        pytest.skip("no custom merge rule page")
+    blocks = re.findall(r"^```python\n(.*?)^```", page.read_text(encoding="utf-8"), flags=re.S | re.M)
+    assert blocks
+    namespace: dict = {}
+    for block in blocks:
+        exec(compile(block, str(page), "exec"), namespace)
+    print(f"ran {len(blocks)} Python block(s) of {page.name}")
