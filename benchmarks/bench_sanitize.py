@@ -14,6 +14,7 @@ as a child process and prints its wall time, peak resident memory and the per-st
 Usage::
 
     python benchmarks/bench_sanitize.py [--rows 1000000] [--values 10000] [--case ratio|distinct|all] [--timeout 900]
+                                        [--utilities U1,U2]
 
 Prints one line per run and the U2/U1 ratio; no assertions (timings do not belong in tests).
 """
@@ -82,6 +83,7 @@ def main() -> None:
     ap.add_argument("--values", type=int, default=10_000)
     ap.add_argument("--case", choices=("ratio", "distinct", "all"), default="all")
     ap.add_argument("--timeout", type=float, default=900)
+    ap.add_argument("--utilities", default="U1,U2", help="comma-separated utilities for the 'distinct' case")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as d:
         d = Path(d)
@@ -96,7 +98,7 @@ def main() -> None:
         if args.case in ("distinct", "all"):
             path = d / "distinct.csv"
             make_csv(path, args.rows, args.rows)
-            for u in ("U1", "U2"):
+            for u in args.utilities.split(","):
                 report(f"{args.rows:.0e} rows, all distinct, {u}", run(path, d / f"dout_{u}", u, 0.0, args.timeout))
 
 

@@ -29,7 +29,9 @@ from typing import Any, Iterable, Iterator
 
 import numpy as np
 
+from ._validation import MISSING
 from .errors import InputError
+from .mechanisms.release import number_text
 
 __all__ = ["write_csv_release", "write_parquet_release", "released_text", "CODE_MISSING", "CODE_SUPPRESSED"]
 
@@ -71,9 +73,6 @@ class _Codes:
 def released_text(value: Any, decimals: int | None = None) -> str:
     """The text written to a CSV field for a released value: labels as they are, numbers with the
     column's decimals (``109.2``; integers without a point), missing as the empty field."""
-    from .mechanisms.release import number_text
-    from ._validation import MISSING
-
     if value is None or value is MISSING:
         return ""
     if isinstance(value, (bool, np.bool_)):
@@ -125,8 +124,8 @@ def _check_quotes(arr, isq, inside, sepb: int, buf: bytes, line0: int, where: st
 
 
 def write_csv_release(src: str | os.PathLike, dst: str | os.PathLike, public: str, codes: Iterable[np.ndarray],
-                      replaced: np.ndarray, texts: list[str], *, sep: str = ",", encoding: str = "utf-8",
-                      block_size: int = _BLOCK) -> dict:
+                      replaced: np.ndarray, texts: list[str], *, text_index: np.ndarray | None = None, sep: str = ",",
+                      encoding: str = "utf-8", block_size: int = _BLOCK) -> dict:
     """Copy the CSV file ``src`` to ``dst`` rewriting only the ``public`` field of changed rows.
 
     Parameters
@@ -139,7 +138,8 @@ def write_csv_release(src: str | os.PathLike, dst: str | os.PathLike, public: st
     replaced : bool array
         Per code: whether rows with this code get a new field.
     texts : list of str
-        Per code: the released text (used where ``replaced``).
+        The released texts (used where ``replaced``): one per code, or with ``text_index`` (per code:
+        the position of its text, e.g. its cluster id) one per distinct text.
     sep, encoding : str
         Delimiter and text encoding of the file.
 
@@ -163,6 +163,8 @@ def write_csv_release(src: str | os.PathLike, dst: str | os.PathLike, public: st
     t_len = np.array([len(b) for b in enc_texts], dtype=np.int64)
     t_start = np.concatenate([[0], np.cumsum(t_len)[:-1]]).astype(np.int64)
     replaced = np.append(np.asarray(replaced, dtype=bool), True)
+    tix = np.arange(len(replaced), dtype=np.int64) if text_index is None else np.append(
+        np.asarray(text_index, dtype=np.int64), len(enc_texts) - 1)
     feed = _Codes(codes)
     stats = {"read": 0, "written": 0, "replaced": 0, "suppressed": 0}
     where = str(src)
@@ -243,7 +245,7 @@ def write_csv_release(src: str | os.PathLike, dst: str | os.PathLike, public: st
             if len(ci):
                 fstart = rec_start[ci] if col == 0 else seps[first[ci] + col - 1] + 1
                 fend = body_end[ci] if col == ncols - 1 else seps[first[ci] + col]
-                k = code_idx[change]
+                k = tix[code_idx[change]]
                 m = len(ci)
                 # segments: [cursor, fstart_i) from the block, then the replacement text, ...; finally the tail
                 starts = np.empty(2 * m + 1, dtype=np.int64)

@@ -197,3 +197,19 @@ def test_sanitize_release_from_one_trajectory_equals_agglomerate(seed, objective
     assert (got.privacy, got.utility, got.lam) == (ref.privacy, ref.utility, ref.lam)
     assert got.mapping == pytest.approx(ref.mapping) if utility == "U2" else got.mapping == ref.mapping
     assert got.trace == ref.trace
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.one_of(st.integers(-20, 20), st.sampled_from([0.5, 2.25, -1.5, 7.0])), min_size=1, max_size=14,
+                unique_by=float), st.data())
+def test_vectorised_numeric_labels_equal_one_cluster_at_a_time(values, data):
+    """The vectorised labels of numeric clusters == generalisation_label of each cluster on its own."""
+    block = data.draw(st.lists(st.integers(0, 4), min_size=len(values), max_size=len(values)))
+    groups: dict = {}
+    for v, b in zip(values, block):
+        groups.setdefault(b, []).append(v)
+    q = [frozenset(g) for g in groups.values()]
+    rel = Release.from_quantization(values, q, "label")
+    for c in q:
+        got = rel.mapping[next(iter(c))]
+        assert got == (generalisation_label(c, values) if len(c) > 1 else next(iter(c)))

@@ -138,6 +138,35 @@ def _numbers_present(present) -> np.ndarray:
     return np.unique(np.array(nums, dtype=float))
 
 
+def _all_finite_numbers(labels) -> bool:
+    if not labels or not set(map(type, labels)) <= {int, float}:
+        return False
+    return bool(np.isfinite(np.array(labels, dtype=float)).all())
+
+
+def _numeric_labels(labels, cluster: np.ndarray, n_k: int, merged: np.ndarray, released: list) -> None:
+    """:func:`generalisation_label` of every merged cluster of finite numbers, vectorised over clusters."""
+    v = np.array(labels, dtype=float)
+    present = np.unique(v)
+    order = np.lexsort((v, cluster))                       # by cluster, then value
+    vs, cs = v[order], cluster[order]
+    bounds = np.concatenate([[0], np.cumsum(np.bincount(cluster, minlength=n_k))])
+    starts, ends = bounds[:-1], bounds[1:]
+    lo, hi = vs[starts[merged]], vs[ends[merged] - 1]
+    inside = np.searchsorted(present, hi, "right") - np.searchsorted(present, lo, "left")
+    new = np.ones(len(vs), dtype=bool)
+    new[1:] = (vs[1:] != vs[:-1]) | (cs[1:] != cs[:-1])
+    distinct = np.add.reduceat(new.astype(np.int64), starts)[merged]      # every cluster is non-empty
+    interval = (inside == distinct).tolist()
+    order_l = order.tolist()
+    for j, k in enumerate(merged.tolist()):
+        a, b = int(starts[k]), int(ends[k])
+        if interval[j]:
+            released[k] = f"[{number_text(labels[order_l[a]])}, {number_text(labels[order_l[b - 1]])}]"
+        else:
+            released[k] = "{" + ", ".join(number_text(labels[i]) for i in order_l[a:b]) + "}"
+
+
 def _label(ms: list, numbers_present: np.ndarray | None) -> str:
     """:func:`generalisation_label` of members already in :func:`label_key` order."""
     if len(ms) > 1 and all(_is_finite_number(m) for m in ms):
@@ -245,6 +274,19 @@ def encode_value(x: Any) -> Any:
     return str(x)
 
 
+def _encode_many(values) -> list:
+    """:func:`encode_value` of every value; plain ints and strings pass through without a call each."""
+    values = list(values)
+    kinds = set(map(type, values))
+    if kinds <= {int, str}:
+        return values
+    if kinds <= {int, float, str}:
+        floats = np.array([v for v in values if type(v) is float], dtype=float)
+        if np.isfinite(floats).all():
+            return values
+    return [encode_value(v) for v in values]
+
+
 def decode_value(x: Any) -> Any:
     """Inverse of :func:`encode_value`."""
     if x is None:
@@ -348,6 +390,8 @@ class Release:
             if mode == "codeword":
                 for k in merged.tolist():
                     released[k] = _round_codeword(codewords[k], decimals)
+            elif len(merged) and _all_finite_numbers(labels):
+                _numeric_labels(labels, cluster, n_k, merged, released)
             elif len(merged):
                 present = _numbers_present(labels)
                 order = np.argsort(cluster, kind="stable")
@@ -490,11 +534,13 @@ class Release:
     # ------------------------------------------------------------------ the mapping document
     def to_dict(self, *, public_column: str | None = None, sensitive_column: str | None = None) -> dict:
         """The mapping document (schema version :data:`MAPPING_SCHEMA_VERSION`), JSON-ready."""
-        enc = encode_value
         cl = self.cluster.tolist()
-        members = [[] for _ in self.released]
-        for i, k in enumerate(cl):
-            members[k].append(self.labels[i])
+        labels = _encode_many(self.labels)
+        released = _encode_many(self.released)
+        changed = self.changed.tolist()
+        order = np.argsort(self.cluster, kind="stable").tolist()
+        bounds = np.concatenate([[0], np.cumsum(np.bincount(self.cluster, minlength=len(released)))]).tolist()
+        by_cluster = [labels[i] for i in order]
         return {
             "schema_version": MAPPING_SCHEMA_VERSION,
             "public_column": public_column,
@@ -503,10 +549,10 @@ class Release:
             "utility": self.utility,
             "release": self.mode,
             "decimals": self.decimals,
-            "values": [{"value": enc(x), "released": enc(self.released[k]), "cluster": k,
-                        "changed": bool(self.changed[k])} for x, k in zip(self.labels, cl)],
-            "clusters": [{"id": k, "released": enc(r), "members": [enc(m) for m in members[k]], "size": len(members[k])}
-                         for k, r in enumerate(self.released)],
+            "values": [{"value": x, "released": released[k], "cluster": k, "changed": changed[k]}
+                       for x, k in zip(labels, cl)],
+            "clusters": [{"id": k, "released": r, "members": by_cluster[bounds[k]:bounds[k + 1]],
+                          "size": bounds[k + 1] - bounds[k]} for k, r in enumerate(released)],
         }
 
     def to_json(self, **kwargs: Any) -> str:
