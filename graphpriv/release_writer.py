@@ -87,7 +87,9 @@ def released_text(value: Any, decimals: int | None = None) -> str:
 
 
 def _csv_field(text: str, sep: str) -> str:
-    if any(c in text for c in (sep, '"', "\n", "\r")) or text != text.strip(" "):
+    if not text:
+        return text
+    if sep in text or '"' in text or "\n" in text or "\r" in text or text[0] == " " or text[-1] == " ":
         return '"' + text.replace('"', '""') + '"'
     return text
 

@@ -102,6 +102,7 @@ def test_mapping_document_round_trip_both_utilities():
         assert set(doc) == {"schema_version", "public_column", "sensitive_column", "objective", "utility", "release",
                             "decimals", "values", "clusters"}
         assert doc["schema_version"] == gp.MAPPING_SCHEMA_VERSION == 2 and doc["release"] == mode
+        assert json.loads(rel.to_json(public_column="chol", sensitive_column="age")) == doc    # the fast writer
         back = Release.from_json(json.dumps(doc))
         released = rel.transform(df["chol"])
         pd.testing.assert_series_equal(back.transform(df["chol"]), released)
@@ -134,6 +135,15 @@ def test_mapping_document_rejects_broken_documents():
         jsonschema.validate(bad, gp.mapping_schema())
     with pytest.raises(UnknownLabelError):
         Release.from_dict(doc).transform(["nope"])
+
+
+def test_mapping_text_with_awkward_values():
+    labels = [MISSING, float("inf"), (1.0, 2.0), True, "a\nb, {c}", 3]
+    rel = Release.from_quantization(labels, [frozenset(labels[:3]), frozenset(labels[3:5]), frozenset({3})], "label")
+    doc = json.loads(rel.to_json())
+    check_schema(doc)
+    assert doc == json.loads(json.dumps(rel.to_dict()))
+    assert Release.from_dict(doc).mapping == rel.mapping
 
 
 def test_value_encoding_keeps_types():
@@ -174,6 +184,7 @@ def test_transform_equals_the_mapping_cell_by_cell(part, mode, data):
             assert vals == set(c)                                             # untouched
     doc = json.loads(json.dumps(rel.to_dict()))
     check_schema(doc)
+    assert json.loads(rel.to_json()) == doc
     assert Release.from_dict(doc).transform(col) == expect
 
 

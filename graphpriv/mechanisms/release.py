@@ -415,6 +415,14 @@ class Release:
         mapping = result.mapping
         codewords = [mapping[next(iter(c))] for c in q] if mode == "codeword" or (
             mode is None and result.utility_name == "U2") else None
+        if trace is not None and labels == tuple(trace.public_labels):
+            # the returned step of the trace, as cluster ids (vectorised), when it is the result's Q
+            first, cid = np.unique(trace.cluster_ids(trace.returned), return_inverse=True)
+            sizes = np.bincount(cid, minlength=len(first))
+            if len(first) == len(q) and sizes.tolist() == [len(c) for c in q] and all(
+                    labels[f] in c for f, c in zip(first.tolist(), q)):
+                return cls._build(labels, cid.astype(np.int64), sizes, _check_mode(mode, result.utility_name),
+                                  str(result.utility_name), codewords, decimals, result.objective)
         return cls.from_quantization(labels, q, mode, utility=result.utility_name, codewords=codewords, decimals=decimals,
                                      objective=result.objective)
 
@@ -532,33 +540,36 @@ class Release:
         return out
 
     # ------------------------------------------------------------------ the mapping document
-    def to_dict(self, *, public_column: str | None = None, sensitive_column: str | None = None) -> dict:
-        """The mapping document (schema version :data:`MAPPING_SCHEMA_VERSION`), JSON-ready."""
+    def _columns(self, public_column, sensitive_column) -> tuple[dict, dict, dict]:
+        """The document's header, its ``values`` table and its ``clusters`` table, column by column."""
         cl = self.cluster.tolist()
         labels = _encode_many(self.labels)
         released = _encode_many(self.released)
         changed = self.changed.tolist()
         order = np.argsort(self.cluster, kind="stable").tolist()
-        bounds = np.concatenate([[0], np.cumsum(np.bincount(self.cluster, minlength=len(released)))]).tolist()
+        sizes = np.bincount(self.cluster, minlength=len(released))
+        bounds = np.concatenate([[0], np.cumsum(sizes)]).tolist()
         by_cluster = [labels[i] for i in order]
-        return {
-            "schema_version": MAPPING_SCHEMA_VERSION,
-            "public_column": public_column,
-            "sensitive_column": sensitive_column,
-            "objective": self.objective,
-            "utility": self.utility,
-            "release": self.mode,
-            "decimals": self.decimals,
-            "values": [{"value": x, "released": released[k], "cluster": k, "changed": changed[k]}
-                       for x, k in zip(labels, cl)],
-            "clusters": [{"id": k, "released": r, "members": by_cluster[bounds[k]:bounds[k + 1]],
-                          "size": bounds[k + 1] - bounds[k]} for k, r in enumerate(released)],
-        }
+        header = {"schema_version": MAPPING_SCHEMA_VERSION, "public_column": public_column,
+                  "sensitive_column": sensitive_column, "objective": self.objective, "utility": self.utility,
+                  "release": self.mode, "decimals": self.decimals}
+        values = {"value": labels, "released": [released[k] for k in cl], "cluster": cl,
+                  "changed": [changed[k] for k in cl]}
+        clusters = {"id": list(range(len(released))), "released": released,
+                    "members": [by_cluster[bounds[k]:bounds[k + 1]] for k in range(len(released))],
+                    "size": sizes.tolist()}
+        return header, values, clusters
 
-    def to_json(self, **kwargs: Any) -> str:
-        kwargs.setdefault("indent", 2)
-        return json.dumps(self.to_dict(**{k: kwargs.pop(k) for k in ("public_column", "sensitive_column") if k in kwargs}),
-                          ensure_ascii=False, allow_nan=False, **kwargs)
+    def to_dict(self, *, public_column: str | None = None, sensitive_column: str | None = None) -> dict:
+        """The mapping document (schema version :data:`MAPPING_SCHEMA_VERSION`), JSON-ready."""
+        header, values, clusters = self._columns(public_column, sensitive_column)
+        return {**header, "values": _rows(values), "clusters": _rows(clusters)}
+
+    def to_json(self, *, public_column: str | None = None, sensitive_column: str | None = None) -> str:
+        """The mapping document as JSON text: header fields indented, one line per value and per cluster
+        (written column by column with the C encoder: 10^6 values in seconds)."""
+        header, values, clusters = self._columns(public_column, sensitive_column)
+        return json_document(header, {"values": values, "clusters": clusters})
 
     @classmethod
     def from_dict(cls, doc: dict) -> "Release":
@@ -582,6 +593,52 @@ class Release:
 
     def __len__(self) -> int:
         return len(self.labels)
+
+
+# ---------------------------------------------------------------------- JSON text
+def _rows(columns: dict) -> list:
+    keys = list(columns)
+    return [dict(zip(keys, row)) for row in zip(*columns.values())]
+
+
+def _dumps(v, **kw) -> str:
+    return json.dumps(v, ensure_ascii=False, allow_nan=False, **kw)
+
+
+def _scalars(col: list) -> list:
+    """JSON text of every scalar in ``col`` with one encoder call (a newline item separator cannot occur
+    inside a JSON string, so splitting on it is safe)."""
+    return _dumps(col, separators=("\n", ": "))[1:-1].split("\n") if col else []
+
+
+def json_lines(columns: dict) -> list:
+    """One compact JSON object per row of a table given column by column (lists of equal length):
+    columns of scalars, and of lists of scalars, are encoded in one call each."""
+    flat_kinds = {int, float, str, bool, type(None)}
+    cols = []
+    for key, col in columns.items():
+        col = list(col)
+        if set(map(type, col)) <= flat_kinds:
+            enc = _scalars(col)
+        elif set(map(type, col)) <= {list} and set(map(type, (x for v in col for x in v))) <= flat_kinds:
+            items = _scalars([x for v in col for x in v])
+            ends = np.cumsum([len(v) for v in col], dtype=np.int64).tolist()
+            enc = ["[" + ", ".join(items[a:b]) + "]" for a, b in zip([0] + ends[:-1], ends)]
+        else:
+            enc = [_dumps(v) for v in col]
+        prefix = _dumps(key) + ": "
+        cols.append([prefix + x for x in enc])
+    return ["{" + ", ".join(parts) + "}" for parts in zip(*cols)]
+
+
+def json_document(header: dict, tables: dict | None = None) -> str:
+    """JSON text of ``header`` (fields indented by 2) followed by ``tables`` (name -> columns, see
+    :func:`json_lines`), each written as a list with one object per line."""
+    parts = [f"  {_dumps(k)}: " + _dumps(v, indent=2).replace("\n", "\n  ") for k, v in header.items()]
+    for name, columns in (tables or {}).items():
+        rows = json_lines(columns)
+        parts.append(f"  {_dumps(name)}: [\n    " + ",\n    ".join(rows) + "\n  ]" if rows else f"  {_dumps(name)}: []")
+    return "{\n" + ",\n".join(parts) + "\n}\n"
 
 
 # ---------------------------------------------------------------------- schema
