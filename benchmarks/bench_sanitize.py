@@ -6,8 +6,9 @@ column ``x`` and a text column ``note`` (copied byte for byte by the release), t
 as a child process and prints its wall time, peak resident memory and the per-step times it logs
 (read, joint range, mechanism, release, write, figures).
 
-* ``ratio``: 10^6 rows over 10^4 public values (each public value seen with one or two sensitive values,
-  |S| = |X|/5), U1 and U2. Target: U2 at most 1.3x the U1 time.
+* ``ratio``: 10^6 rows over 10^4 public values (each public value seen with one sensitive value, one in
+  20 with two; |S| = |X|/5, so G_X has many components), Algorithm 2 at λ = 0 (merges until I* = 0),
+  U1 and U2. Target: U2 at most 1.3x the U1 time.
 * ``distinct``: 10^6 rows, every public value distinct (10^6 values, |S| = 2*10^5), U1 and U2 -- once
   63 s / 3.9 GB for U1, U2 unfinished after 15 min.
 
@@ -43,8 +44,8 @@ def make_csv(path: Path, rows: int, values: int, seed: int = 0) -> None:
     rng.shuffle(x)
     n_s = max(2, values // 5)
     s = (x * 7919) % n_s                                     # a fixed sensitive value per public value ...
-    second = rng.random(rows) < 0.1                          # ... and for 10 % of rows its neighbour's
-    s = np.where(second & (x % 3 == 0), (s + 1) % n_s, s)
+    second = rng.random(rows) < 0.1                          # ... and, for one public value in 20, a second one
+    s = np.where(second & (x % 20 == 0), (s + 1) % n_s, s)   # (G_X keeps many components: I* > 0)
     notes = np.array(['"a,b"', "plain", "007", '""', "0.10"])[np.arange(rows) % 5]
     with open(path, "w") as fh:
         fh.write("s,x,note\n")

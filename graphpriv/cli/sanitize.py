@@ -370,7 +370,7 @@ def run(args) -> int:
                 "before": {"privacy": frontier.privacy_of_x, "utility": frontier.utility_of_x, "n_public": jr.n_public,
                            **measures_before},
                 "after": {"privacy": result.privacy, "utility": result.utility, "n_public": result.n_clusters, **measures_after},
-                "frontier": [{"privacy": p.privacy, "utility": p.utility, "n_clusters": p.n_clusters,
+                "frontier": [{"privacy": p.privacy, "utility": p.utility, "n_clusters": _n_clusters(frontier, p),
                               "lam_min": p.lam_min, "lam_max": p.lam_max} for p in frontier.points],
             }
         if noop:
@@ -404,6 +404,13 @@ def run(args) -> int:
     if not quiet:
         _print_summary(summary, args, out_dir)
     return 0
+
+
+def _n_clusters(frontier, point) -> int:
+    """|Q| of a frontier point, read off the shared trajectory when there is one (no replay)."""
+    if frontier.trace is not None and point.t is not None:
+        return int(frontier.trace.step_n_clusters[point.t])
+    return point.n_clusters
 
 
 def _noop_reason(result, measures_before, args) -> str:
