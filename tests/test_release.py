@@ -224,3 +224,19 @@ def test_vectorised_numeric_labels_equal_one_cluster_at_a_time(values, data):
     for c in q:
         got = rel.mapping[next(iter(c))]
         assert got == (generalisation_label(c, values) if len(c) > 1 else next(iter(c)))
+
+
+def test_numeric_text_labels_as_written():
+    """Labels read as written ('132.0', '-1.5') are ordered and joined into intervals by their numbers,
+    and shown exactly as written."""
+    labels = ["240.0", "260.0", "250.0", "132.0", "-1.5", "10", "0.10", gp.MISSING]
+    q = [frozenset({"240.0", "250.0", "260.0"}), frozenset({"132.0"}), frozenset({"-1.5", "10"}),
+         frozenset({"0.10", gp.MISSING})]
+    rel = Release.from_quantization(labels, q, "label")
+    m = rel.mapping
+    assert m["250.0"] == "[240.0, 260.0]" and m["132.0"] == "132.0"
+    assert m["-1.5"] == "{-1.5, 10}"                      # 0.10 lies between -1.5 and 10
+    assert m["0.10"] == "{0.10, NA}"
+    for c in q:
+        if len(c) > 1:
+            assert m[next(iter(c))] == generalisation_label(c, labels)

@@ -35,6 +35,7 @@ import functools
 import json
 import math
 import numbers
+import re
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, Hashable, Iterable, Sequence
@@ -126,10 +127,21 @@ def generalisation_label(members: Iterable[Hashable], present: Sequence[Hashable
     >>> generalisation_label(["x10", "x2"])
     '{x2, x10}'
     """
-    ms = sorted(set(members), key=label_key)
+    ms = list(dict.fromkeys(members))
     if not ms:
         raise InputError("a cluster needs at least one member")
-    return _label(ms, None if present is None else _numbers_present(present))
+    if len(ms) > 1:
+        universe = list(dict.fromkeys(list(present) + ms)) if present is not None else ms
+        nums = _numeric_values(universe)
+        if nums is not None:
+            released = [None]
+            cluster = np.ones(len(universe), dtype=np.int64)
+            cluster[[universe.index(m) for m in ms]] = 0
+            if present is None:
+                nums = nums.copy()
+            _numeric_labels(universe, nums, cluster, 2 if len(ms) < len(universe) else 1, np.array([0]), released)
+            return released[0]
+    return _label(sorted(ms, key=label_key), None if present is None else _numbers_present(present))
 
 
 def _numbers_present(present) -> np.ndarray:
@@ -138,33 +150,56 @@ def _numbers_present(present) -> np.ndarray:
     return np.unique(np.array(nums, dtype=float))
 
 
-def _all_finite_numbers(labels) -> bool:
-    if not labels or not set(map(type, labels)) <= {int, float}:
-        return False
-    return bool(np.isfinite(np.array(labels, dtype=float)).all())
+_NUMBER_TEXT = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 
 
-def _numeric_labels(labels, cluster: np.ndarray, n_k: int, merged: np.ndarray, released: list) -> None:
-    """:func:`generalisation_label` of every merged cluster of finite numbers, vectorised over clusters."""
-    v = np.array(labels, dtype=float)
-    present = np.unique(v)
-    order = np.lexsort((v, cluster))                       # by cluster, then value
+def _numeric_values(labels) -> np.ndarray | None:
+    """Numbers of the labels (NaN for the missing value) when every label is a finite number or the
+    text of one (labels as written: ``"132.0"``); else None."""
+    out = np.empty(len(labels), dtype=float)
+    seen = False
+    for i, x in enumerate(labels):
+        if x is MISSING:
+            out[i] = np.nan
+            continue
+        if isinstance(x, str):
+            if not _NUMBER_TEXT.match(x):
+                return None
+            out[i] = float(x)
+        elif _is_finite_number(x):
+            out[i] = float(x)
+        else:
+            return None
+        seen = True
+    if not seen or not np.isfinite(out[~np.isnan(out)]).all():
+        return None
+    return out
+
+
+def _numeric_labels(labels, v: np.ndarray, cluster: np.ndarray, n_k: int, merged: np.ndarray, released: list) -> None:
+    """:func:`generalisation_label` of every merged cluster of numbers (or numeric text, shown as written),
+    vectorised over clusters. A cluster holding the missing value is a set with ``NA`` last."""
+    finite = ~np.isnan(v)
+    present = np.unique(v[finite])
+    order = np.lexsort((v, cluster))                       # by cluster, then value (NaN last)
     vs, cs = v[order], cluster[order]
     bounds = np.concatenate([[0], np.cumsum(np.bincount(cluster, minlength=n_k))])
     starts, ends = bounds[:-1], bounds[1:]
-    lo, hi = vs[starts[merged]], vs[ends[merged] - 1]
+    has_na = np.add.reduceat((~finite[order]).astype(np.int64), starts)[merged] > 0
+    lo = vs[starts[merged]]
+    hi = np.where(has_na, lo, vs[ends[merged] - 1])
     inside = np.searchsorted(present, hi, "right") - np.searchsorted(present, lo, "left")
     new = np.ones(len(vs), dtype=bool)
     new[1:] = (vs[1:] != vs[:-1]) | (cs[1:] != cs[:-1])
     distinct = np.add.reduceat(new.astype(np.int64), starts)[merged]      # every cluster is non-empty
-    interval = (inside == distinct).tolist()
+    interval = ((inside == distinct) & ~has_na).tolist()
     order_l = order.tolist()
     for j, k in enumerate(merged.tolist()):
         a, b = int(starts[k]), int(ends[k])
         if interval[j]:
-            released[k] = f"[{number_text(labels[order_l[a]])}, {number_text(labels[order_l[b - 1]])}]"
+            released[k] = f"[{_member_text(labels[order_l[a]])}, {_member_text(labels[order_l[b - 1]])}]"
         else:
-            released[k] = "{" + ", ".join(number_text(labels[i]) for i in order_l[a:b]) + "}"
+            released[k] = "{" + ", ".join(_member_text(labels[i]) for i in order_l[a:b]) + "}"
 
 
 def _label(ms: list, numbers_present: np.ndarray | None) -> str:
@@ -390,8 +425,8 @@ class Release:
             if mode == "codeword":
                 for k in merged.tolist():
                     released[k] = _round_codeword(codewords[k], decimals)
-            elif len(merged) and _all_finite_numbers(labels):
-                _numeric_labels(labels, cluster, n_k, merged, released)
+            elif len(merged) and (nums := _numeric_values(labels)) is not None:
+                _numeric_labels(labels, nums, cluster, n_k, merged, released)
             elif len(merged):
                 present = _numbers_present(labels)
                 order = np.argsort(cluster, kind="stable")
