@@ -51,7 +51,7 @@ import numpy as np
 from ...errors import InputError, InputTypeError
 from ...ranges import JointRange
 from ..quantization.contraction import Contraction
-from ..trace import _groups
+from ..trace import _groups, _UnionFind
 from .state import _Eval, _State, _triu, _children, _first_group
 
 __all__ = [
@@ -81,7 +81,7 @@ def _greedy_candidate(ev: _Eval, jr, utility, values, base) -> tuple[_State, flo
     g_L = traj.priv[g_t] - ev.lam * traj.util[g_t]
     steps = traj.merges
     path = tuple((int(a), int(b)) for step in steps[1:best_t + 1] for a, b in step)
-    best = _State.from_members(ev, _clusters(_replay(ev, path)), path)
+    best = _State.from_members(ev, _clusters(ev.n, path), path)
     if ev.objective == "L0":
         # Algorithm 1 merges several pairs per sweep: also try every single-merge prefix of its order
         flat = [(int(a), int(b)) for step in steps[1:] for a, b in step]
@@ -93,7 +93,7 @@ def _greedy_candidate(ev: _Eval, jr, utility, values, base) -> tuple[_State, flo
                 if L < best_L - _TOL:
                     best_L, best_k = L, k
             if best_k is not None:
-                best = _State.from_members(ev, _clusters(_replay(ev, flat[:best_k + 1])), tuple(flat[:best_k + 1]))
+                best = _State.from_members(ev, _clusters(ev.n, flat[:best_k + 1]), tuple(flat[:best_k + 1]))
     return best, g_L
 
 
@@ -112,9 +112,12 @@ def _replay(ev: _Eval, merges, each=None) -> Contraction:
     return c
 
 
-def _clusters(c: Contraction) -> list[list[int]]:
-    """Clusters of a contraction state as lists of codes."""
-    return [g.tolist() for g in _groups(c.cluster_ids())]
+def _clusters(n: int, merges) -> list[list[int]]:
+    """Clusters (lists of codes) after merging the clusters of the code pairs ``merges`` from the singletons."""
+    uf = _UnionFind(n)
+    for a, b in merges:
+        uf.union(a, b)
+    return [g.tolist() for g in _groups(np.array([uf.find(x) for x in range(n)]))]
 
 
 def _beam(ev: _Eval, width: int, max_depth: int | None, pareto: int = 0, stats: dict | None = None) -> _State | None:
