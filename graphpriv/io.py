@@ -7,25 +7,20 @@ Reading lives in :mod:`graphpriv.ingest` (strict CSV, Parquet, folders and globs
 streamed in record batches); :func:`read_columns`, :func:`table_format` and
 :data:`DEFAULT_NA_VALUES` are re-exported here.
 
-Atomic output: every writer here writes a temporary file in the target folder and renames it
-(:func:`os.replace`), and :func:`staged_output` collects a whole command's outputs in a temporary
-folder next to the target and moves them in only after everything succeeded, so a failure leaves
-no file behind.
+Atomic output: the writers (:mod:`graphpriv.outputs`, re-exported here) write a temporary file in
+the target folder and rename it, and :func:`staged_output` builds a whole command's output folder
+beside ``--out`` and swaps it in only after everything succeeded, so a failure leaves no file
+behind. The reports are rendered from their data by :mod:`graphpriv.report`.
 """
 
 from __future__ import annotations
 
-import base64
-import contextlib
-import html
 import json
 import logging
 import math
 import os
-import shutil
-import tempfile
 from pathlib import Path
-from typing import Any, Hashable, Iterator, Sequence
+from typing import Any, Hashable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -34,6 +29,8 @@ from ._validation import MISSING
 from .errors import InputError, InputTypeError, UnknownColumnError
 from .ingest import BUILTIN_DATASETS, DEFAULT_NA_VALUES, table_format
 from .ingest import read_columns as _ingest_read_columns
+from .outputs import atomic_write, staged_output, write_text  # noqa: F401 - re-exported
+from .report import report_html, report_lines, report_markdown  # noqa: F401 - re-exported
 
 __all__ = [
     "DEFAULT_NA_VALUES",
@@ -108,42 +105,6 @@ read_table = read_columns
 
 
 # ---------------------------------------------------------------------- writing
-@contextlib.contextmanager
-def atomic_write(path: str | os.PathLike, mode: str = "w", **kwargs) -> Iterator[Any]:
-    """Open a temporary file next to ``path``; on success rename it to ``path`` (os.replace).
-
-    On an exception the temporary file is removed and ``path`` is untouched.
-
-    Examples
-    --------
-    >>> from graphpriv.io import atomic_write
-    >>> import tempfile, os
-    >>> d = tempfile.mkdtemp()
-    >>> with atomic_write(os.path.join(d, "a.txt")) as fh:
-    ...     _ = fh.write("hello")
-    >>> open(os.path.join(d, "a.txt")).read()
-    'hello'
-    """
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix="." + path.name + ".", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, mode, **kwargs) as fh:
-            yield fh
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
-def write_text(path: str | os.PathLike, text: str) -> Path:
-    """Write ``text`` (UTF-8) to ``path`` atomically; return the path."""
-    with atomic_write(path, "w", encoding="utf-8", newline="\n") as fh:
-        fh.write(text)
-    return Path(path)
-
-
 def to_jsonable(obj: Any) -> Any:
     """Convert numpy scalars/arrays, sets, tuples, paths and :data:`~graphpriv.MISSING` to JSON types.
 
@@ -228,67 +189,6 @@ def write_table(path: str | os.PathLike, df: pd.DataFrame, *, fmt: str | None = 
     else:
         raise InputError(f"fmt={fmt!r} must be 'csv' or 'parquet'")
     return path
-
-
-@contextlib.contextmanager
-def staged_output(out_dir: str | os.PathLike) -> Iterator[Path]:
-    """Collect a command's output files in a temporary folder next to ``out_dir``; commit at the end.
-
-    Yields the temporary folder. When the block finishes without an exception every file in it is
-    moved into ``out_dir`` (created if needed; a new folder is renamed into place in one step, files
-    in an existing folder are replaced one by one with :func:`os.replace`). On an exception the
-    temporary folder is deleted and ``out_dir`` is left as it was.
-
-    Examples
-    --------
-    >>> import tempfile, os
-    >>> from graphpriv.io import staged_output, write_text
-    >>> target = os.path.join(tempfile.mkdtemp(), "out")
-    >>> with staged_output(target) as tmp:
-    ...     _ = write_text(tmp / "report.md", "# hi")
-    >>> sorted(os.listdir(target))
-    ['report.md']
-    """
-    out = Path(out_dir)
-    if out.exists() and not out.is_dir():
-        raise InputError(f"output path {str(out)!r} exists and is not a folder; choose another --out")
-    parent = out.resolve().parent
-    created = []                      # parent folders made here, removed again on failure
-    p = parent
-    while not p.exists():
-        created.append(p)
-        p = p.parent
-    try:
-        parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=parent))
-    except OSError as exc:
-        _remove_empty(created)
-        raise InputError(f"cannot create the output folder {str(out)!r} ({exc.strerror}); choose a writable --out") from None
-    ok = False
-    try:
-        yield tmp
-        if not out.exists():
-            os.rename(tmp, out)
-            ok = True
-            return
-        for src in sorted(tmp.rglob("*")):
-            if src.is_dir():
-                continue
-            dst = out / src.relative_to(tmp)
-            dst.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(src, dst)
-        ok = True
-    finally:
-        if tmp.exists():
-            shutil.rmtree(tmp, ignore_errors=True)
-        if not ok:
-            _remove_empty(created)
-
-
-def _remove_empty(folders: list[Path]) -> None:
-    for f in folders:                 # deepest first
-        with contextlib.suppress(OSError):
-            f.rmdir()
 
 
 # ---------------------------------------------------------------------- analysis report
@@ -400,135 +300,3 @@ def analysis_report(jr, *, input_info: dict | None = None, max_cut_edges: int = 
         },
         "min_cut": cut,
     }
-
-
-def _fmt(v: Any, digits: int = 4) -> str:
-    if v is None:
-        return "n/a"
-    if isinstance(v, float):
-        return f"{v:.{digits}f}"
-    return str(v)
-
-
-def report_lines(report: dict) -> list[str]:
-    """The report as plain text lines (what ``graphpriv analyze`` prints)."""
-    inp, rows, rng, m, comp, cut = (report.get(k) or {} for k in ("input", "rows", "range", "measures", "components", "min_cut"))
-    lines = []
-    if inp:
-        lines.append(f"data: {inp.get('path')} ({inp.get('format')}), S = {inp.get('sensitive')!s}, X = {inp.get('public')!s}, missing = {inp.get('missing')}")
-    if rows:
-        lines.append(f"rows: {rows['read']} read, {rows['used']} used, {rows['dropped']} dropped; "
-                     f"missing values: {rows['missing_sensitive']} sensitive, {rows['missing_public']} public")
-    lines += [
-        f"|[[S]]| = {rng['n_sensitive']}, |[[X]]| = {rng['n_public']}, |[[S,X]]| = {rng['n_pairs']} pairs"
-        + (f" ({rng['n_singleton_pairs']} seen once)" if rng.get("n_singleton_pairs") is not None else ""),
-        f"H0(S)    = {_fmt(m['H0_S'])} bits    H0(S|X) = {_fmt(m['H0_S_given_X'])} bits",
-        f"I0(S->X) = {_fmt(m['I0'])} bits",
-        f"L0(S->X) = {_fmt(m['L0'])} bits",
-        f"B0(S|X)  = {_fmt(m['B0'])} bits",
-        f"k-anonymity: k = {m['k_anonymity']}",
-        f"I*(S;X)  = {_fmt(m['I_star'])} bits ({comp['count']} component(s) of G_X)",
-        f"components: largest sizes {comp['largest_sizes']}"
-        + (f"; {comp['n_small']} with <= {comp['small_size']} public values" if comp.get("n_small") else ""),
-    ]
-    for c in comp.get("small", [])[:5]:
-        lines.append(f"  small component: X = {c['public']}, S = {c['sensitive']}")
-    if cut.get("computed"):
-        lines.append(f"min cut of G_X: {cut['value']} (decomposable: {'yes' if cut['decomposable'] else 'no'})")
-    else:
-        lines.append(f"min cut of G_X: {cut.get('note', 'not computed')}")
-    return lines
-
-
-def report_markdown(report: dict, figures: Sequence[dict] = ()) -> str:
-    """``report.md``: the report as Markdown with the figures embedded as relative image links.
-
-    ``figures`` is a list of ``{"file": "figures/x.png", "caption": "..."}``.
-    """
-    inp, rows, rng, m, comp, cut = (report.get(k) or {} for k in ("input", "rows", "range", "measures", "components", "min_cut"))
-    out = ["# graphpriv analysis report", ""]
-    if inp:
-        out += [f"- data: `{inp.get('path')}` ({inp.get('format')})",
-                f"- sensitive S: `{inp.get('sensitive')}`, public X: `{inp.get('public')}`, missing values: `{inp.get('missing')}`",
-                f"- graphpriv {report.get('graphpriv_version')}, report schema {report.get('schema_version')}", ""]
-    if rows:
-        out += ["## Rows", "", "| read | used | dropped | missing S | missing X |", "|---:|---:|---:|---:|---:|",
-                f"| {rows['read']} | {rows['used']} | {rows['dropped']} | {rows['missing_sensitive']} | {rows['missing_public']} |", ""]
-    out += ["## Joint range", "", "| quantity | value |", "|---|---:|",
-            f"| \\|[[S]]\\| | {rng['n_sensitive']} |", f"| \\|[[X]]\\| | {rng['n_public']} |",
-            f"| \\|[[S,X]]\\| (pairs) | {rng['n_pairs']} |"]
-    if rng.get("n_singleton_pairs") is not None:
-        out.append(f"| pairs seen once | {rng['n_singleton_pairs']} |")
-    out += ["", "## Measures (bits)", "", "| measure | value |", "|---|---:|",
-            f"| H0(S) | {_fmt(m['H0_S'])} |", f"| H0(S\\|X) | {_fmt(m['H0_S_given_X'])} |",
-            f"| I0(S→X) | {_fmt(m['I0'])} |", f"| L0(S→X) | {_fmt(m['L0'])} |", f"| B0(S\\|X) | {_fmt(m['B0'])} |",
-            f"| k-anonymity k | {m['k_anonymity']} |", f"| I*(S;X) | {_fmt(m['I_star'])} |", "",
-            "## Components of G_X", "", f"{comp['count']} component(s); largest sizes (public values): {comp['largest_sizes']}.", ""]
-    if comp.get("small"):
-        out += [f"Components with at most {comp['small_size']} public values ({comp['n_small']} in all; first {len(comp['small'])}):", ""]
-        out += [f"- X = {c['public']}, S = {c['sensitive']}" for c in comp["small"]]
-        out.append("")
-    out += ["## Min cut of G_X", ""]
-    if cut.get("computed"):
-        out.append(f"Min cut value {cut['value']}, computed as the {cut['method']}; decomposable: {'yes' if cut['decomposable'] else 'no'}.")
-    else:
-        out.append(str(cut.get("note", "not computed")) + ".")
-    out.append("")
-    if figures:
-        out += ["## Figures", ""]
-        for k, f in enumerate(figures, 1):
-            alt = Path(f["file"]).stem.replace("_", " ")
-            out += [f"![{alt}]({f['file']})", "", f"Figure {k}. {f['caption']}", ""]
-    return "\n".join(out)
-
-
-def report_html(markdown_text: str, base_dir: str | os.PathLike) -> str:
-    """A self-contained HTML page of a report: Markdown tables/lists rendered simply, PNG figures
-    embedded as base64 ``data:`` URIs read from ``base_dir``."""
-    body = []
-    in_table = False
-    in_list = False
-    for line in markdown_text.splitlines():
-        if line.startswith("|"):
-            if set(line.strip()) <= set("|-: "):
-                continue
-            cells = [c.strip().replace("\\|", "|") for c in line.strip().strip("|").split(" | ")]
-            if not in_table:
-                body.append("<table>")
-                in_table = True
-                body.append("<tr>" + "".join(f"<th>{html.escape(c)}</th>" for c in cells) + "</tr>")
-            else:
-                body.append("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells) + "</tr>")
-            continue
-        if in_table:
-            body.append("</table>")
-            in_table = False
-        if line.startswith("- "):
-            if not in_list:
-                body.append("<ul>")
-                in_list = True
-            body.append(f"<li>{html.escape(line[2:]).replace('`', '')}</li>")
-            continue
-        if in_list:
-            body.append("</ul>")
-            in_list = False
-        if line.startswith("## "):
-            body.append(f"<h2>{html.escape(line[3:])}</h2>")
-        elif line.startswith("# "):
-            body.append(f"<h1>{html.escape(line[2:])}</h1>")
-        elif line.startswith("!["):
-            cap, _, rest = line[2:].partition("](")
-            src = Path(base_dir) / rest.rstrip(")")
-            if src.exists():
-                data = base64.b64encode(src.read_bytes()).decode("ascii")
-                body.append(f'<img alt="{html.escape(cap)}" src="data:image/png;base64,{data}" style="max-width:100%">')
-        elif line.strip():
-            body.append(f"<p>{html.escape(line)}</p>")
-    if in_table:
-        body.append("</table>")
-    if in_list:
-        body.append("</ul>")
-    style = ("body{font-family:sans-serif;max-width:60em;margin:2em auto;}table{border-collapse:collapse;}"
-             "td,th{border:1px solid #ccc;padding:2px 8px;text-align:left;}")
-    return ("<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>graphpriv analysis report</title>"
-            f"<style>{style}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n")

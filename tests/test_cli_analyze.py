@@ -149,9 +149,15 @@ def test_analyze_quiet_and_existing_out_dir(tmp_path, capsys):
     out = tmp_path / "r"
     out.mkdir()
     (out / "keep.txt").write_text("mine")
-    proc = run_cli("-q", "analyze", "hungarian", "-s", "age", "-x", "chol", "--missing", "drop", "--out", out, "--no-figures")
+    args = ("analyze", "hungarian", "-s", "age", "-x", "chol", "--missing", "drop", "--out", out, "--no-figures")
+    proc = run_cli("-q", *args)            # a folder graphpriv did not write is refused ...
+    assert_one_line_error(proc, "not written by graphpriv", "--overwrite")
+    assert sorted(p.name for p in out.iterdir()) == ["keep.txt"]
+    proc = run_cli("-q", *args, "--overwrite")   # ... unless --overwrite: then replaced whole
     assert proc.returncode == 0 and proc.stdout == "" and proc.stderr == ""
-    assert (out / "keep.txt").read_text() == "mine" and (out / "report.json").exists()
+    assert not (out / "keep.txt").exists() and (out / "report.json").exists()
+    proc = run_cli("-q", *args)            # an earlier graphpriv output is replaced without --overwrite
+    assert proc.returncode == 0 and proc.stderr == ""
     # -q after the sub-command works too
     proc = run_inproc(["analyze", "hungarian", "-s", "age", "-x", "chol", "--missing", "drop", "-q"], capsys)
     assert proc.returncode == 0 and proc.stdout == ""

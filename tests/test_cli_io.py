@@ -132,11 +132,12 @@ def test_staged_output_commits_or_discards(tmp_path):
         gio.write_json(tmp / "r.json", {"v": np.int64(1), "f": np.float64("nan"), "s": {2, 1}, "m": gp.MISSING})
         gio.write_text(tmp / "sub" / "y.txt", "y")
     assert json.loads((out / "r.json").read_text()) == {"v": 1, "f": None, "s": [1, 2], "m": None}
-    # an existing folder: files replaced one by one, other files kept
-    (out / "keep").write_text("k")
+    # an earlier graphpriv output is replaced whole: a stale file of the old run does not survive
+    (out / "stale").write_text("k")
     with gio.staged_output(out) as tmp:
         gio.write_text(tmp / "sub" / "y.txt", "new")
-    assert (out / "sub" / "y.txt").read_text() == "new" and (out / "keep").read_text() == "k"
+    assert (out / "sub" / "y.txt").read_text() == "new" and not (out / "stale").exists()
+    assert sorted(os.listdir(out)) == [".graphpriv-output.json", "sub"]
     assert sorted(os.listdir(tmp_path)) == ["out"]
     # parent folders created for a failed run are removed again
     with pytest.raises(RuntimeError):
@@ -170,8 +171,9 @@ def test_report_on_paper_example():
     assert r["rows"] == {"read": 8, "used": 8, "dropped": 0, "missing_sensitive": 0, "missing_public": 0}
     md = gio.report_markdown(r, [{"file": "figures/a.png", "caption": "A"}])
     assert "![a](figures/a.png)" in md and "Figure 1. A" in md and "| I*(S;X) | 2.3219 |" in md
-    page = gio.report_html(md, ".")
-    assert "<td>I*(S;X)</td><td>2.3219</td>" in page and "---" not in page and "<td>|[[S]]|</td><td>6</td>" in page
+    page = gio.report_html({**r, "figures": [{"file": "figures/a.png", "caption": "A"}]}, ".")
+    assert '<td>I*(S;X)</td><td class="num">2.3219</td>' in page and "---" not in page
+    assert '<td>|[[S]]|</td><td class="num">6</td>' in page and "Figure 1. A" in page
     json.dumps(gio.to_jsonable(r))
 
 

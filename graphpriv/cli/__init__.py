@@ -1,7 +1,9 @@
 """The ``graphpriv`` command line. Each sub-command lives in its own module with ``add_parser``.
 
-Errors a user can cause (bad file, unknown column, ...) print one line ``graphpriv: error: ...`` and
-exit with status 2; nothing is left half-written.
+Errors a user can cause (bad file, unknown column, a mistyped option, ...) print one line
+``graphpriv: error: ...; see 'graphpriv COMMAND --help'`` and exit with status 2; nothing is left
+half-written. Ctrl-C (SIGINT) exits with status 130 and SIGTERM with 143, both after removing
+whatever the run had staged.
 """
 
 from __future__ import annotations
@@ -9,20 +11,42 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import signal
 import sys
+import threading
 
 from ..errors import GraphprivError
 
-__all__ = ["main", "build_parser"]
+__all__ = ["main", "build_parser", "ArgumentParser", "Terminated"]
 
 #: Sub-command modules, in ``--help`` order. Each defines ``add_parser(subparsers)`` that sets ``func``.
 COMMANDS = ["demo", "analyze", "sanitize", "figures"]
 
 
+class Terminated(BaseException):
+    """Raised in the main thread when the process receives SIGTERM, so that cleanup runs (exit 143)."""
+
+
+class UsageError(Exception):
+    """A command-line usage error (what argparse would print with its usage block)."""
+
+    def __init__(self, message: str, prog: str):
+        super().__init__(message)
+        self.prog = prog
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse with one-line errors: ``error`` raises :class:`UsageError` instead of printing the usage
+    block and exiting; :func:`main` prints it as one line with a ``--help`` hint and returns 2."""
+
+    def error(self, message: str):  # noqa: D102 - argparse API
+        raise UsageError(message, self.prog)
+
+
 def build_parser() -> argparse.ArgumentParser:
     from .. import __version__
 
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="graphpriv",
         description="Graph-centric analysis of information-theoretic privacy (confusability graphs, I*, mechanisms as merges).",
         epilog="Examples:\n  graphpriv demo\n  graphpriv figures --out figures\n"
@@ -34,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     verbosity = parser.add_mutually_exclusive_group()
     verbosity.add_argument("-q", "--quiet", action="store_true", help="print only errors")
     verbosity.add_argument("-v", "--verbose", action="store_true", help="log progress details")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)
     for name in COMMANDS:
         try:
             mod = importlib.import_module(f".{name}", __name__)
@@ -46,34 +70,84 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def _error(message: str, hint: str = "graphpriv") -> int:
+    print(f"graphpriv: error: {_one_line(message)}; see '{hint} --help'", file=sys.stderr)
+    return 2
+
+
+def configure_logging(quiet: bool = False, verbose: bool = False) -> None:
+    """graphpriv's messages at INFO with ``-v`` (WARNING by default, ERROR with ``-q``); other
+    libraries (matplotlib, fontTools, PIL, ...) stay at WARNING whatever the flags."""
+    root = logging.getLogger()
+    if not root.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("graphpriv: %(message)s"))
+        root.addHandler(handler)
+    root.setLevel(logging.ERROR if quiet else logging.WARNING)
+    logging.getLogger("graphpriv").setLevel(logging.ERROR if quiet else logging.INFO if verbose else logging.WARNING)
+    for noisy in ("fontTools", "matplotlib", "PIL"):
+        logging.getLogger(noisy).setLevel(logging.ERROR if noisy == "fontTools" else logging.WARNING)
+
+
+def _on_sigterm(signum, frame):  # pragma: no cover - exercised through a subprocess
+    raise Terminated()
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    """Run the command line with ``argv`` (default ``sys.argv[1:]``); return the exit status."""
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        print("graphpriv: interrupted", file=sys.stderr)
+        return 130
+    except Terminated:
+        print("graphpriv: terminated", file=sys.stderr)
+        return 143
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _main(argv: list[str] | None) -> int:
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+    except UsageError as exc:
+        prog = exc.prog
+        if prog == "graphpriv":   # e.g. an unknown option after the sub-command: point at that command's help
+            command = next((a for a in (sys.argv[1:] if argv is None else argv) if str(a) in COMMANDS), None)
+            prog = f"graphpriv {command}" if command else prog
+        return _error(exc, prog)
     if args.command is None:
         parser.print_help()
         return 2
-    level = logging.ERROR if args.quiet else logging.INFO if args.verbose else logging.WARNING
-    logging.basicConfig(level=level, format="graphpriv: %(message)s")
-    logging.getLogger("fontTools").setLevel(logging.ERROR)  # font-subsetting chatter while writing PDFs
+    hint = f"graphpriv {args.command}"
+    if getattr(args, "out", None) is not None and not str(args.out).strip():
+        return _error("--out is empty; give an output folder, e.g. --out report", hint)
+    configure_logging(getattr(args, "quiet", False), getattr(args, "verbose", False))
     try:
         return int(args.func(args) or 0)
+    except UsageError as exc:
+        return _error(exc, exc.prog)
     except GraphprivError as exc:
-        print(f"graphpriv: error: {exc}", file=sys.stderr)
-        return 2
+        return _error(exc, hint)
     except FileNotFoundError as exc:
-        print(f"graphpriv: error: file not found: {exc.filename}; check the path", file=sys.stderr)
-        return 2
+        return _error(f"file not found: {exc.filename}; check the path", hint)
     except BrokenPipeError:  # output piped into e.g. `head`: stop quietly
         import os
 
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 1
+    except MemoryError:
+        return _error("out of memory; try a smaller input, fewer distinct values, or --no-figures", hint)
     except (PermissionError, IsADirectoryError, NotADirectoryError, OSError) as exc:
         where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
-        print(f"graphpriv: error: {exc.strerror or exc}{where}; check the path, its permissions and free disk space",
-              file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:  # pragma: no cover
-        print("graphpriv: interrupted", file=sys.stderr)
-        return 130
+        return _error(f"{exc.strerror or exc}{where}; check the path, its permissions and free disk space", hint)

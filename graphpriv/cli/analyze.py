@@ -24,6 +24,8 @@ GRID_MAX_CELLS = 60_000
 #: G_X is drawn when it has at most this many nodes and (upper-bound) edges.
 GX_MAX_NODES = 300
 GX_MAX_EDGES = 20_000
+#: Figures with value labels are drawn only when no value is longer than this (characters).
+MAX_LABEL_CHARS_IN_FIGURES = 200
 
 EXAMPLES = """\
 Examples:
@@ -55,6 +57,9 @@ def add_common_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--numbers", choices=("sensitive", "public", "both"), metavar="{sensitive,public,both}",
                    help="read the values of these columns as numbers (default: as written, so '007', '7' and '7.0' "
                         "are different values); two texts of one number are then an error")
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace --out whole even when it is a non-empty folder graphpriv did not write "
+                        "(an earlier graphpriv output there is always replaced whole)")
     add_verbosity_arguments(p)
 
 
@@ -68,15 +73,9 @@ def add_verbosity_arguments(p: argparse.ArgumentParser) -> None:
 def apply_verbosity(args) -> None:
     """Apply -q/-v (before or after the sub-command): --verbose logs graphpriv's own steps at INFO,
     never the chatter of third-party libraries (fontTools, matplotlib)."""
-    root = logging.getLogger()
-    if not root.handlers:
-        logging.basicConfig(format="graphpriv: %(message)s")
-    if getattr(args, "quiet", False):
-        root.setLevel(logging.ERROR)
-        logging.getLogger("graphpriv").setLevel(logging.ERROR)
-    elif getattr(args, "verbose", False):
-        root.setLevel(logging.WARNING)
-        logging.getLogger("graphpriv").setLevel(logging.INFO)
+    from . import configure_logging
+
+    configure_logging(getattr(args, "quiet", False), getattr(args, "verbose", False))
 
 
 class Progress:
@@ -244,22 +243,27 @@ def run(args) -> int:
         from ..errors import InputError
 
         raise InputError(f"--max-cut-edges must be >= 0, got {args.max_cut_edges}")
-    n_steps = 3 + (2 if args.out else 0)
+    n_steps = 3 + (2 if args.out is not None else 0)
     progress = Progress(n_steps, "analyze", progress_enabled(args))
     try:
         _, jr = load_range(args, progress)
         with progress.step("measures"):
             report = gio.analysis_report(jr, input_info=input_info(args), max_cut_edges=args.max_cut_edges)
-        if args.out:
-            with gio.staged_output(args.out) as tmp:
+        if args.out is not None:
+            with gio.staged_output(args.out, overwrite=args.overwrite, command="analyze") as tmp:
                 with progress.step("figures"):
-                    figures = [] if args.no_figures else make_figures(jr, tmp / "figures", report)
+                    omitted: list[dict] = []
+                    if args.no_figures:
+                        figures = []
+                        omitted.append({"figure": "all", "reason": "--no-figures was given"})
+                    else:
+                        figures = make_figures(jr, tmp / "figures", report, omitted=omitted)
                 report["figures"] = figures
+                report["figures_omitted"] = omitted
                 with progress.step("write"):
                     gio.write_json(tmp / "report.json", report)
-                    md = gio.report_markdown(report, figures)
-                    gio.write_text(tmp / "report.md", md)
-                    gio.write_text(tmp / "report.html", gio.report_html(md, tmp))
+                    gio.write_text(tmp / "report.md", gio.report_markdown(report))
+                    gio.write_text(tmp / "report.html", gio.report_html(report, tmp))
     finally:
         progress.close()
     if not getattr(args, "quiet", False):
@@ -267,25 +271,26 @@ def run(args) -> int:
             print(json.dumps(gio.to_jsonable(report), indent=2))
         else:
             print("\n".join(gio.report_lines(report)))
-            if args.out:
+            if args.out is not None:
                 print(f"wrote report.json, report.md, report.html{' and figures' if report.get('figures') else ''} to {args.out}")
     return 0
 
 
 # ---------------------------------------------------------------------- figures
-def make_figures(jr, fig_dir: Path, report: dict | None = None) -> list[dict]:
-    """Draw what is legible for this range into ``fig_dir`` (PNG + PDF); return ``[{file, caption}]``.
+def make_figures(jr, fig_dir: Path, report: dict | None = None, omitted: list | None = None) -> list[dict]:
+    """Draw what is legible for this range into ``fig_dir`` (PNG + PDF); return ``[{file, pdf, caption}]``.
 
     Always: the component-size histogram and the anonymity-set sizes |[[S|x]]|. Small ranges also get
     the joint-range grid and the confusability graph G_X, and, when G_X is connected and its min cut
     was computed, G_X split by that cut (helper functions of :mod:`graphpriv.viz`). G_X is never built
-    for large ranges.
+    for large ranges. Each figure left out is appended to ``omitted`` as ``{figure, reason}``.
     """
     import matplotlib.pyplot as plt
 
     from ..graphs.confusability import confusability_edge_count_bound
 
     out = []
+    omitted = [] if omitted is None else omitted
 
     def save(fig, stem, caption):
         from ..viz.style import save_figure
@@ -294,36 +299,65 @@ def make_figures(jr, fig_dir: Path, report: dict | None = None) -> list[dict]:
         plt.close(fig)
         out.append({"file": f"figures/{stem}.png", "pdf": f"figures/{stem}.pdf", "caption": caption})
 
+    def skip(stem, reason):
+        omitted.append({"figure": stem, "reason": reason})
+        logger.info("figure %s left out: %s", stem, reason)
+
+    def optional(builder, stem, caption):
+        try:
+            fig = builder(jr)
+        except Exception as exc:  # noqa: BLE001 - a figure must not sink the analysis
+            plt.close("all")
+            skip(stem, f"drawing failed ({type(exc).__name__}: {' '.join(str(exc).split())[:200]})")
+            return
+        if fig is None:
+            skip(stem, "the plotting helpers are not available")
+            return
+        save(fig, stem, caption)
+
     save(_overview_figure(jr), "overview", "Left: number of components of G_X by size (public values per component); "
          "right: number of public values x by anonymity-set size |[[S|x]]| (k-anonymity is the smallest).")
-    if jr.n_sensitive * jr.n_public <= GRID_MAX_CELLS:
-        fig = _optional(_joint_range_figure, jr)
-        if fig is not None:
-            save(fig, "joint_range", "The joint range [[S,X]]: one filled cell per (s, x) pair that occurs, coloured by component of G_X.")
-    if jr.n_public <= GX_MAX_NODES and confusability_edge_count_bound(jr) <= GX_MAX_EDGES:
-        fig = _optional(_confusability_figure, jr)
-        if fig is not None:
-            save(fig, "confusability", "The confusability graph G_X: public values joined when they share a sensitive value; "
+    longest = _longest_label(jr)
+    cells = jr.n_sensitive * jr.n_public
+    if longest > MAX_LABEL_CHARS_IN_FIGURES:
+        for stem in ("joint_range", "confusability", "min_cut"):
+            skip(stem, f"a value is {longest} characters long (labelled figures need values of at most "
+                       f"{MAX_LABEL_CHARS_IN_FIGURES})")
+        return out
+    if cells <= GRID_MAX_CELLS:
+        optional(_joint_range_figure, "joint_range",
+                 "The joint range [[S,X]]: one filled cell per (s, x) pair that occurs, coloured by component of G_X.")
+    else:
+        skip("joint_range", f"|[[S]]| x |[[X]]| = {cells} cells, more than the {GRID_MAX_CELLS} a legible grid can show")
+    bound = confusability_edge_count_bound(jr)
+    cut = (report or {}).get("min_cut") or {}
+    if jr.n_public <= GX_MAX_NODES and bound <= GX_MAX_EDGES:
+        optional(_confusability_figure, "confusability",
+                 "The confusability graph G_X: public values joined when they share a sensitive value; "
                  "one colour per component (I* = log2 of their number).")
-        cut = (report or {}).get("min_cut") or {}
         if cut.get("computed") and cut.get("value"):
-            fig = _optional(_min_cut_figure, jr)
-            if fig is not None:
-                save(fig, "min_cut", f"G_X split by a global minimum cut: {cut['value']} edge(s) (dashed) must be removed "
-                     "to disconnect it, so G_X is not decomposable.")
+            optional(_min_cut_figure, "min_cut",
+                     f"G_X split by a global minimum cut: {cut['value']} edge(s) (dashed) must be removed "
+                     "to disconnect it, so G_X is not decomposable; the smaller side X' is filled in the first colour.")
+    else:
+        why = (f"G_X has {jr.n_public} nodes (limit {GX_MAX_NODES})" if jr.n_public > GX_MAX_NODES
+               else f"G_X has up to {bound} edges (limit {GX_MAX_EDGES})")
+        skip("confusability", why + ", too many to draw legibly")
+        if not (cut.get("computed") and cut.get("value") == 0):
+            skip("min_cut", why + ", too many to draw legibly")
     return out
 
 
-def _optional(builder, jr):
-    """Run an optional figure builder; a drawing failure is logged, never fatal to the report."""
-    import matplotlib.pyplot as plt
-
-    try:
-        return builder(jr)
-    except Exception as exc:  # noqa: BLE001 - a figure must not sink the analysis
-        logger.warning("skipped figure %s: %s", builder.__name__.strip("_"), exc)
-        plt.close("all")
-        return None
+def _longest_label(jr) -> int:
+    """Length of the longest sensitive or public label as text (0 for none)."""
+    best = 0
+    for labels in (jr.sensitive_labels, jr.public_labels):
+        for v in labels.tolist():
+            if isinstance(v, str) and len(v) > best:
+                best = len(v)
+            elif not isinstance(v, (str, int, float)):
+                best = max(best, len(str(v)))
+    return best
 
 
 def _overview_figure(jr):
@@ -388,7 +422,7 @@ def _min_cut_figure(jr):
     w = COLUMN_WIDTH if jr.n_public <= 30 else PAGE_WIDTH
     fig, ax = new_figure(w, w * 0.8)
     with style_context():
-        plot_min_cut(jr, None, ax, title=True)
+        plot_min_cut(jr, None, ax, labels=jr.n_public <= 40 or "auto", title=True)
         fig.tight_layout()
     return fig
 

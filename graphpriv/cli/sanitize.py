@@ -335,7 +335,7 @@ def run(args) -> int:
     mode = getattr(args, "release", None) or default_release(args.utility)
     if mode == "codeword" and args.utility != "U2":
         raise InputError("--release codeword needs --utility U2 (codewords are cluster centroids); use --release label or id")
-    out_dir = Path(args.out) if args.out else Path(f"{Path(str(args.data)).name.split('.')[0]}_sanitized")
+    out_dir = Path(args.out) if args.out is not None else Path(f"{Path(str(args.data)).name.split('.')[0]}_sanitized")
     fmt = gio.table_format(args.data)
     progress = Progress(6, "sanitize", progress_enabled(args))
     try:
@@ -375,7 +375,7 @@ def run(args) -> int:
             }
         if noop:
             logger.warning("nothing to merge: %s", _noop_reason(result, measures_before, args))
-        with gio.staged_output(out_dir) as tmp:
+        with gio.staged_output(out_dir, overwrite=args.overwrite, command="sanitize") as tmp:
             with progress.step("write"):
                 name = "sanitized.parquet" if fmt == "parquet" else "sanitized.csv"
                 stats = write_release(args, fmt, release, codes, decimals, tmp / name)
