@@ -25,7 +25,7 @@ GRID_MAX_CELLS = 60_000
 GX_MAX_NODES = 300
 GX_MAX_EDGES = 20_000
 #: Figures with value labels are drawn only when no value is longer than this (characters).
-MAX_LABEL_CHARS_IN_FIGURES = 200
+MAX_LABEL_CHARS_IN_FIGURES = 200   # graphpriv._guards.MAX_LABEL_CHARS
 
 EXAMPLES = """\
 Examples:
@@ -319,8 +319,10 @@ def make_figures(jr, fig_dir: Path, report: dict | None = None, omitted: list | 
          "right: number of public values x by anonymity-set size |[[S|x]]| (k-anonymity is the smallest).")
     longest = _longest_label(jr)
     cells = jr.n_sensitive * jr.n_public
+    cut = (report or {}).get("min_cut") or {}
     if longest > MAX_LABEL_CHARS_IN_FIGURES:
-        for stem in ("joint_range", "confusability", "min_cut"):
+        stems = ("joint_range", "confusability") + (("min_cut",) if cut.get("value") != 0 else ())
+        for stem in stems:
             skip(stem, f"a value is {longest} characters long (labelled figures need values of at most "
                        f"{MAX_LABEL_CHARS_IN_FIGURES})")
         return out
@@ -330,7 +332,6 @@ def make_figures(jr, fig_dir: Path, report: dict | None = None, omitted: list | 
     else:
         skip("joint_range", f"|[[S]]| x |[[X]]| = {cells} cells, more than the {GRID_MAX_CELLS} a legible grid can show")
     bound = confusability_edge_count_bound(jr)
-    cut = (report or {}).get("min_cut") or {}
     if jr.n_public <= GX_MAX_NODES and bound <= GX_MAX_EDGES:
         optional(_confusability_figure, "confusability",
                  "The confusability graph G_X: public values joined when they share a sensitive value; "
@@ -350,14 +351,9 @@ def make_figures(jr, fig_dir: Path, report: dict | None = None, omitted: list | 
 
 def _longest_label(jr) -> int:
     """Length of the longest sensitive or public label as text (0 for none)."""
-    best = 0
-    for labels in (jr.sensitive_labels, jr.public_labels):
-        for v in labels.tolist():
-            if isinstance(v, str) and len(v) > best:
-                best = len(v)
-            elif not isinstance(v, (str, int, float)):
-                best = max(best, len(str(v)))
-    return best
+    from .._guards import longest_label
+
+    return max(longest_label(jr.sensitive_labels.tolist()), longest_label(jr.public_labels.tolist()))
 
 
 def _overview_figure(jr):

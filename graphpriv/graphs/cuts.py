@@ -19,7 +19,7 @@ from typing import Hashable, Iterator
 import networkx as nx
 import numpy as np
 import scipy.sparse as sp
-from scipy.sparse.csgraph import breadth_first_order, maximum_flow
+from scipy.sparse.csgraph import breadth_first_order, connected_components, maximum_flow
 
 from ..errors import InputError, TooLargeError
 from ..ranges import JointRange
@@ -105,11 +105,20 @@ def min_cut(jr: JointRange, s: Hashable | None = None, t: Hashable | None = None
     >>> gp.min_cut(jr, "x1", "x2").value
     1
 
+    Raises
+    ------
+    TooLargeError
+        The exact algorithm would run past the time budget (see Notes).
+
     Notes
     -----
     With several components the global cut is 0 and its side is the component of the first public
-    value, whatever the backend. Stoer--Wagner (igraph, networkx) is O(|X| |E| + |X|^2 log |X|); the
-    scipy backend runs |X| - 1 max-flows.
+    value, whatever the backend. A connected G_X with a bridge has min cut 1 (the side of the first
+    bridge found), and a bridgeless one with a node of degree 2 has min cut 2 (that node alone): both
+    found in O(|X| + |E|) (:mod:`graphpriv.graphs.sparse_cuts`), so paths and trees of any size are
+    fast. Otherwise Stoer--Wagner (igraph, networkx) is O(|X| |E| + |X|^2 log |X|) and the scipy
+    backend runs |X| - 1 max-flows; past an estimated minute (about |X| = 30,000 for a sparse G_X)
+    a :class:`~graphpriv.errors.TooLargeError` says so before starting.
     """
     _check(jr)
     if backend not in BACKENDS:
@@ -127,8 +136,29 @@ def min_cut(jr: JointRange, s: Hashable | None = None, t: Hashable | None = None
             raise InputError("s and t must be different public values")
         in_side = _st_cut(a, si, ti, backend)
         return _side_to_result(jr, a, _normalise_side(in_side, si))
-    in_side = _global_cut(a, backend)
+    in_side = _scalable_global_cut(a, backend)
     return _side_to_result(jr, a, _normalise_side(in_side, 0))
+
+
+def _scalable_global_cut(a: sp.csr_array, backend: str) -> np.ndarray:
+    """Components first, then the linear-time cases (a bridge, a bridgeless graph of minimum degree 2),
+    and the exact quadratic algorithms only when their estimated time is within budget."""
+    from .sparse_cuts import check_gomory_hu, check_stoer_wagner, unit_min_cut_fast
+
+    n = a.shape[0]
+    ncomp, memb = connected_components(a, directed=False)
+    if ncomp > 1:
+        return memb == memb[0]
+    coo = sp.triu(a, k=1).tocoo()
+    edges = np.column_stack([coo.row, coo.col]).astype(np.int64)
+    fast = unit_min_cut_fast(n, edges)
+    if fast is not None:
+        return fast[1]
+    if backend == "scipy":       # |X| - 1 max-flows, as many as a Gomory-Hu tree
+        check_gomory_hu(n, len(edges))
+    else:
+        check_stoer_wagner(n, len(edges))
+    return _global_cut(a, backend)
 
 
 def _st_cut(a: sp.csr_array, si: int, ti: int, backend: str) -> np.ndarray:

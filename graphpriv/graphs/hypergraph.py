@@ -86,6 +86,25 @@ def _check_sizes(sizes) -> tuple[int, ...]:
     return out
 
 
+def _guard_pmf_size(p_xn) -> None:
+    """Refuse a dense pmf whose validation copies would pass the memory budget (before touching it)."""
+    from .._guards import check_dense
+
+    shape = getattr(p_xn, "shape", None)
+    if shape is not None and len(shape) > 0:
+        size = float(np.prod([float(k) for k in shape]))
+        check_dense(f"the dense pmf of shape {tuple(shape)} (validated as float64 copies)", size, 3 * 8,
+                    "SampleHypergraph.from_support with the points of positive probability")
+
+
+def _guard_support_size(n_points: int, n_samples: int) -> None:
+    from .._guards import check_dense
+
+    check_dense(f"the support of {n_points} points x {n_samples} samples (int64 codes and their index)",
+                n_points, 8 * (n_samples + 2), "SampleHypergraph.from_support with the points that matter, "
+                "or fewer samples")
+
+
 @dataclass(frozen=True, eq=False)
 class HypergraphComponents:
     """Connected components of H_n (equivalently of its Levi graph).
@@ -201,6 +220,10 @@ class SampleHypergraph:
             Negative / NaN entries, or entries not summing to 1.
         InputError
             ``labels`` or ``names`` do not match the axes.
+        TooLargeError
+            The dense pmf or its support table (|support| x n codes) would pass the memory budget,
+            e.g. a full-support pmf on (2,)^24; build it with :meth:`from_support` from the points
+            that occur instead.
 
         Examples
         --------
@@ -211,9 +234,11 @@ class SampleHypergraph:
         >>> hg.weights.tolist()
         [0.5, 0.25, 0.25]
         """
+        _guard_pmf_size(p_xn)
         p = validate_pmf(p_xn, atol=atol, name="p_xn")
         if p.ndim == 0:
             raise InputError("p_xn must have one axis per sample, got a scalar")
+        _guard_support_size(int(np.count_nonzero(p > 0)), p.ndim)
         flat = np.flatnonzero(p.ravel() > 0)
         support = np.stack(np.unravel_index(flat, p.shape), axis=1).astype(np.int64)
         return cls._make(p.shape, support, p.ravel()[flat] / p.sum(), labels, names)

@@ -190,6 +190,20 @@ def _components_of(n: int, edges: np.ndarray) -> tuple[int, np.ndarray]:
     return int(k), out
 
 
+def _has_bridge(n: int, edges: np.ndarray) -> bool:
+    from .sparse_cuts import bridge_ids
+
+    return len(bridge_ids(n, edges)) > 0
+
+
+def _renumber(membership: np.ndarray) -> np.ndarray:
+    """Part ids renumbered by first node (0, 1, ... in node order)."""
+    _, first, inverse = np.unique(membership, return_index=True, return_inverse=True)
+    rank = np.empty(len(first), dtype=np.int64)
+    rank[np.argsort(first)] = np.arange(len(first))
+    return rank[inverse]
+
+
 def _parts_from_membership(membership: np.ndarray, labels: list) -> tuple:
     groups: dict[int, list] = {}
     for v, c in enumerate(membership.tolist()):
@@ -202,6 +216,19 @@ def _cut_weight(membership: np.ndarray, edges: np.ndarray, w: np.ndarray) -> int
     if len(edges) == 0:
         return 0
     return int(w[membership[edges[:, 0]] != membership[edges[:, 1]]].sum())
+
+
+def _fast_unit_cut(n: int, edges: np.ndarray, w: np.ndarray) -> np.ndarray | None:
+    """Side of a global min cut of a connected graph in linear time (unit weights), else None after
+    checking that the exact algorithm fits the time budget."""
+    from .sparse_cuts import check_stoer_wagner, unit_min_cut_fast
+
+    if len(w) and (w == 1).all():
+        fast = unit_min_cut_fast(n, edges)
+        if fast is not None:
+            return fast[1]
+    check_stoer_wagner(n, len(edges), "the edge connectivity")
+    return None
 
 
 # ---------------------------------------------------------------------------------------------- edge connectivity
@@ -247,17 +274,29 @@ def edge_connectivity(jr: JointRange, *, graph: str = "confusability", weighted:
     >>> gp.edge_connectivity(gp.datasets.paper_example()[0]).value  # paper 003 Fig. 2: decomposable
     0
 
+    Raises
+    ------
+    TooLargeError
+        The exact algorithm would run past the time budget (see Notes).
+
     Notes
     -----
-    Stoer--Wagner: O(|V| |E| + |V|^2 log |V|).
+    Components first (a disconnected graph has connectivity 0); with unit weights a bridge gives 1 and
+    a bridgeless graph with a node of degree 2 gives 2, found in O(|V| + |E|)
+    (:mod:`graphpriv.graphs.sparse_cuts`), so trees and paths of any size are fast. Otherwise
+    Stoer--Wagner: O(|V| |E| + |V|^2 log |V|), refused with TooLargeError when estimated past a
+    minute (about |V| = 30,000 on a sparse graph).
     """
     _check_backend(backend)
     n, edges, w, labels, edge_label = _graph_arrays(jr, graph, weighted, max_edges)
     if n < 2:
         raise InputError("a cut needs at least two nodes; this joint range has one public value")
     ncomp, memb = _components_of(n, edges)
+    fast = _fast_unit_cut(n, edges, w) if ncomp == 1 else None
     if ncomp > 1:
         in_side = memb == memb[0]
+    elif fast is not None:
+        in_side = fast
     elif backend == "igraph":
         import igraph as ig
 
@@ -515,11 +554,13 @@ def network_strength(jr: JointRange, *, graph: str = "confusability", weighted: 
 
     Notes
     -----
-    Dinkelbach (Newton) iteration on the ratio: starting from the partition into single nodes, solve
+    A connected unit-weight graph with a bridge (a tree, a path) has strength exactly 1, attained by
+    its 2-edge-connected components: found in O(|V| + |E|). Otherwise a Dinkelbach (Newton) iteration on the ratio: starting from the partition into single nodes, solve
     the attack problem min_Pi w(delta(Pi)) - k |Pi| at the current ratio k (:func:`attack_partition`,
     |V| max-flows) and move to the better ratio until none exists. Each step strictly lowers k, and in
     practice 1-4 steps suffice, so the cost is a few times |V| max-flows on graphs of <= |V| + 2 nodes.
-    Arithmetic is exact (fractions, integer capacities).
+    Arithmetic is exact (fractions, integer capacities). Estimated past a minute (about |V| = 3,000
+    on a sparse graph) it raises :class:`~graphpriv.errors.TooLargeError` before starting.
     """
     _check_backend(backend)
     if method not in ("cunningham", "brute"):
@@ -528,11 +569,19 @@ def network_strength(jr: JointRange, *, graph: str = "confusability", weighted: 
     if n < 2:
         raise InputError("network strength needs at least two nodes; this joint range has one public value")
     ncomp, memb = _components_of(n, edges)
+    bridged = ncomp == 1 and method != "brute" and len(w) and (w == 1).all() and _has_bridge(n, edges)
     if ncomp > 1:
         frac, best = Fraction(0), memb
+    elif bridged:            # strength 1: the 2-edge-connected components, joined by the bridges
+        from .sparse_cuts import two_edge_connected_membership
+
+        frac, best = Fraction(1), _renumber(two_edge_connected_membership(n, edges))
     elif method == "brute":
         frac, best = _brute_strength(n, edges, w)
     else:
+        from .sparse_cuts import check_strength
+
+        check_strength(n, len(edges))
         best = np.arange(n, dtype=np.int64)
         frac = Fraction(int(w.sum()), n - 1)
         for _ in range(4 * n + 10):
@@ -722,9 +771,16 @@ def gomory_hu_tree(jr: JointRange, *, graph: str = "confusability", weighted: bo
     >>> sorted(d["weight"] for *_, d in T.edges(data=True))   # 5 components: 4 tree edges of weight 0
     [0, 0, 0, 0, 1, 1]
 
+    Raises
+    ------
+    TooLargeError
+        Estimated past a minute (about |V| = 10,000 on a sparse graph; see Notes).
+
     Notes
     -----
-    |V| - 1 maximum flows (Gusfield's algorithm in igraph).
+    A forest (|E| = |V| - number of components: trees, paths) is its own Gomory--Hu tree and is
+    returned in O(|V| + |E|). Otherwise |V| - 1 maximum flows (Gusfield's algorithm in igraph),
+    refused with :class:`~graphpriv.errors.TooLargeError` when estimated past a minute.
     """
     _check_backend(backend)
     n, edges, w, labels, _ = _graph_arrays(jr, graph, weighted, max_edges)
@@ -732,6 +788,18 @@ def gomory_hu_tree(jr: JointRange, *, graph: str = "confusability", weighted: bo
     T.add_nodes_from(labels)
     if n < 2:
         return T
+    ncomp, memb = _components_of(n, edges)
+    if len(edges) == n - ncomp:      # a forest is its own Gomory-Hu tree; components chained by weight 0
+        for (i, j), c in zip(edges.tolist(), w.tolist()):
+            T.add_edge(labels[i], labels[j], weight=int(c))
+        _, first = np.unique(memb, return_index=True)
+        roots = sorted(first.tolist())
+        for a, b in zip(roots, roots[1:]):
+            T.add_edge(labels[a], labels[b], weight=0)
+        return T
+    from .sparse_cuts import check_gomory_hu
+
+    check_gomory_hu(n, len(edges))
     if backend == "igraph":
         import igraph as ig
 

@@ -51,6 +51,15 @@ def bell_number(n: int) -> int:
     return row[0]
 
 
+def _guard_set_partitions(n: int) -> None:
+    from .._guards import check_dense
+
+    # the result (B(n) x n int8) and the previous round's rows and choices held while building it
+    check_dense(f"set_partitions({n}) (B({n}) = {bell_number(n):.3g} partitions)", 2 * bell_number(n) * (n + 10), 1,
+                "a heuristic search (gp.agglomerate, gp.beam_search or gp.local_search) or fewer public values "
+                "(exact search needs |X| <= 12)")
+
+
 def set_partitions(n: int) -> np.ndarray:
     """All set partitions of {0..n-1} as restricted-growth strings, shape (B(n), n), dtype int8.
 
@@ -60,9 +69,13 @@ def set_partitions(n: int) -> np.ndarray:
     >>> from graphpriv import set_partitions
     >>> set_partitions(3).tolist()
     [[0, 0, 0], [0, 0, 1], [0, 1, 0], [0, 1, 1], [0, 1, 2]]
+
+    Raises TooLargeError when the B(n) x n table would pass the memory budget (n >= 14: B(14) x 14
+    bytes is 2.7 GB).
     """
     if n < 1:
         raise InputError("set_partitions needs n >= 1")
+    _guard_set_partitions(n)
     a = np.zeros((1, 1), dtype=np.int8)
     mx = np.zeros(1, dtype=np.int8)
     for _ in range(1, n):

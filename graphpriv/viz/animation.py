@@ -94,6 +94,9 @@ def animate_trace(trace, jr, path, *, fps: float = 1.0, format: str | None = Non
     fmt = (format or path.suffix.lstrip(".") or "gif").lower()
     if fmt not in ("gif", "mp4"):
         raise InputError(f"format={fmt!r}: animate_trace writes 'gif' or 'mp4'")
+    from .._guards import check_plot_range
+
+    check_plot_range("trace", jr)
     if not (isinstance(fps, (int, float)) and fps > 0):
         raise InputError(f"fps must be a positive number, got {fps!r}")
     if fmt == "mp4" and not ffmpeg_available():

@@ -24,6 +24,7 @@ from typing import Hashable, Mapping, Sequence
 import numpy as np
 import scipy.sparse as sp
 
+from .._guards import check_plot_range
 from ..errors import InputError, InputTypeError
 from ..ranges import JointRange
 from .labels import format_label  # noqa: F401  (format_label stays importable from here)
@@ -529,6 +530,7 @@ def plot_joint_range(jr: JointRange, ax=None, *, color_by: str = "single", title
     O(|S| |X|) (a dense image); tick labels are thinned past 40 per axis.
     """
     _check_jr(jr)
+    check_plot_range("joint_range", jr)
     if color_by not in ("single", "component"):
         raise InputError(f"color_by={color_by!r} must be 'single' or 'component'")
     m = jr.matrix.toarray().astype(bool)
@@ -596,6 +598,7 @@ def plot_confusability(jr: JointRange, ax=None, *, layout: str | Mapping = "comp
     Builds G_X (up to sum_s |[[X|s]]|^2 / 2 edges); meant for graphs a reader can see (hundreds of nodes).
     """
     _check_jr(jr)
+    check_plot_range("confusability", jr, extra_nodes=jr.n_sensitive if bipartite else 0)
     comp = _components(jr)
     n_comp = int(comp.max()) + 1 if comp.size else 0
     x_labels = jr.public_labels.tolist()
@@ -701,6 +704,7 @@ def plot_min_cut(jr: JointRange, cut=None, ax=None, *, layout: str | Mapping = "
     6 vs 1 nodes, 1 cut edge
     """
     _check_jr(jr)
+    check_plot_range("confusability", jr)
     from ..graphs.cuts import MinCut, min_cut
 
     if cut is None:

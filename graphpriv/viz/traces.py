@@ -383,9 +383,11 @@ def plot_trace(trace, jr: JointRange, steps: Sequence[int] | None = None, ncols:
     >>> len(fig.axes)
     4
     """
+    from .._guards import check_plot_range
     from .overview import NODE_LINK_MAX
 
     _check_pair(trace, jr)
+    check_plot_range("trace", jr)
     if view not in ("auto", "graph", "matrix"):
         raise InputError(f"view={view!r} must be 'auto', 'graph' or 'matrix'")
     if view == "auto":
