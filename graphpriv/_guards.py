@@ -39,6 +39,7 @@ def format_bytes(n: float) -> str:
 
     Examples
     --------
+    >>> from graphpriv._guards import format_bytes
     >>> format_bytes(3 * 1024**3), format_bytes(512)
     ('3.0 GiB', '512 B')
     """
@@ -56,6 +57,7 @@ def format_seconds(s: float) -> str:
 
     Examples
     --------
+    >>> from graphpriv._guards import format_seconds
     >>> format_seconds(5), format_seconds(400), format_seconds(3e5)
     ('about 5 s', 'about 7 min', 'about 3.5 days')
     """
@@ -79,6 +81,7 @@ def check_dense(what: str, n_items: float, item_bytes: float, instead: str, *,
 
     Examples
     --------
+    >>> from graphpriv._guards import check_dense
     >>> check_dense("a test array", 10, 8, "something else")
     80.0
     >>> check_dense("the dense pmf", 2.0**40, 8, "a sparse pmf")
@@ -141,6 +144,7 @@ def check_plot(kind: str, n_sensitive: int, n_public: int, *, limit: float | Non
 
     Examples
     --------
+    >>> from graphpriv._guards import check_plot
     >>> check_plot("confusability", 10, 50)
     >>> check_plot("confusability", 10, 10**5)
     Traceback (most recent call last):

@@ -48,6 +48,8 @@ def bridge_ids(n: int, edges: np.ndarray) -> np.ndarray:
 
     Examples
     --------
+    >>> import numpy as np
+    >>> from graphpriv.graphs.sparse_cuts import bridge_ids
     >>> bridge_ids(4, np.array([[0, 1], [1, 2], [2, 0], [2, 3]])).tolist()
     [3]
     """
@@ -82,6 +84,8 @@ def unit_min_cut_fast(n: int, edges: np.ndarray) -> tuple[int, np.ndarray] | Non
 
     Examples
     --------
+    >>> import numpy as np
+    >>> from graphpriv.graphs.sparse_cuts import unit_min_cut_fast
     >>> path = np.array([[0, 1], [1, 2], [2, 3]])
     >>> value, side = unit_min_cut_fast(4, path)
     >>> value, side.tolist()
