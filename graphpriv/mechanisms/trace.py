@@ -421,6 +421,9 @@ class MergeTrace:
             raise InputError(f"not a serialised MergeTrace (expected a dict with format={_FORMAT!r})")
         if d.get("version") != _VERSION:
             raise InputError(f"unsupported MergeTrace version {d.get('version')!r}; this graphpriv reads version {_VERSION}")
+        from .trace_checks import validate_trace_dict
+
+        validate_trace_dict(d, _decode_label)
         try:
             steps = d["steps"]
             return cls(
@@ -451,6 +454,8 @@ class MergeTrace:
             d = json.loads(s)
         except (TypeError, ValueError) as exc:
             raise InputError(f"MergeTrace.from_json needs JSON text: {exc}") from None
+        except RecursionError:
+            raise InputError("MergeTrace.from_json: the JSON is nested too deeply to be a merge trace") from None
         return cls.from_dict(d)
 
     def __eq__(self, other: object) -> bool:
