@@ -146,6 +146,11 @@ def _main(argv: list[str] | None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 1
+    except UnicodeError as exc:       # a text codec failing inside a reader (e.g. --encoding utf-16 on UTF-8 bytes)
+        data = getattr(args, "data", "the input")
+        enc = getattr(args, "encoding", "utf-8")
+        return _error(f"data file {str(data)!r} is not valid {enc} text ({getattr(exc, 'reason', exc)}); pass the "
+                      "file's encoding with --encoding, e.g. --encoding latin-1", hint)
     except MemoryError:
         return _error("out of memory; try a smaller input, fewer distinct values, or --no-figures", hint)
     except (PermissionError, IsADirectoryError, NotADirectoryError, OSError) as exc:
