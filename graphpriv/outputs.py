@@ -317,12 +317,17 @@ def staged_output(out_dir: str | os.PathLike, *, overwrite: bool = False, comman
         for folder in reversed(created):
             _chmod_default(folder, folder=True)
         _clean_leftovers(parent, out.name)
-        stage = Path(tempfile.mkdtemp(prefix=f".{out.name}.{os.getpid()}.", suffix=_STAGE_TAG, dir=parent))
     except OSError as exc:
         _remove_empty(created)
         raise InputError(f"cannot create the output folder {str(out)!r} ({exc.strerror}); choose a writable --out") from None
     ok = False
+    # named before it exists and made inside the try: an interrupt at any point still removes it
+    stage = parent / f".{out.name}.{os.getpid()}.{os.urandom(6).hex()}{_STAGE_TAG}"
     try:
+        try:
+            os.mkdir(stage, 0o700)
+        except OSError as exc:
+            raise InputError(f"cannot create the output folder {str(out)!r} ({exc.strerror}); choose a writable --out") from None
         yield stage
         files = sorted(str(f.relative_to(stage)) for f in stage.rglob("*") if f.is_file())
         from . import __version__

@@ -13,7 +13,9 @@ A trace read from a file must replay to what it claims. Checked, each failure on
 - scalars: privacy and utility finite; λ missing (no multiplier, then L and ΔL may be missing too)
   or finite and >= 0, and then L = privacy - λ·utility and ΔL = L(t) - L(t-1) (missing at t = 0);
   the logarithm base finite, > 0 and not 1;
-- counts: |Q(t)| and |P(t)| equal what replaying the merges gives.
+- counts: |Q(t)| and |P(t)| equal what replaying the merges gives (under side information, marked
+  ``info["side_information"]``, |P(t)| counts components of another graph and only |P(t)| >= 1 is
+  checked).
 """
 
 from __future__ import annotations
@@ -151,6 +153,9 @@ def validate_trace_dict(d: Any, decode_label) -> None:
             a = cparent[a]
         return a
 
+    # under side information n_components counts components of another graph (G_{X^,A}): not replayed
+    info = d.get("info")
+    replay_components = not (isinstance(info, dict) and info.get("side_information"))
     prev_L = None
     for t, s in enumerate(steps):
         if not isinstance(s, dict):
@@ -215,7 +220,9 @@ def validate_trace_dict(d: Any, decode_label) -> None:
                 _fail(f"step {t}: {key} must be an integer, got {s[key]!r}")
         if s["n_clusters"] != clusters:
             _fail(f"step {t} claims {s['n_clusters']} clusters but its merges leave {clusters}")
-        if s["n_components"] != n_comp:
+        if replay_components and s["n_components"] != n_comp:
             _fail(f"step {t} claims {s['n_components']} components of G_X^ but replaying gives {n_comp}")
+        if s["n_components"] < 1:
+            _fail(f"step {t} claims {s['n_components']} components; there is at least one")
     if not steps[returned]["accepted"]:
         _fail(f"'returned' = {returned} names a rejected step")
