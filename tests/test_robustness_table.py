@@ -23,6 +23,7 @@ def _files(tmp: Path) -> dict:
     files = {
         "d.csv": b"s,x\n1,a\n2,b\n1,c\n",
         "long.csv": b"s,x\n1," + b"a" * 1_000_000 + b"\n2,b\n",
+        "5k.csv": b"s,x\n1," + b"a" * 5_000 + b"\n2,b\n1,c\n",
         "u8.csv": "s,x\n1,é\n2,b\n".encode(),
     }
     for name, data in files.items():
@@ -69,7 +70,9 @@ CASES = {
                                "graphpriv: error: output path", "names no folder of its own"),
     "max-cut-edges negative": (["analyze", *HUNGARIAN, "--max-cut-edges", "-5"], 2,
                                "graphpriv: error: --max-cut-edges must be >= 0", "--help"),
-    "a 1 MB value": (["analyze", "TMP/long.csv", "-s", "s", "-x", "x", "-q", "--out", "TMP/r"], 0, None, ""),
+    "a 1 MB value": (["analyze", "TMP/long.csv", "-s", "s", "-x", "x", "-q", "--out", "TMP/r"], 2,
+                     "graphpriv: error: column 'x' holds a value of 1000000 characters", "--help"),
+    "a 5,000-character value": (["analyze", "TMP/5k.csv", "-s", "s", "-x", "x", "-q", "--out", "TMP/r"], 0, None, ""),
     "foreign folder with --overwrite": (["analyze", *HUNGARIAN, "-q", "--no-figures", "--overwrite", "--out", "TMP/foreign"],
                                         0, None, ""),
 }
@@ -92,8 +95,9 @@ def test_cli_input_table(name, tmp_path):
         assert (tmp_path / "foreign" / "mine.txt").read_text() == "keep me"
     else:
         assert lines == [], lines
-    if name == "a 1 MB value":
+    if name == "a 5,000-character value":
         md = (tmp_path / "r" / "report.md").read_text()
-        assert "1000000 characters" in md and len(md) < 20_000               # the value is cut, figures say why
+        assert "(5000 characters)" in md and len(md) < 10_000                # the value is cut ...
+        assert "- joint\\_range: a value is 5000 characters long" in md       # ... and the figures left out say why
     if name == "foreign folder with --overwrite":
         assert not (tmp_path / "foreign" / "mine.txt").exists() and (tmp_path / "foreign" / "report.json").exists()
