@@ -261,6 +261,8 @@ def edge_connectivity(jr: JointRange, *, graph: str = "confusability", weighted:
     ------
     InputError
         Fewer than two nodes, unknown ``graph`` or ``backend``.
+    TooLargeError
+        The exact algorithm would run past the time budget (see Notes).
 
     Examples
     --------
@@ -273,11 +275,6 @@ def edge_connectivity(jr: JointRange, *, graph: str = "confusability", weighted:
     2
     >>> gp.edge_connectivity(gp.datasets.paper_example()[0]).value  # paper 003 Fig. 2: decomposable
     0
-
-    Raises
-    ------
-    TooLargeError
-        The exact algorithm would run past the time budget (see Notes).
 
     Notes
     -----
