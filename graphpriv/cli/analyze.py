@@ -51,8 +51,7 @@ def add_common_arguments(p: argparse.ArgumentParser) -> None:
                    help="missing values: stop with an error (default), drop those rows (counted), or keep "
                         "'missing' as a value of its own (as JointRange.from_dataframe)")
     p.add_argument("--sep", metavar="CHAR", help="CSV delimiter (default ','; tab for .tsv)")
-    p.add_argument("--encoding", default="utf-8", metavar="NAME", type=text_encoding,
-                   help="CSV text encoding (default utf-8; e.g. latin-1)")
+    p.add_argument("--encoding", default="utf-8", metavar="NAME", help="CSV text encoding (default utf-8; e.g. latin-1)")
     p.add_argument("--na-values", action="append", metavar="TOKEN",
                    help="CSV token read as missing (repeatable; replaces the defaults: empty, NA, NaN, null, ?, ...)")
     p.add_argument("--numbers", choices=("sensitive", "public", "both"), metavar="{sensitive,public,both}",
@@ -62,19 +61,6 @@ def add_common_arguments(p: argparse.ArgumentParser) -> None:
                    help="replace --out whole even when it is a non-empty folder graphpriv did not write "
                         "(an earlier graphpriv output there is always replaced whole)")
     add_verbosity_arguments(p)
-
-
-def text_encoding(name: str) -> str:
-    """argparse type of --encoding: a codec Python knows that decodes bytes to text (not rot13, zlib, ...)."""
-    import codecs
-
-    try:
-        info = codecs.lookup(name)
-    except LookupError:
-        raise argparse.ArgumentTypeError(f"{name!r} is not a known text encoding; use e.g. utf-8 or latin-1") from None
-    if not getattr(info, "_is_text_encoding", True):
-        raise argparse.ArgumentTypeError(f"{name!r} is a codec but not a text encoding; use e.g. utf-8 or latin-1")
-    return name
 
 
 def add_verbosity_arguments(p: argparse.ArgumentParser) -> None:
