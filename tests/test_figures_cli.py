@@ -107,3 +107,16 @@ def test_list(capsys):
     assert main(["figures", "--list"]) == 0
     out = capsys.readouterr().out
     assert "paper003_fig4_alg2_U1_merges" in out and "Fig. 4" in out
+
+
+def test_figures_follow_the_umask(tmp_path):
+    """Files are created with 0o666 & ~umask (as open() would), not mkstemp's 0600."""
+    from graphpriv.reproduce import build_all
+
+    old = os.umask(0o027)
+    try:
+        build_all(tmp_path, only=["paper003_fig1_joint_range"], quick=True, formats=("png",))
+    finally:
+        os.umask(old)
+    for name in ("paper003_fig1_joint_range.png", "README.md"):
+        assert (tmp_path / name).stat().st_mode & 0o777 == 0o640, name

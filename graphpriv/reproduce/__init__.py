@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import importlib
 import logging
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-__all__ = ["FigureSpec", "figure", "registry", "build_all", "MODULES"]
+__all__ = ["FigureSpec", "figure", "registry", "build_all", "drop_single_panel_titles", "typeset_labels", "MODULES"]
 
 logger = logging.getLogger(__name__)
 
@@ -83,6 +81,8 @@ def build_all(out_dir, *, only: list[str] | None = None, quick: bool = False, fo
         logger.info("building %s", spec.name)
         with style_context():
             fig = spec.build(quick=quick)
+        drop_single_panel_titles(fig)
+        typeset_labels(fig)
         save_figure(fig, out / spec.name, formats=formats)
         plt.close(fig)
         built.append(spec)
@@ -90,6 +90,65 @@ def build_all(out_dir, *, only: list[str] | None = None, quick: bool = False, fo
     present = [s for s in registry() if all((out / f"{s.name}.{f}").exists() for f in formats)]
     _write_manifest(out, present, formats)
     return built
+
+
+def drop_single_panel_titles(fig) -> bool:
+    """Remove the titles of a one-panel figure (twin and inset axes do not count as panels): in a paper the
+    caption (the manifest's "what it shows") says what a single panel is. Returns True when it removed any."""
+    panels = {tuple(round(v, 4) for v in ax.get_position().bounds) for ax in fig.axes
+              if ax.get_subplotspec() is not None and ax.get_visible()}
+    if len(panels) != 1:
+        return False
+    for ax in fig.axes:
+        for loc in ("left", "center", "right"):
+            ax.set_title("", loc=loc)
+    if fig._suptitle is not None:
+        fig._suptitle.set_text("")
+    return True
+
+
+def typeset_labels(fig) -> int:
+    """Pass every text of ``fig`` (titles, axis labels, legends, annotations, fixed tick labels) through
+    :func:`graphpriv.viz.labels.math_text`, so all figures write I*, G_X, x_{11}, ε, "L0|I*=0" the same way.
+    Returns the number of texts changed."""
+    from matplotlib.ticker import FixedLocator
+
+    from ..viz.labels import math_text
+
+    changed = 0
+
+    def fix(text_artist) -> None:
+        nonlocal changed
+        old = text_artist.get_text()
+        new = math_text(old)
+        if new != old:
+            text_artist.set_text(new)
+            changed += 1
+
+    texts = list(fig.texts) + ([fig._suptitle] if fig._suptitle is not None else [])
+    for ax in fig.axes:
+        texts += [ax.title, ax._left_title, ax._right_title, ax.xaxis.label, ax.yaxis.label, *ax.texts]
+        leg = ax.get_legend()
+        if leg is not None:
+            texts += [*leg.get_texts(), leg.get_title()]
+        for axis in (ax.xaxis, ax.yaxis):   # fixed tick labels (set_xticklabels); numeric ticks are left alone
+            if isinstance(axis.get_major_locator(), FixedLocator):
+                ticks = axis.get_ticklabels()
+                old = [t.get_text() for t in ticks]
+                new = [math_text(v) for v in old]
+                if new != old:
+                    props = [(t.get_rotation(), t.get_fontsize(), t.get_color()) for t in ticks]
+                    axis.set_ticklabels(new)
+                    for t, (rot, size, col) in zip(axis.get_ticklabels(), props):
+                        t.set_rotation(rot)
+                        t.set_fontsize(size)
+                        t.set_color(col)
+                    changed += sum(a != b for a, b in zip(new, old))
+    for leg in fig.legends:
+        texts += list(leg.get_texts())
+    for t in texts:
+        fix(t)
+    return changed
 
 
 def _write_manifest(out: Path, specs: list[FigureSpec], formats) -> None:
@@ -107,8 +166,6 @@ def _write_manifest(out: Path, specs: list[FigureSpec], formats) -> None:
     for s in specs:
         files = ", ".join(f"[{s.name}.{f}]({s.name}.{f})" for f in formats)
         lines.append(f"| {files} | {cell(s.paper)} | {cell(s.figure)} | {cell(s.shows)} | {cell(s.erratum) or '—'} |")
-    text = "\n".join(lines) + "\n"
-    fd, tmp = tempfile.mkstemp(prefix=".README.md", dir=out)
-    with os.fdopen(fd, "w") as fh:
-        fh.write(text)
-    os.replace(tmp, out / "README.md")
+    from ..outputs import write_text
+
+    write_text(out / "README.md", "\n".join(lines) + "\n")

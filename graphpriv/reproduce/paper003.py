@@ -107,7 +107,7 @@ def fig3(quick: bool = False):
 
 
 @figure(name="paper003_fig4_alg2_U1_merges", paper="003", number="Fig. 4",
-        shows="Example 3 (Algorithm 2, U1, lambda = 0.3): G_X-hat after each iteration t = 1..4; super-nodes x13, x25, "
+        shows="Example 3 (Algorithm 2, U1, lambda = 0.3): G_X (t = 0, 5 components) and G_X-hat after each iteration t = 1..4; super-nodes x13, x25, "
               "x46, x137; the merged node is ringed and the components it joined shaded; the number of components falls 4, 3, 2, 1 and "
               "I* from log2 5 to 0.",
         erratum="Example 3 prints Delta L(1) as log2(4/5) - lambda log2 2 = -0.0219; the value -0.0219 needs "
@@ -116,20 +116,20 @@ def fig4(quick: bool = False):
     from ..viz.traces import plot_trace
 
     jr, r = _run("I*", _LAM_EX3, "U1")
-    return plot_trace(r.trace, jr, steps=[1, 2, 3, 4], ncols=4)
+    return plot_trace(r.trace, jr, steps=[0, 1, 2, 3, 4], ncols=5)
 
 
 @figure(name="paper003_fig5_alg2_U2_merges", paper="003", number="Fig. 5",
-        shows="Example 4 (Algorithm 2, U2, x7 = 4, lambda = 0.3): G_X-hat after each iteration; x14, x35, x356 as printed "
+        shows="Example 4 (Algorithm 2, U2, x7 = 4, lambda = 0.3): G_X (t = 0) and G_X-hat after each iteration; x14, x35, x356 as printed "
               "for t = 1..3, then the fourth merge x2 + x7 that the definitions accept.",
         erratum="The print stops at t = 3 with Q(3) = {{x1,x4},{x3,x5,x6},{x2},{x7}}, but under the stated settings the "
                 "4th merge {x2}+{x7} has Delta L = -0.615 < 0 and is taken (the paper's stop needs lambda >= 0.7792); "
-                "panel (d) shows it.")
+                "panel (e) shows it.")
 def fig5(quick: bool = False):
     from ..viz.traces import plot_trace
 
     jr, r = _run("I*", _LAM_EX4, "U2", example=4)
-    return plot_trace(r.trace, jr, ncols=4)
+    return plot_trace(r.trace, jr, steps=range(len(r.trace)), ncols=5)
 
 
 @figure(name="paper003_fig6_convergence_alg2", paper="003", number="Fig. 6",
@@ -212,16 +212,24 @@ def fig8(quick: bool = False):
     from ..viz.style import PAGE_WIDTH, PALETTE, ROLE, new_figure
     from ..viz.traces import plot_convergence
 
-    fig, axes = new_figure(PAGE_WIDTH, 2.3, 1, 3, layout="constrained")
-    for ax, obj, letter, alg in ((axes[0], "L0", "a", "Algorithm 1, problem (3)"), (axes[1], "I*", "b", "Algorithm 2, problem (5)")):
+    fig, ax0 = new_figure(PAGE_WIDTH, 2.4, layout="constrained")
+    ax0.remove()
+    gs = fig.add_gridspec(2, 3, height_ratios=[1, 3])
+    a_top, a_low = fig.add_subplot(gs[0, 0]), fig.add_subplot(gs[1, 0])
+    axes = [a_low, fig.add_subplot(gs[:, 1]), fig.add_subplot(gs[:, 2])]
+    for ax, obj, letter, alg in ((a_low, "L0", "a", "Algorithm 1, problem (3)"), (axes[1], "I*", "b", "Algorithm 2, problem (5)")):
         traces, labels = [], []
         for u in ("U1", "U2"):
             jr, vals = _hungarian(u)
             lam = _HUNGARIAN_LAMS[obj][u]
             traces.append(agglomerate(jr, obj, lam, utility=u, values=vals).trace)
             labels.append(rf"$U_{u[1]}$, $\lambda={lam:g}$")
-        plot_convergence(traces, ax, labels=labels, title=f"({letter}) {alg}")
+        plot_convergence(traces, ax, labels=labels, title=None if ax is a_low else f"({letter}) {alg}")
         ax.legend(frameon=False, fontsize=6)
+        if ax is a_low:   # broken y axis: the rejected U2 step (L = 139) on top, the rest below at full resolution
+            plot_convergence(traces, a_top, labels=labels, title=f"({letter}) {alg}")
+            a_top.get_legend().remove()
+            _break_y_axis(a_top, a_low, traces)
     full, labels = [], []
     for obj, alg in (("L0", "$L_0$, Alg. 1"), ("I*", "$I^*$, Alg. 2")):
         for u in ("U1", "U2"):
@@ -230,11 +238,39 @@ def fig8(quick: bool = False):
             full.append(tr)
             n = sum(s.accepted for s in tr.steps) - 1
             labels.append(f"{alg}, $U_{u[1]}$ ({n} merge{'s' if n != 1 else ''})")
+    # runs whose privacy curves coincide are drawn once, with one legend entry naming both
+    same = [np.allclose(full[2].to_frame()["privacy"], full[3].to_frame()["privacy"])] if len(full[2]) == len(full[3]) else [False]
+    if same[0]:
+        full, labels = full[:3], labels[:2] + [labels[2].replace("$U_1$", "$U_1$ and $U_2$").replace("merge)", "merge each)")]
     plot_convergence(full, axes[2], labels=labels, quantity="privacy", show_rejected=False, mark_returned=False,
                      colors=[ROLE["frontier"], ROLE["frontier2"], PALETTE[2], PALETTE[3]],
                      title=r"(c) full merge order ($\lambda=0$)")
+    for line in axes[2].get_lines():   # U2 hollow and dashed, so a curve under another one still shows
+        if "U_2" in line.get_label() and "U_1" not in line.get_label():
+            line.set_markerfacecolor("white")
+            line.set_linestyle("--")
+    axes[2].set_ylabel("privacy leakage (bits)")
     axes[2].legend(frameon=False, fontsize=6)
     return fig
+
+
+def _break_y_axis(top, low, traces) -> None:
+    """Split one panel into two y ranges (``top`` above ``low``): values far above the others go on top."""
+    vals = np.sort(np.concatenate([tr.to_frame()["L"].to_numpy(dtype=float) for tr in traces]))
+    gaps = np.diff(vals)
+    k = int(np.argmax(gaps))
+    lo_span = vals[k] - vals[0] or 1.0
+    pad_lo, pad_hi = 0.12 * lo_span, 0.12 * max(vals[-1] - vals[k + 1], lo_span * 0.3)
+    low.set_ylim(vals[0] - pad_lo, vals[k] + pad_lo)
+    top.set_ylim(vals[k + 1] - pad_hi, vals[-1] + pad_hi)
+    top.spines["bottom"].set_visible(False)
+    top.tick_params(axis="x", bottom=False, labelbottom=False)
+    top.set_xlabel("")
+    top.set_ylabel("")
+    top.set_xlim(low.get_xlim())
+    for ax, y in ((top, 0.0), (low, 1.0)):   # the break marks on the y axis
+        ax.plot([-0.025, 0.025], [y - 0.035 * (1 if ax is low else 3), y + 0.035 * (1 if ax is low else 3)],
+                transform=ax.transAxes, color="k", lw=0.8, clip_on=False)
 
 
 @figure(name="paper003_fig9_hungarian_frontiers", paper="003", number="Fig. 9",

@@ -142,8 +142,11 @@ def animate_trace(trace, jr, path, *, fps: float = 1.0, format: str | None = Non
 
         anim = animation.FuncAnimation(fig, draw, frames=len(steps), blit=False, repeat=False)
         writer = animation.PillowWriter(fps=fps) if fmt == "gif" else animation.FFMpegWriter(fps=fps)
+        from ..outputs import _chmod_default
+
         fd, tmp = tempfile.mkstemp(prefix="." + path.stem, suffix="." + fmt, dir=path.parent)
         os.close(fd)
+        _chmod_default(tmp)
         try:
             anim.save(tmp, writer=writer, dpi=dpi)
             os.replace(tmp, path)

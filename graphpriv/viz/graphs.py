@@ -28,7 +28,7 @@ from .._guards import check_plot_range
 from ..errors import InputError, InputTypeError
 from ..ranges import JointRange
 from .labels import format_label  # noqa: F401  (format_label stays importable from here)
-from .style import COLUMN_WIDTH, PALETTE, ROLE, axes_or_new, component_color
+from .style import COLUMN_WIDTH, ROLE, axes_or_new, component_color
 
 __all__ = [
     "plot_joint_range",
@@ -674,7 +674,8 @@ def _plot_bipartite(jr: JointRange, comp: np.ndarray, ax, labels, title, n_comp:
 
 @styled
 def plot_min_cut(jr: JointRange, cut=None, ax=None, *, layout: str | Mapping = "components",
-                 labels: bool | str | None = "auto", title: str | bool | None = True, seed: int = 0):
+                 labels: bool | str | None = "auto", title: str | bool | None = True, seed: int = 0,
+                 legend: bool = True):
     """Draw G_X split by a minimum cut {X', [[X]] \\ X'} with the cut edges highlighted (paper 003, Section IV).
 
     Parameters
@@ -687,12 +688,15 @@ def plot_min_cut(jr: JointRange, cut=None, ax=None, *, layout: str | Mapping = "
         As in :func:`plot_confusability`.
     title : str or bool
         ``True`` writes the cut value kappa and the size of each side.
+    legend : bool
+        A legend under the panel naming the two sides (with their sizes) and the cut edges.
 
     Returns
     -------
     matplotlib Axes
-        Nodes of the side X' are filled with ``PALETTE[0]``, the others with ``PALETTE[1]``; cut edges are
-        drawn thick and dashed in ``ROLE["cut"]``.
+        Nodes of the side X' are drawn in ``ROLE["cut_side"]``, the others in ``ROLE["cut_other"]`` (both outside
+        the component palette, so a cut is never read as components); cut edges are thick and dashed in
+        ``ROLE["cut"]``.
 
     Examples
     --------
@@ -725,12 +729,24 @@ def plot_min_cut(jr: JointRange, cut=None, ax=None, *, layout: str | Mapping = "
     ecol = [ROLE["cut"] if c else (_tint(ROLE["edge"], 0.45) if dense else ROLE["edge"]) for c in crossing]
     ew = [2.2 if c else (0.5 if dense else 1.0) for c in crossing]
     es = ["--" if c else "solid" for c in crossing]
-    side_col = [PALETTE[0] if s else PALETTE[1] for s in side]
+    side_col = [ROLE["cut_side"] if s else ROLE["cut_other"] for s in side]
     on = _labels_on(labels, jr.n_public)
     texts = [format_label(x) for x in x_labels]
     _draw_graph(ax, pos, edges, texts, np.zeros(jr.n_public, dtype=int), edge_colors=ecol, edge_widths=ew, edge_styles=es,
                 face_colors=[_tint(c) for c in side_col], node_edge_colors=side_col, labels_on=on)
     n_cross = int(crossing.sum())
+    if legend:
+        from matplotlib.lines import Line2D
+
+        def disc(c, text):
+            return Line2D([], [], marker="o", markersize=6, markerfacecolor=_tint(c), markeredgecolor=c, linestyle="none",
+                          label=text)
+
+        handles = [disc(ROLE["cut_side"], f"side $X'$ ({len(cut.side)})"),
+                   disc(ROLE["cut_other"], rf"$[\![X]\!]\setminus X'$ ({len(cut.other)})"),
+                   Line2D([], [], color=ROLE["cut"], linestyle="--", linewidth=2.0, label=f"cut edge ({n_cross})")]
+        ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=3, frameon=False, fontsize=6,
+                  handlelength=1.6, columnspacing=0.8, handletextpad=0.4, borderaxespad=0.2)
     if title is True:
         is_st = _is_st_cut(jr, cut)
         head = "$s$-$t$ cut" if is_st else "min cut"

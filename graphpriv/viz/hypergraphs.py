@@ -362,19 +362,28 @@ def plot_privacy_polytope(result, *, ax=None, title: str | None = None, label_ve
         return pts[order]
 
     outline = hull_poly(Z)
-    if len(outline) >= 3 and nul >= 2:
-        ax.fill(outline[:, 0], outline[:, 1], facecolor=ROLE["grid"], edgecolor=ROLE["edge"], linewidth=0.8, alpha=0.6, zorder=0)
-    else:
-        ax.plot(outline[:, 0], outline[:, 1], color=ROLE["edge"], linewidth=1.5, zorder=0)
     cell = hull_poly(Z[used])
-    if len(cell) >= 3:
-        ax.fill(cell[:, 0], cell[:, 1], facecolor=ROLE["merge"], alpha=0.35, edgecolor=ROLE["merge"], linewidth=1.0, zorder=1,
-                label="optimal cell")
-    elif len(cell) == 2:
-        ax.plot(cell[:, 0], cell[:, 1], color=ROLE["merge"], linewidth=3, alpha=0.6, zorder=1, label="optimal cell")
-    ax.scatter(Z[~used, 0], Z[~used, 1], s=22, facecolor="white", edgecolor=ROLE["exact"], zorder=3, label="vertex of S")
-    ax.scatter(Z[used, 0], Z[used, 1], s=26, color=ROLE["merge"], edgecolor=ROLE["exact"], zorder=3, label="vertex used (y)")
-    ax.scatter([0], [0], marker="*", s=80, color=ROLE["frontier2"], edgecolor=ROLE["exact"], linewidth=0.5, zorder=4, label="$p_{X^n}$")
+
+    def draw(a, lab: bool) -> None:
+        if len(outline) >= 3 and nul >= 2:
+            a.fill(outline[:, 0], outline[:, 1], facecolor=ROLE["grid"], edgecolor=ROLE["edge"], linewidth=0.8, alpha=0.6,
+                   zorder=0)
+        else:
+            a.plot(outline[:, 0], outline[:, 1], color=ROLE["edge"], linewidth=1.5, zorder=0)
+        if len(cell) >= 3:
+            a.fill(cell[:, 0], cell[:, 1], facecolor=ROLE["merge"], alpha=0.35, edgecolor=ROLE["merge"], linewidth=1.0,
+                   zorder=1, label="optimal cell" if lab else None)
+        elif len(cell) == 2:
+            a.plot(cell[:, 0], cell[:, 1], color=ROLE["merge"], linewidth=3, alpha=0.6, zorder=1,
+                   label="optimal cell" if lab else None)
+        a.scatter(Z[~used, 0], Z[~used, 1], s=22, facecolor="white", edgecolor=ROLE["exact"], zorder=3,
+                  label="vertex of S" if lab else None)
+        a.scatter(Z[used, 0], Z[used, 1], s=26, color=ROLE["merge"], edgecolor=ROLE["exact"], zorder=3,
+                  label="vertex used (y)" if lab else None)
+        a.scatter([0], [0], marker="*", s=80, color=ROLE["frontier2"], edgecolor=ROLE["exact"], linewidth=0.5, zorder=4,
+                  label="$p_{X^n}$" if lab else None)
+
+    draw(ax, True)
     if label_vertices and len(V) <= 12:
         span = np.ptp(Z, axis=0).max() or 1.0
         T = []
@@ -397,10 +406,55 @@ def plot_privacy_polytope(result, *, ax=None, title: str | None = None, label_ve
     ax.set_yticks([])
     for side in ("left", "bottom"):
         ax.spines[side].set_visible(False)
+    if nul >= 2:
+        _zoom_crowded_corner(ax, Z, draw)
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=2, frameon=False, fontsize=6.5)
     extra = "" if nul <= 2 else f" (projection, nullity {nul})"
     ax.set_title(title or f"polytope S: {len(V)} vertices{extra}")
     return ax
+
+
+def _zoom_crowded_corner(ax, Z: np.ndarray, draw) -> None:
+    """When vertices of the polytope crowd together (closer than 5 % of its span), draw an inset that zooms on
+    them (gid ``"graphpriv-zoom"``), placed in the emptiest corner of the axes and linked to the zoomed box."""
+    if len(Z) < 2:
+        return
+    span = float(np.ptp(Z, axis=0).max()) or 1.0
+    D = np.hypot(*(Z[:, None, :] - Z[None, :, :]).transpose(2, 0, 1))
+    np.fill_diagonal(D, np.inf)
+    i, j = np.unravel_index(np.argmin(D), D.shape)
+    if D[i, j] >= 0.05 * span:
+        return
+    mid = (Z[i] + Z[j]) / 2
+    group = Z[np.hypot(*(Z - mid).T) < 3 * D[i, j]]
+    half = max(2.5 * D[i, j], 0.7 * float(np.ptp(group, axis=0).max()), 0.01 * span)
+    ax.figure.canvas.draw_idle()
+    to_axes = ax.transAxes.inverted()
+    pts = to_axes.transform(ax.transData.transform(Z))
+    corners = {(0.02, 0.62): "upper left", (0.62, 0.62): "upper right", (0.02, 0.02): "lower left", (0.62, 0.02): "lower right"}
+    box = np.array([0.36, 0.36])
+    zoom_ax = to_axes.transform(ax.transData.transform(np.array([mid - half, mid + half])))
+
+    def crowd(c):
+        c = np.asarray(c)
+        inside = ((pts >= c - 0.04) & (pts <= c + box + 0.04)).all(axis=1).sum()
+        overlap = not ((zoom_ax[1] < c).any() or (zoom_ax[0] > c + box).any())
+        return inside + 100 * overlap
+
+    corner = min(corners, key=crowd)
+    ins = ax.inset_axes([corner[0], corner[1], box[0], box[1]])
+    ins.set_gid("graphpriv-zoom")
+    draw(ins, False)
+    ins.set_xlim(mid[0] - half, mid[0] + half)
+    ins.set_ylim(mid[1] - half, mid[1] + half)
+    ins.set_aspect("equal", adjustable="box")
+    ins.set_xticks([])
+    ins.set_yticks([])
+    for sp in ins.spines.values():
+        sp.set_visible(True)
+        sp.set_color("#808080")
+        sp.set_linewidth(0.6)
+    ax.indicate_inset_zoom(ins, edgecolor="#808080", linewidth=0.6)
 
 
 def plot_channel(p_x_given_w, *, w_labels=None, x_labels=None, w_name: str = "W", x_name: str = "X", ax=None,

@@ -11,7 +11,7 @@ import re
 
 from .._labels import label_key
 
-__all__ = ["label_key", "sort_labels", "cluster_label", "format_label"]
+__all__ = ["label_key", "sort_labels", "cluster_label", "format_label", "math_text"]
 
 _LABEL_RE = re.compile(r"^([A-Za-z]+)_?(\d+)$")
 
@@ -139,3 +139,67 @@ def _plain(m) -> str:
     if isinstance(m, float) and m.is_integer():
         return str(int(m))
     return str(m)
+
+
+# plain-text names -> matplotlib mathtext, longest first (one formatter for every figure's labels)
+_MATH_NAMES = [
+    (r"L0\|I\*=0", r"$L_0$ with $I^*=0$"),
+    (r"I\*\(S;\s*X\)", r"$I^*(S;X)$"),
+    (r"I\*\(S;\s*X̂\)", r"$I^*(S;\hat X)$"),
+    (r"\|\[\[S\|x\]\]\|", r"$|[\![S|x]\!]|$"),
+    (r"\[\[S\|x\]\]", r"$[\![S|x]\!]$"),
+    (r"I\*", r"$I^*$"),
+    (r"G_X", r"$G_X$"),
+    (r"\|S\|", r"$|S|$"),
+    (r"\|X\|", r"$|X|$"),
+    (r"ε̄", r"$\bar\epsilon$"),
+    (r"ε", r"$\epsilon$"),
+    (r"δ", r"$\delta$"),
+    (r"λ", r"$\lambda$"),
+    (r"σ", r"$\sigma$"),
+    (r"α", r"$\alpha$"),
+    (r"∞", r"$\infty$"),
+    (r"→", r"$\to$"),
+    (r"(?<![A-Za-z_])([LUIH])([0-9])(?![0-9A-Za-z])", None),          # L0, U1, I0, H0 -> L_0 ...
+    (r"(?<![A-Za-z_\\])([xXsSwW])([0-9]+)(?![0-9A-Za-z])", None),     # x11 -> x_{11}, X1 -> X_1
+]
+_MATH_RE = re.compile("|".join(f"({p})" for p, _ in _MATH_NAMES))
+
+
+def math_text(text: str) -> str:
+    r"""Typeset the symbols of a plain-text figure label with matplotlib mathtext, so every figure writes them
+    the same way: ``I*`` -> :math:`I^*`, ``G_X`` -> :math:`G_X`, ``x11`` -> :math:`x_{11}`, ``ε``/``δ``/``ε̄``
+    -> :math:`\epsilon`, :math:`\delta`, :math:`\bar\epsilon`, ``L0`` -> :math:`L_0`, ``"L0|I*=0"`` ->
+    ":math:`L_0` with :math:`I^*=0`" (problem (10) of Ding & Farokhi). A symbol followed by ``=value`` is set
+    as one formula. Text already holding ``$`` is returned unchanged.
+
+    Examples
+    --------
+    >>> math_text("ε=1, δ=0.005, ε̄=∞")
+    '$\\epsilon=1$, $\\delta=0.005$, $\\bar\\epsilon=\\infty$'
+    >>> math_text("L0|I*=0")
+    '$L_0$ with $I^*=0$'
+    >>> math_text("mean I* of x11")
+    'mean $I^*$ of $x_{11}$'
+    >>> math_text("$x$")
+    '$x$'
+    """
+    if not isinstance(text, str) or "$" in text:
+        return text
+
+    def one(m) -> str:
+        tok = m.group(0)
+        for pat, rep in _MATH_NAMES:
+            if re.fullmatch(pat, tok):
+                if rep is not None:
+                    return rep
+                mm = re.fullmatch(pat, tok)
+                sym, idx = mm.group(1), mm.group(2)
+                return f"${sym}_{{{idx}}}$" if len(idx) > 1 else f"${sym}_{idx}$"
+        return tok  # pragma: no cover
+
+    out = _MATH_RE.sub(one, text)
+    # "$\epsilon$=1" -> "$\epsilon=1$"; "$\bar\epsilon$=$\infty$" -> "$\bar\epsilon=\infty$"
+    out = re.sub(r"\$([^$]+)\$\s*=\s*\$([^$]+)\$", r"$\1=\2$", out)
+    out = re.sub(r"\$([^$]+)\$\s*=\s*([-+]?[0-9][0-9.]*(?:/[0-9]+)?)", r"$\1=\2$", out)
+    return out

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .labels import math_text
 from .style import PALETTE, ROLE, axes_or_new
 
 __all__ = ["plot_phase_transition", "plot_strength_vs_density", "plot_search_gaps", "plot_gap_summary"]
@@ -47,12 +48,12 @@ def plot_phase_transition(study, ax=None, *, x: str = "density", show_probabilit
     d = s.index.to_numpy(dtype=float)
     xs = d * study.n_sensitive if x == "degree" else d
     ax.fill_between(xs, s["I_star_q10"], s["I_star_q90"], color=ROLE["frontier"], alpha=0.18, lw=0, label="10–90 % of draws")
-    ax.plot(xs, s["I_star_mean"], "o-", color=ROLE["frontier"], ms=3, label="mean I*")
+    ax.plot(xs, s["I_star_mean"], "o-", color=ROLE["frontier"], ms=3, label=math_text("mean I*"))
     top = np.log2(study.n_public)
     ax.axhline(top, color=ROLE["edge"], ls="--", lw=0.9)
-    ax.text(xs[-1], top, f"log2|X| = {top:.2f} ", va="bottom", ha="right", fontsize=7, color=ROLE["edge"])
+    ax.text(xs[-1], top, rf"$\log_2|X|={top:.2f}$ ", va="bottom", ha="right", fontsize=7, color=ROLE["edge"])
     ax.set_ylim(-0.1, top * 1.15)
-    ax.set_ylabel("I*(S;X) [bits]")
+    ax.set_ylabel(math_text("I*(S;X) (bits)"))
     ax.set_xlabel("pair probability p" if x == "density" else "mean |[[S|x]]| = p|S|")
     if logx:
         ax.set_xscale("log")
@@ -60,9 +61,9 @@ def plot_phase_transition(study, ax=None, *, x: str = "density", show_probabilit
     if show_probability:
         ax2 = ax.twinx()
         ax2.spines["right"].set_visible(True)
-        ax2.plot(xs, s["p_positive"], "s--", color=ROLE["frontier2"], ms=2.5, lw=1.0, label="P(I* > 0)")
+        ax2.plot(xs, s["p_positive"], "s--", color=ROLE["frontier2"], ms=2.5, lw=1.0, label=math_text("P(I* > 0)"))
         ax2.set_ylim(-0.05, 1.15)
-        ax2.set_ylabel("P(I* > 0)", color=ROLE["frontier2"])
+        ax2.set_ylabel(math_text("P(I* > 0)"), color=ROLE["frontier2"])
         ax2.tick_params(axis="y", colors=ROLE["frontier2"])
         h2, l2 = ax2.get_legend_handles_labels()
         handles, labels = handles + h2, labels + l2
@@ -84,9 +85,9 @@ def plot_strength_vs_density(study, ax=None, *, x: str = "density", logx: bool =
     xs = d * study.n_sensitive if x == "degree" else d
     g = study.samples.groupby("density")["strength"]
     ax.fill_between(xs, g.quantile(0.1).to_numpy(), g.quantile(0.9).to_numpy(), color=ROLE["exact"], alpha=0.12, lw=0)
-    ax.plot(xs, s["strength_mean"], "o-", color=ROLE["exact"], ms=3, label="strength σ(G_X)")
+    ax.plot(xs, s["strength_mean"], "o-", color=ROLE["exact"], ms=3, label=math_text("strength σ(G_X)"))
     if "edge_connectivity_mean" in s:
-        ax.plot(xs, s["edge_connectivity_mean"], "^-", color=ROLE["baseline"], ms=3, label="edge connectivity λ(G_X)")
+        ax.plot(xs, s["edge_connectivity_mean"], "^-", color=ROLE["baseline"], ms=3, label=math_text("edge connectivity λ(G_X)"))
     ax.set_ylabel("edges per extra component")
     ax.set_xlabel("pair probability p" if x == "density" else "mean |[[S|x]]| = p|S|")
     if logx:

@@ -10,6 +10,7 @@ import math
 
 import numpy as np
 
+from .labels import math_text
 from .style import COLUMN_WIDTH, PALETTE, ROLE, axes_or_new, new_figure
 
 __all__ = [
@@ -76,10 +77,14 @@ def plot_nmil_cdf(mc, ax=None, *, title: str | None = None, colors=None):
     colors = colors or FIG2_COLORS
     styles = ["-", "-", "--", "-", "-"]
     for k, col in enumerate(mc.nmil.columns):
-        plot_ecdf(mc.nmil[col], ax, label=col, color=colors[k % len(colors)], ls=styles[k % len(styles)])
+        plot_ecdf(mc.nmil[col], ax, label=math_text(col), color=colors[k % len(colors)], ls=styles[k % len(styles)])
     ax.set_xlabel("NMIL (normalised mutual-information loss)")
     ax.set_xlim(0, 1.02)
-    ax.legend(loc="upper left", frameon=False)
+    ax.set_ylabel("empirical CDF")
+    leg = ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=2, frameon=True, fontsize=6.5,
+                    columnspacing=1.0, handlelength=2.2)   # framed, under the axes: off the curves
+    leg.get_frame().set_edgecolor("#bbbbbb")
+    leg.get_frame().set_linewidth(0.6)
     ax.set_title(title or f"Watchdog utility loss over {len(mc.nmil)} random p(s,x)")
     return ax
 
@@ -140,12 +145,16 @@ def plot_critical_sweep(sweep, ax=None, *, title: str | None = None):
     ax.plot(df["eps"], df["eps_c"], marker="s", color=ROLE["frontier2"], label=r"$\epsilon^c$ (merged block)")
     lim = float(np.nanmax(df["eps"])) * 1.05 or 1.0
     ax.plot([0, lim], [0, lim], color=ROLE["grid"], lw=0.8, zorder=0)
-    ax.set_xlabel(r"threshold $\epsilon = \epsilon_j$")
-    ax.set_ylabel("abs-log-lift")
+    unit = "nats" if math.isclose(sweep.base, math.e) else ("bits" if sweep.base == 2 else f"log base {sweep.base:g}")
+    ax.set_xlabel(rf"threshold $\epsilon = \epsilon_j$ ({unit})")
+    ax.set_ylabel(f"abs-log-lift ({unit})")
     ax2 = ax.twinx()
-    ax2.plot(df["eps"], df["nmil"], marker="^", color=ROLE["baseline"], lw=1.0, label="NMIL")
+    ax2.plot(df["eps"], df["nmil"], marker="^", color=ROLE["baseline"], lw=1.0, label="NMIL", clip_on=False, zorder=3)
     ax2.set_ylabel("NMIL", color=ROLE["baseline"])
-    ax2.set_ylim(0, 1.05)
+    ax2.set_ylim(-0.03, 1.05)     # markers at NMIL = 0 stay whole
+    ax.set_ylim(bottom=min(ax.get_ylim()[0], -0.03 * ax.get_ylim()[1]))
+    for line in ax.get_lines():
+        line.set_clip_on(False)
     ax2.spines["right"].set_visible(True)
     h1, l1 = ax.get_legend_handles_labels()
     h2, l2 = ax2.get_legend_handles_labels()
@@ -263,16 +272,23 @@ def plot_transport_plan(mechanism, s, ax=None, *, p_x_given_s=None, title: str |
     F = p[:, None] * Q
     ys = np.arange(n)[::-1]
     scale = 7.0 / max(F.max(), 1e-12)
+    placed: list[tuple[float, float]] = []
     for i in range(n):
         for j in range(n):
             if F[i, j] > 1e-12:
                 diag = i == j
                 ax.plot([0, 1], [ys[i], ys[j]], color=ROLE["edge"] if diag else ROLE["merge"], lw=max(F[i, j] * scale, 0.6),
                         alpha=0.45 if diag else 0.9, solid_capstyle="butt", zorder=1 if diag else 2)
-                if not diag:
-                    t = 0.22
-                    ax.text(t, ys[i] + t * (ys[j] - ys[i]), f"{F[i, j]:.3g}", fontsize=6, ha="center", va="center",
-                            color=ROLE["merge"], zorder=4, bbox=dict(boxstyle="round,pad=0.1", fc="white", ec="none", alpha=0.9))
+                if not diag:   # the flow written on its own edge, along it, where no other label sits
+                    cands = (0.3, 0.5, 0.7, 0.2, 0.4, 0.6, 0.8)
+                    pts = [(t, ys[i] + t * (ys[j] - ys[i])) for t in cands]
+                    x, y = next((q for q in pts if all(abs(q[0] - u) > 0.2 or abs(q[1] - v) > 0.45 for u, v in placed)),
+                                pts[0])
+                    placed.append((x, y))
+                    ax.text(x, y, f"{F[i, j]:.3g}", fontsize=6, ha="center", va="center", color=ROLE["merge"], zorder=4,
+                            rotation=math.degrees(math.atan2(ys[j] - ys[i], 1.0)), rotation_mode="anchor",
+                            transform_rotates_text=True,
+                            bbox=dict(boxstyle="round,pad=0.12", fc="white", ec=ROLE["merge"], lw=0.4, alpha=0.95))
     pub = mechanism.public_labels.tolist()
     sender = p > T + 1e-12
     for i in range(n):

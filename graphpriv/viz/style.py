@@ -8,8 +8,6 @@ the named roles below so a concept has the same colour in every figure.
 from __future__ import annotations
 
 import contextlib
-import os
-import tempfile
 from pathlib import Path
 
 import matplotlib as mpl
@@ -29,6 +27,8 @@ ROLE = {
     "pair": "#0072B2",         # a pair in the joint range grid
     "merge": "#882255",        # the merged pair / highlighted merge (wine: outside the component palette)
     "cut": "#D55E00",          # cut edges
+    "cut_side": "#332288",     # the side X' of a cut (indigo: outside the component palette)
+    "cut_other": "#999933",    # the other side of a cut (olive: outside the component palette)
     "edge": "#7f7f7f",         # ordinary edges
     "frontier": "#0072B2",     # greedy frontier / main curve
     "frontier2": "#E69F00",    # second method / second utility
@@ -100,18 +100,13 @@ def save_figure(fig, path, formats=("pdf", "png"), **kwargs) -> list[Path]:
     stem = path.with_suffix("") if path.suffix.lstrip(".") in ("pdf", "png", "svg") else path
     stem.parent.mkdir(parents=True, exist_ok=True)
     out = []
+    from ..outputs import atomic_write
+
     with style_context():
         for fmt in formats:
             target = stem.with_name(stem.name + "." + fmt)
-            fd, tmp = tempfile.mkstemp(prefix="." + target.name, suffix=".tmp", dir=target.parent)
-            os.close(fd)
-            try:
-                meta = {"pdf": {"CreationDate": None}, "svg": {"Date": None}}.get(fmt)  # byte-stable output
-                fig.savefig(tmp, format=fmt, **({"metadata": meta} if meta and "metadata" not in kwargs else {}), **kwargs)
-                os.replace(tmp, target)
-            except BaseException:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
-                raise
+            meta = {"pdf": {"CreationDate": None}, "svg": {"Date": None}}.get(fmt)  # byte-stable output
+            with atomic_write(target, "wb") as fh:
+                fig.savefig(fh, format=fmt, **({"metadata": meta} if meta and "metadata" not in kwargs else {}), **kwargs)
             out.append(target)
     return out

@@ -514,7 +514,10 @@ def plot_convergence(trace_or_traces, ax=None, *, labels: Sequence[str] | None =
                     markeredgewidth=1.0, linestyle="none", zorder=4)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("iteration index $t$")
-    ax.set_ylabel(ylabels[quantity])
+    if quantity in ("L", "utility") and all(tr.utility == "U1" for tr in traces):
+        ax.set_ylabel(ylabels[quantity] + " (bits)")      # L0, I* and U1 are all in bits
+    else:
+        ax.set_ylabel(ylabels[quantity])
     handles, labs = ax.get_legend_handles_labels()
     if mark_returned:
         from matplotlib.lines import Line2D
