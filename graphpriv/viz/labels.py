@@ -175,6 +175,7 @@ def math_text(text: str) -> str:
 
     Examples
     --------
+    >>> from graphpriv.viz import math_text
     >>> math_text("ε=1, δ=0.005, ε̄=∞")
     '$\\epsilon=1$, $\\delta=0.005$, $\\bar\\epsilon=\\infty$'
     >>> math_text("L0|I*=0")
