@@ -41,7 +41,7 @@ def plot_phase_transition(study, ax=None, *, x: str = "density", show_probabilit
     >>> study = gp.ensemble_study(30, 8, [0.01, 0.1, 0.4], n_samples=10, measures=("I_star",))
     >>> ax = plot_phase_transition(study)
     >>> ax.get_ylabel()
-    'I*(S;X) [bits]'
+    '$I^*(S;X)$ (bits)'
     """
     ax = axes_or_new(ax)
     s = study.summary()
