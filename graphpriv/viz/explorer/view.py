@@ -330,7 +330,7 @@ def build_layout(d: dict, start: int):
     mat.min_border_bottom = 0
     mat.outline_line_color = "#808080"
 
-    ticks = fig(width=WIDTH, height=95, x_range=xr, y_range=Range1d(-1, 0))
+    ticks = fig(width=WIDTH, height=125, x_range=xr, y_range=Range1d(-1, 0))
     ticks.text(x="x", y=0, text="text", angle=math.pi / 2, text_align="right", text_baseline="middle",
                text_font_size="10px", text_color="col", source=src["ticks"])
     ticks.axis.visible = False
