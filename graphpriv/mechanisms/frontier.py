@@ -22,8 +22,9 @@ import pandas as pd
 
 from ..errors import InputError, InputTypeError
 from ..ranges import JointRange
-from .agglomerative import (_DL_TOL, _Problem, _build_trace, _check_lam, _check_tie_rule, _evaluate_groups,
-                            _result_from_trace, _trajectory, agglomerate)
+from .quantization.mechanism import _evaluate_groups, _trajectory, agglomerate
+from .quantization.problem import _DL_TOL, _check_tie_rule, _Problem
+from .quantization.result import _build_trace
 from .trace import MergeTrace, _groups
 from ..citations import record_use
 

@@ -21,7 +21,7 @@ import numpy as np
 from ...errors import InputError, InputTypeError, UnknownLabelError
 from ..trace import MergeTrace, _UnionFind
 from ..utilities import _BoundU2
-from .problem import _Problem
+from .problem import _Problem, _Traj
 
 __all__ = ["Contraction"]
 
@@ -51,22 +51,29 @@ class _Aggregates:
         self.members = {i: [i] for i in range(self.n)}
         self.dbar = np.zeros(self.n) if self.fast else np.array([ub.cluster_cost([i]) for i in range(self.n)])
 
-    def pair_costs(self, I: np.ndarray, J: np.ndarray) -> np.ndarray:
-        """d̄(𝒳_I[k] ⊔ 𝒳_J[k]) for arrays of cluster indices (broadcasting: I (m, 1) and J (1, n) give (m, n))."""
+    def pair_costs(self, I, J=None) -> np.ndarray:
+        """d̄(𝒳_I[k] ⊔ 𝒳_J[k]) for arrays of cluster indices (broadcasting: I (m, 1) and J (1, n) give
+        (m, n)); ``J=None`` pairs I with every slot (entries of inactive slots are meaningless)."""
         if self.fast:
-            c = (self.sm[I] + self.sm[J]) / (self.cnt[I] + self.cnt[J])
-            d = np.maximum(c - np.minimum(self.mn[I], self.mn[J]), np.maximum(self.mx[I], self.mx[J]) - c)
+            if J is None:
+                sm, cnt, mn, mx = self.sm, self.cnt, self.mn, self.mx
+            else:
+                sm, cnt, mn, mx = self.sm[J], self.cnt[J], self.mn[J], self.mx[J]
+            c = (self.sm[I] + sm) / (self.cnt[I] + cnt)
+            d = np.maximum(c - np.minimum(self.mn[I], mn), np.maximum(self.mx[I], mx) - c)
             return d * d if self.squared else d
+        if J is None:
+            J = np.arange(self.n)
         I, J = np.broadcast_arrays(np.asarray(I), np.asarray(J))
         out = np.empty(I.shape)
         for k, (i, j) in enumerate(zip(I.ravel().tolist(), J.ravel().tolist())):
-            out.flat[k] = self.ub.cluster_cost(self.members[i] + self.members[j]) if i != j else np.inf
+            out.flat[k] = self.ub.cluster_cost(self.members[i] + self.members[j]) if i != j and j in self.members else np.inf
         return out
 
     def rows(self, idx: np.ndarray, ok: np.ndarray | None = None) -> np.ndarray:
         """Cost matrix (len(idx), n) of cluster idx[r] against every slot (entries outside ``ok`` may be inf)."""
         if self.fast:
-            return self.pair_costs(np.asarray(idx)[:, None], np.arange(self.n)[None, :])
+            return self.pair_costs(np.asarray(idx)[:, None])
         out = np.full((len(idx), self.n), np.inf)
         for r, i in enumerate(np.asarray(idx).tolist()):
             mi = self.members[i]
@@ -421,9 +428,23 @@ class Contraction:
             listener(r, o, ca, cb)
         return r
 
-    def _record(self, pairs: tuple) -> None:
+    def _record(self, pairs: tuple) -> tuple[float, float]:
+        """Close a step made of ``pairs``; return its (L0, utility)."""
         self.history.append(tuple(pairs))
-        self._rec.append((self.min_s_size(), self.n_components, self.utility(), self.n_clusters))
+        rec = (self.min_s_size(), self.n_components, self.utility(), self.n_clusters)
+        self._rec.append(rec)
+        return rec
+
+    def _trajectory(self, measure: str):
+        """The recorded steps as a :class:`~graphpriv.mechanisms.quantization.problem._Traj` (privacy = measure)."""
+        p = self.problem
+        traj = _Traj.__new__(_Traj)
+        traj.merges = list(self.history)
+        traj.priv = [p.l0(s) if measure == "L0" else p.istar(c) for s, c, _, _ in self._rec]
+        traj.util = [u for _, _, u, _ in self._rec]
+        traj.ncl = [k for _, _, _, k in self._rec]
+        traj.ncomp = [c for _, c, _, _ in self._rec]
+        return traj
 
     # ------------------------------------------------------------------ history
     def trace(self, privacy: str = "L0", lam: float = 0.0, *, name: str | None = None) -> MergeTrace:
