@@ -152,3 +152,23 @@ def test_medoid_and_vector_values_match_whole_partition_utility():
         for a, b in ((0, 5), (0, 7), (2, 3), (2, 11), (0, 2)):
             c.merge(a, b)
             assert c.utility() == pytest.approx(u(jr.public_labels.tolist(), c.quantization, v if u.values is None else None))
+
+
+def test_copy_is_independent_and_trace_frontier():
+    jr, values = gp.datasets.paper_example()
+    c = gp.Contraction(jr, "U2", values)
+    c.merge("x1", "x3")
+    d = c.copy()
+    d.merge("x6", "x7")
+    assert c.n_clusters == 6 and d.n_clusters == 5
+    assert c.utility() == pytest.approx(-0.1) and d.utility() == pytest.approx(-0.25)
+    assert len(c.history) == 2 and len(d.history) == 3
+    c.merge("x2", "x5")
+    assert d.quantization == [{"x1", "x3"}, {"x2"}, {"x4"}, {"x5"}, {"x6", "x7"}]
+    # trace_frontier of Algorithm 2's λ-free trace is pareto_frontier's (Fig. 7 point of Example 3)
+    f = gp.pareto_frontier(jr, "I*")
+    g = gp.trace_frontier(f.trace)
+    assert [(p.privacy, p.utility, p.lam_min, p.lam_max, p.t) for p in g.points] == \
+        [(p.privacy, p.utility, p.lam_min, p.lam_max, p.t) for p in f.points]
+    with pytest.raises(gp.InputTypeError, match="MergeTrace"):
+        gp.trace_frontier([1, 2])

@@ -3,7 +3,10 @@
 For Algorithms 1 and 2 the merge *order* never depends on λ -- only the stopping test ΔL >= 0 does --
 so :func:`pareto_frontier` runs ONE full trajectory (until one cluster, resp. one component) and reads
 off, for every λ >= 0, which Q(t) the algorithm would return. Each point carries the λ range that
-selects it. For Section V-C (``"L0|I*=0"``) the order depends on λ and the mechanism is run once per λ.
+selects it. For Section V-C (``"L0|I*=0"``) the merge order depends on λ: the winner of eq. (12) at a
+step is piecewise constant in λ, so one tree of trajectories is grown from a shared prefix, split only
+at the λ where the winner changes (exact breakpoints, see
+:func:`graphpriv.mechanisms.quantization.section_vc.problem10_tree`).
 
 Normalisations (Figs. 7 and 9 of paper 003): normalised privacy = privacy(X̂) / privacy(X) (L0 or I*
 of the unquantised X); utility loss = 1 - U1(X; X̂) / U1(X; X) for U1 and U2(X; X̂) / Û2 for U2, with
@@ -22,13 +25,14 @@ import pandas as pd
 
 from ..errors import InputError, InputTypeError
 from ..ranges import JointRange
-from .quantization.mechanism import _evaluate_groups, _trajectory, agglomerate
+from .quantization.mechanism import _evaluate_groups, _trajectory
 from .quantization.problem import _DL_TOL, _check_tie_rule, _Problem
-from .quantization.result import _build_trace
+from .quantization.result import _build_trace, _result_from_trace
+from .quantization.section_vc import problem10_tree
 from .trace import MergeTrace, _groups
 from ..citations import record_use
 
-__all__ = ["FrontierPoint", "Frontier", "pareto_frontier", "pareto_filter"]
+__all__ = ["FrontierPoint", "Frontier", "pareto_frontier", "pareto_filter", "trace_frontier"]
 
 
 class FrontierPoint:
@@ -113,7 +117,8 @@ class Frontier:
         Non-dominated points, by increasing privacy.
     objective, utility : str
     method : str
-        "greedy" (one trajectory), "greedy-per-lambda" (Section V-C) or "exact".
+        "greedy" (one trajectory), "greedy-exact-lambda" (Section V-C, every λ in [0, VC_LAM_MAX]),
+        "greedy-per-lambda" (Section V-C on a given λ grid) or "exact".
     privacy_of_x, utility_of_x : float
         Privacy and utility of the unquantised X (normalisation references).
     utility_hat : float
@@ -265,8 +270,9 @@ def pareto_frontier(jr: JointRange, objective: str, utility: Any = "U1", values:
     utility, values : as in :func:`graphpriv.agglomerate`
     lams : sequence of float >= 0, optional
         λ values to consider. For Algorithms 1/2 the default considers *every* λ >= 0 exactly (the
-        thresholds where a step's ΔL changes sign); for ``"L0|I*=0"`` the default is
-        ``[0] + geomspace(1e-3, 1e3, 49)``.
+        thresholds where a step's ΔL changes sign); for ``"L0|I*=0"`` the default considers every
+        λ in [0, ``VC_LAM_MAX`` = 1e4] through the λ where eq. (12)'s winner changes, and a given grid
+        is answered from the same shared tree (identical to one run per λ).
     base : float, default 2
     tie_rule : {"paper", "index"}
         As in :func:`graphpriv.agglomerate`.
@@ -302,30 +308,49 @@ def pareto_frontier(jr: JointRange, objective: str, utility: Any = "U1", values:
     n = prob.n
     u_hat = prob.ub.partition_value([np.arange(n)])
     if prob.objective == "L0|I*=0":
-        p_x, u_x = _evaluate_groups(prob, [np.array([i]) for i in range(n)])
-        grid = _lam_grid(np.concatenate([[0.0], np.geomspace(1e-3, 1e3, 49)]) if lams is None else lams)
-        found: dict = {}
-        for lam in grid.tolist():
-            r = agglomerate(jr, objective, lam, utility, values, base=base, tie_rule=tie_rule)
-            key = tuple(sorted(tuple(sorted(map(repr, c))) for c in r.quantization))
-            if key not in found:
-                found[key] = [r, lam, lam]
-            else:
-                found[key][2] = lam
-        items = list(found.values())
-        keep = pareto_filter([it[0].privacy for it in items], [it[0].utility for it in items])
-        pts = tuple(FrontierPoint(items[i][0].privacy, items[i][0].utility, items[i][0].quantization, items[i][1], items[i][2], None)
-                    for i in keep.tolist())
-        return Frontier(pts, prob.objective, prob.utility_name, "greedy-per-lambda", p_x, u_x, u_hat, None)
+        return _section_vc_frontier(prob, lams, u_hat)
 
     traj = _trajectory(prob, None)
-    trace = _build_trace(prob, traj, 0.0)
-    p_x, u_x = float(traj.priv[0]), float(traj.util[0])
-    priv = np.asarray(traj.priv, dtype=float)
-    util = np.asarray(traj.util, dtype=float)
+    return trace_frontier(_build_trace(prob, traj, 0.0), lams, utility_hat=u_hat)
+
+
+def trace_frontier(trace: MergeTrace, lams=None, *, utility_hat: float = float("nan")) -> Frontier:
+    """Frontier of any recorded merge sequence, read as a λ-free trajectory (as Algorithms 1 and 2 are).
+
+    For every λ >= 0 the run that stops at its first step with ΔL = Δprivacy - λ Δutility >= 0 returns
+    Q(t-1); the non-dominated Q(t) that some λ returns are the points, each with its λ range. This
+    is how :func:`pareto_frontier` reads Algorithms 1 and 2, and it works for a trace recorded by a
+    user's own merge rule on :class:`~graphpriv.Contraction` (``c.trace()``).
+
+    Parameters
+    ----------
+    trace : MergeTrace
+    lams : sequence of float >= 0, optional
+        λ values to consider; by default every λ >= 0 exactly (the thresholds where a step's ΔL
+        changes sign).
+    utility_hat : float, optional
+        Û2, the utility of the one-cluster quantisation (normalisation of U2's utility loss).
+
+    Returns
+    -------
+    Frontier
+
+    Examples
+    --------
+    >>> import graphpriv as gp
+    >>> jr, _ = gp.datasets.paper_example()
+    >>> f = gp.trace_frontier(gp.agglomerate(jr, "I*", 0.3).trace)
+    >>> [(round(p.privacy, 3), round(p.utility, 3)) for p in f.points]
+    [(0.0, 1.222), (2.322, 2.807)]
+    """
+    if not isinstance(trace, MergeTrace):
+        raise InputTypeError(f"trace_frontier needs a MergeTrace (e.g. gp.agglomerate(...).trace), got {type(trace).__name__}")
+    p_x, u_x = float(trace.step_privacy[0]), float(trace.step_utility[0])
+    priv = np.asarray(trace.step_privacy, dtype=float)
+    util = np.asarray(trace.step_utility, dtype=float)
     dp = np.diff(priv)
     du = np.diff(util)
-    nonempty = np.array([len(m) > 0 for m in traj.merges[1:]], dtype=bool)
+    nonempty = np.array([len(m) > 0 for m in trace.step_merges[1:]], dtype=bool)
     exact = lams is None
     grid = _exact_lams(dp, du) if exact else _lam_grid(lams)
     tsel = _returned_t(dp, du, nonempty, grid)
@@ -343,9 +368,52 @@ def pareto_frontier(jr: JointRange, objective: str, utility: Any = "U1", values:
             lam_hi[t] = float(sel.max())
     keep = pareto_filter(priv[ts], util[ts])
     ids_at = trace.cluster_ids_at(int(ts[k]) for k in keep.tolist())
-    labels = tuple(prob.labels)
+    labels = tuple(trace.public_labels)
     pts = []
     for k in keep.tolist():
         t = int(ts[k])
         pts.append(FrontierPoint(float(priv[t]), float(util[t]), None, lam_lo[t], lam_hi[t], t, ids=ids_at[t], labels=labels))
-    return Frontier(tuple(pts), prob.objective, prob.utility_name, "greedy", p_x, u_x, u_hat, trace)
+    return Frontier(tuple(pts), trace.objective, trace.utility, "greedy", p_x, u_x, float(utility_hat), trace)
+
+
+#: Upper end of the λ range of the exact Section V-C frontier (``lams=None``).
+VC_LAM_MAX = 1e4
+
+
+def _section_vc_frontier(prob, lams, u_hat) -> Frontier:
+    """Problem (10)'s frontier from one shared tree of trajectories (exact λ breakpoints, or a λ grid)."""
+    n = prob.n
+    p_x, u_x = _evaluate_groups(prob, [np.array([i]) for i in range(n)])
+    if lams is None:
+        leaves = problem10_tree(prob, 0.0, VC_LAM_MAX)
+        pieces = [(lo, hi, traj) for lo, hi, traj in leaves]
+    else:
+        grid = _lam_grid(lams)
+        leaves = problem10_tree(prob, float(grid[0]), float(grid[-1]))
+        los = np.array([lo for lo, _, _ in leaves])
+        which = np.searchsorted(los, grid, side="right") - 1
+        pieces = [(float(grid[k]), float(grid[k]), leaves[int(w)][2]) for k, w in enumerate(which.tolist())]
+    found: dict = {}
+    for lo, hi, traj in pieces:
+        key = tuple(traj.merges)
+        if key in found:
+            found[key][1] = min(found[key][1], lo)
+            found[key][2] = max(found[key][2], hi)
+        else:
+            found[key] = [traj, lo, hi]
+    by_q: dict = {}
+    for traj, lo, hi in found.values():
+        trace = _build_trace(prob, traj, lo)
+        r = _result_from_trace(prob, trace)
+        q = tuple(sorted(tuple(sorted(map(repr, c))) for c in r.quantization))
+        if q in by_q:
+            by_q[q][1] = min(by_q[q][1], lo)
+            by_q[q][2] = max(by_q[q][2], hi)
+        else:
+            by_q[q] = [r, lo, hi]
+    items = sorted(by_q.values(), key=lambda it: it[1])
+    keep = pareto_filter([it[0].privacy for it in items], [it[0].utility for it in items])
+    pts = tuple(FrontierPoint(items[i][0].privacy, items[i][0].utility, items[i][0].quantization, items[i][1], items[i][2], None)
+                for i in keep.tolist())
+    method = "greedy-exact-lambda" if lams is None else "greedy-per-lambda"
+    return Frontier(pts, prob.objective, prob.utility_name, method, p_x, u_x, u_hat, None)

@@ -199,7 +199,6 @@ class Contraction:
         heapq.heapify(self._dheap)
         self._ssets: dict[int, set] | None = None
         self._comp: np.ndarray | None = None
-        self._listeners: list = []
         self.history: list[tuple] = [()]
         self._rec = [(self.min_s_size(), self.n_components, self.utility(), n)] if n else []
         self._open: list | None = None
@@ -316,6 +315,10 @@ class Contraction:
             return 0.0 - self.max_distortion()
         return self.problem.ub.value_from_max_size(self.max_size)
 
+    def utility_of_one_cluster(self) -> float:
+        """U of the one-cluster quantisation (Û2 for U2: the utility-loss normalisation of Fig. 9; 0 for U1)."""
+        return self.problem.ub.partition_value([np.arange(self.problem.n)])
+
     def distortion(self, a: Any) -> float:
         """d̄ of the cluster of ``a`` (distortion utilities only)."""
         self._need_values()
@@ -424,8 +427,6 @@ class Contraction:
             d = self.agg.merge(r, o)
             self._dver[r] += 1
             heapq.heappush(self._dheap, (-float(d), r, int(self._dver[r])))
-        for listener in self._listeners:
-            listener(r, o, ca, cb)
         return r
 
     def _record(self, pairs: tuple) -> tuple[float, float]:
@@ -479,6 +480,29 @@ class Contraction:
             step_utility=tuple(util), step_L=tuple(L), step_delta_L=tuple(dL),
             step_n_clusters=tuple(r[3] for r in self._rec), step_n_components=tuple(r[1] for r in self._rec),
             step_accepted=(True,) * len(L), returned=len(L) - 1, base=p.base, info=info)
+
+    def copy(self) -> "Contraction":
+        """An independent copy of the state and its history (the joint range and utility are shared)."""
+        new = Contraction.__new__(Contraction)
+        new.__dict__.update(self.__dict__)
+        for name in ("active", "size", "ssz", "_dver"):
+            setattr(new, name, getattr(self, name).copy())
+        new._uf, new._cuf = _UnionFind(0), _UnionFind(0)
+        new._uf.parent, new._cuf.parent = list(self._uf.parent), list(self._cuf.parent)
+        new.csize, new._smin, new._dheap = list(self.csize), list(self._smin), list(self._dheap)
+        new._ssets = None if self._ssets is None else {k: set(v) for k, v in self._ssets.items()}
+        new._comp = None if self._comp is None else self._comp.copy()
+        new.history, new._rec = list(self.history), list(self._rec)
+        new._open = None if self._open is None else list(self._open)
+        if self.agg is not None:
+            agg = _Aggregates.__new__(_Aggregates)
+            agg.__dict__.update(self.agg.__dict__)
+            for name in ("cnt", "sm", "mn", "mx", "dbar"):
+                if hasattr(self.agg, name):
+                    setattr(agg, name, getattr(self.agg, name).copy())
+            agg.members = {k: list(v) for k, v in self.agg.members.items()}
+            new.agg = agg
+        return new
 
     def __repr__(self) -> str:
         return (f"Contraction(|X|={self.problem.n}, |Q|={self.n_clusters}, |P|={self.n_components}, "

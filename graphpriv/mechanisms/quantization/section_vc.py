@@ -172,3 +172,45 @@ def _excl(vals_codes, I, J, fill):
     for val, code in reversed(vals_codes):
         out = np.where((I != code) & (J != code), val, out)
     return out
+
+
+def problem10_tree(prob: _Problem, lam_lo: float, lam_hi: float, *, width: float = 1e-9) -> list[tuple[float, float, _Traj]]:
+    """Section V-C for every λ in [lam_lo, lam_hi] at once: [(lo, hi, trajectory)] covering the range.
+
+    At a step the winner of eq. (12) minimises ΔL(λ) = Δp - λ Δu, a line per pair of Ψ, so the set of
+    λ where one pair wins is an interval (the lower envelope of lines). The range is split only where
+    the winners at its two ends differ -- at the crossing of their two lines, both sides re-evaluated
+    -- and the common prefix of merges is shared (the state is copied at a split). Each piece's ends
+    are evaluated exactly as :func:`problem10` does at that λ; pieces narrower than ``width`` (relative)
+    are not split further.
+    """
+    leaves: list = []
+    c = Contraction._from_problem(prob)
+    stack = [(c, float(lam_lo), float(lam_hi), None, None)]
+    while stack:
+        c, lo, hi, w_lo, w_hi = stack.pop()
+        comp = c.component_array()
+        while c.n_components > 1:
+            priv, util = prob.l0(c.min_s_size()), c.utility()
+            w_lo = w_lo or _best_pair(prob, c, comp, lo, priv, util)
+            w_hi = w_hi or (w_lo if hi == lo else _best_pair(prob, c, comp, hi, priv, util))
+            if w_lo[0][2:] != w_hi[0][2:] and hi - lo > width * max(1.0, abs(hi)):
+                # crossing of the two winners' lines ΔL = Δp - λ Δu
+                dp0, du0 = w_lo[1] - priv, w_lo[2] - util
+                dp1, du1 = w_hi[1] - priv, w_hi[2] - util
+                mid = (dp0 - dp1) / (du0 - du1) if du0 != du1 else (lo + hi) / 2
+                if not lo < mid < hi:
+                    mid = (lo + hi) / 2
+                nxt = np.nextafter(mid, np.inf)
+                if nxt >= hi:
+                    mid, nxt = lo, np.nextafter(lo, np.inf)
+                stack.append((c.copy(), nxt, hi, None, w_hi))
+                hi, w_hi = mid, None
+                continue
+            a, b = w_lo[0][2:]
+            c._merge(a, b)
+            c._record(((a, b),))
+            w_lo = w_hi = None
+        leaves.append((lo, hi, c._trajectory("L0")))
+    leaves.sort(key=lambda leaf: leaf[0])
+    return leaves
