@@ -42,9 +42,9 @@ def _best_pair(prob, c, comp, lam, priv_old, util_old):
     idx = c.clusters()
     ssz = c.ssz
     s_act = ssz[idx]
-    small_s = [(int(s_act[p]), int(idx[p])) for p in np.argsort(s_act, kind="stable")[:3]]
+    small_s = [(s_act[p].item(), int(idx[p])) for p in _first3(s_act)]
     big_v = c.agg.dbar[idx] if c.is_distortion else c.size[idx]
-    big = [(big_v[p].item(), int(idx[p])) for p in np.argsort(-big_v, kind="stable")[:3]]
+    big = [(big_v[p].item(), int(idx[p])) for p in _first3(-big_v)]
     special = np.array(sorted({i for _, i in small_s} | {i for _, i in big}), dtype=np.int64)
     ev = _PairEval(prob, c, lam, small_s, big, priv_old, util_old)
     cidx = comp[idx]
@@ -56,7 +56,9 @@ def _best_pair(prob, c, comp, lam, priv_old, util_old):
     best = ev(np.concatenate(I_parts), np.concatenate(J_parts))
     if best is not None and best[0][0] < 0:
         return best  # pairs of two non-special clusters have ΔL >= 0
-    rest = idx[~np.isin(idx, special)]
+    is_special = np.zeros(len(c.active), dtype=bool)
+    is_special[special] = True
+    rest = idx[~is_special[idx]]
     if len(rest) < 2:
         return best
     if best is not None and best[0][0] == 0:
@@ -87,6 +89,15 @@ def _blocks(ev, idx, comp):
         if keep.any():
             best = _better(best, ev(idx[P[keep]], idx[Q[keep]], special=False))
     return best
+
+
+def _first3(v: np.ndarray) -> list[int]:
+    """Positions of the three smallest entries of v, ties to the lowest position (= a stable argsort's first three)."""
+    k = min(3, len(v))
+    third = np.partition(v, k - 1)[k - 1]
+    below = np.flatnonzero(v < third)
+    below = below[np.argsort(v[below], kind="stable")].tolist()
+    return below + np.flatnonzero(v == third)[:k - len(below)].tolist()
 
 
 def _better(a, b):
@@ -162,7 +173,10 @@ class _PairEval:
         qd = _q((priv_new - self.priv_old) - self.lam * (util_new - self.util_old))
         sums = new_s if prob.tie_rule == "paper" else np.zeros(len(I), dtype=np.int64)
         cand = np.flatnonzero(qd == qd.min())
-        k = cand[np.lexsort((J[cand], I[cand], sums[cand]))[0]]
+        if len(cand) > 1:  # lexicographic (tie sum, I, J) by successive filters
+            cand = cand[sums[cand] == sums[cand].min()]
+            cand = cand[I[cand] == I[cand].min()]
+        k = cand[np.argmin(J[cand])]
         return (float(qd[k]), int(sums[k]), int(I[k]), int(J[k])), float(priv_new[k]), float(util_new[k])
 
 
