@@ -46,6 +46,7 @@ is returned. Example 5's "|S|x2| = |S|x3| = 2" is 1 and 1.
 from .quantization.mechanism import _evaluate_groups, _trajectory, agglomerate, evaluate_quantization, lagrangian  # noqa: F401
 from .quantization.problem import (_ALGORITHM, _COST_TOL, _DL_TOL, OBJECTIVES, _check_lam, _check_objective,  # noqa: F401
                                    _check_tie_rule, _Problem, _q, _Stopper, _Traj)
+from .quantization.section_vc import _excl  # noqa: F401
 from .quantization.result import (AgglomerationResult, _build_trace, _result_from_groups, _result_from_trace,  # noqa: F401
                                   _returned_index)
 
