@@ -3,10 +3,8 @@
 For Algorithms 1 and 2 the merge *order* never depends on λ -- only the stopping test ΔL >= 0 does --
 so :func:`pareto_frontier` runs ONE full trajectory (until one cluster, resp. one component) and reads
 off, for every λ >= 0, which Q(t) the algorithm would return. Each point carries the λ range that
-selects it. For Section V-C (``"L0|I*=0"``) the merge order depends on λ: the winner of eq. (12) at a
-step is piecewise constant in λ, so one tree of trajectories is grown from a shared prefix, split only
-at the λ where the winner changes (exact breakpoints, see
-:func:`graphpriv.mechanisms.quantization.section_vc.problem10_tree`).
+selects it. For Section V-C (``"L0|I*=0"``) the merge order depends on λ and the mechanism is run once
+per λ of a grid.
 
 Normalisations (Figs. 7 and 9 of paper 003): normalised privacy = privacy(X̂) / privacy(X) (L0 or I*
 of the unquantised X); utility loss = 1 - U1(X; X̂) / U1(X; X) for U1 and U2(X; X̂) / Û2 for U2, with
@@ -28,7 +26,6 @@ from ..ranges import JointRange
 from .quantization.mechanism import _evaluate_groups, _trajectory
 from .quantization.problem import _DL_TOL, _check_tie_rule, _Problem
 from .quantization.result import _build_trace, _result_from_trace
-from .quantization.section_vc import problem10_tree
 from .trace import MergeTrace, _groups
 from ..citations import record_use
 
@@ -117,8 +114,7 @@ class Frontier:
         Non-dominated points, by increasing privacy.
     objective, utility : str
     method : str
-        "greedy" (one trajectory), "greedy-exact-lambda" (Section V-C, every λ in [0, VC_LAM_MAX]),
-        "greedy-per-lambda" (Section V-C on a given λ grid) or "exact".
+        "greedy" (one trajectory), "greedy-per-lambda" (Section V-C) or "exact".
     privacy_of_x, utility_of_x : float
         Privacy and utility of the unquantised X (normalisation references).
     utility_hat : float
@@ -270,9 +266,8 @@ def pareto_frontier(jr: JointRange, objective: str, utility: Any = "U1", values:
     utility, values : as in :func:`graphpriv.agglomerate`
     lams : sequence of float >= 0, optional
         λ values to consider. For Algorithms 1/2 the default considers *every* λ >= 0 exactly (the
-        thresholds where a step's ΔL changes sign); for ``"L0|I*=0"`` the default considers every
-        λ in [0, ``VC_LAM_MAX`` = 1e4] through the λ where eq. (12)'s winner changes, and a given grid
-        is answered from the same shared tree (identical to one run per λ).
+        thresholds where a step's ΔL changes sign); for ``"L0|I*=0"`` the default is
+        ``[0] + geomspace(1e-3, 1e3, 49)``.
     base : float, default 2
     tie_rule : {"paper", "index"}
         As in :func:`graphpriv.agglomerate`.
@@ -376,44 +371,21 @@ def trace_frontier(trace: MergeTrace, lams=None, *, utility_hat: float = float("
     return Frontier(tuple(pts), trace.objective, trace.utility, "greedy", p_x, u_x, float(utility_hat), trace)
 
 
-#: Upper end of the λ range of the exact Section V-C frontier (``lams=None``).
-VC_LAM_MAX = 1e4
-
-
 def _section_vc_frontier(prob, lams, u_hat) -> Frontier:
-    """Problem (10)'s frontier from one shared tree of trajectories (exact λ breakpoints, or a λ grid)."""
+    """Problem (10)'s frontier: one full Section V-C run per λ of the grid (the merge order depends on λ)."""
     n = prob.n
     p_x, u_x = _evaluate_groups(prob, [np.array([i]) for i in range(n)])
-    if lams is None:
-        leaves = problem10_tree(prob, 0.0, VC_LAM_MAX)
-        pieces = [(lo, hi, traj) for lo, hi, traj in leaves]
-    else:
-        grid = _lam_grid(lams)
-        leaves = problem10_tree(prob, float(grid[0]), float(grid[-1]))
-        los = np.array([lo for lo, _, _ in leaves])
-        which = np.searchsorted(los, grid, side="right") - 1
-        pieces = [(float(grid[k]), float(grid[k]), leaves[int(w)][2]) for k, w in enumerate(which.tolist())]
+    grid = _lam_grid(np.concatenate([[0.0], np.geomspace(1e-3, 1e3, 49)]) if lams is None else lams)
     found: dict = {}
-    for lo, hi, traj in pieces:
-        key = tuple(traj.merges)
-        if key in found:
-            found[key][1] = min(found[key][1], lo)
-            found[key][2] = max(found[key][2], hi)
+    for lam in grid.tolist():
+        r = _result_from_trace(prob, _build_trace(prob, _trajectory(prob, lam), lam))
+        key = tuple(sorted(tuple(sorted(map(repr, c))) for c in r.quantization))
+        if key not in found:
+            found[key] = [r, lam, lam]
         else:
-            found[key] = [traj, lo, hi]
-    by_q: dict = {}
-    for traj, lo, hi in found.values():
-        trace = _build_trace(prob, traj, lo)
-        r = _result_from_trace(prob, trace)
-        q = tuple(sorted(tuple(sorted(map(repr, c))) for c in r.quantization))
-        if q in by_q:
-            by_q[q][1] = min(by_q[q][1], lo)
-            by_q[q][2] = max(by_q[q][2], hi)
-        else:
-            by_q[q] = [r, lo, hi]
-    items = sorted(by_q.values(), key=lambda it: it[1])
+            found[key][2] = lam
+    items = list(found.values())
     keep = pareto_filter([it[0].privacy for it in items], [it[0].utility for it in items])
     pts = tuple(FrontierPoint(items[i][0].privacy, items[i][0].utility, items[i][0].quantization, items[i][1], items[i][2], None)
                 for i in keep.tolist())
-    method = "greedy-exact-lambda" if lams is None else "greedy-per-lambda"
-    return Frontier(pts, prob.objective, prob.utility_name, method, p_x, u_x, u_hat, None)
+    return Frontier(pts, prob.objective, prob.utility_name, "greedy-per-lambda", p_x, u_x, u_hat, None)
