@@ -15,9 +15,9 @@ import numpy as np
 
 from ..errors import InputError, InputTypeError
 from ..ranges import JointRange
-from .agglomerative import AgglomerationResult, _result_from_trace
 from .quantization.contraction import Contraction
 from .quantization.problem import _Problem
+from .quantization.result import AgglomerationResult, _result_from_trace
 from .utilities import U2
 
 __all__ = ["k_anonymity_generalization"]

@@ -17,7 +17,8 @@ import pandas as pd
 
 from ..errors import TooLargeError
 from ..parallel import parallel_map
-from .agglomerative import _Problem, agglomerate
+from .quantization.mechanism import agglomerate
+from .quantization.problem import _Problem
 from .exact import EXACT_MINIMUM_MAX_PUBLIC, _minimum_from_table, _partition_table
 
 __all__ = ["compare_searches"]

@@ -23,7 +23,8 @@ import pandas as pd
 
 from ..errors import InputError, InputTypeError
 from ..ranges import JointRange
-from .quantization.mechanism import _evaluate_groups, _trajectory
+from .quantization.mechanism import _evaluate_groups
+from .quantization.trajectory import _trajectory
 from .quantization.problem import _DL_TOL, _check_tie_rule, _Problem
 from .quantization.result import _build_trace, _result_from_trace
 from .trace import MergeTrace, _groups

@@ -38,7 +38,10 @@ from ..errors import InputError, InputTypeError, TooLargeError
 from ..graphs.support import support_components
 from ..ranges import JointRange, RangeSource, _column
 from .quantization.contraction import Contraction
+from .quantization.problem import OBJECTIVES, _check_lam
+from .quantization.result import AgglomerationResult
 from .trace import MergeTrace, _check_quantization, _groups
+from .utilities import _BoundU2
 
 __all__ = ["SideInformationRange", "side_information_L0", "side_information_maximin", "SIDE_INFORMATION_MAX_PUBLIC"]
 
@@ -209,8 +212,6 @@ def agglomerate_side_information(sir: SideInformationRange, objective: str, lam:
     Called by :func:`graphpriv.agglomerate` when its first argument is a :class:`SideInformationRange`;
     returns an :class:`~graphpriv.AgglomerationResult` whose ``privacy`` is L0(S → X̂ | A) or I*(S; X̂, A).
     """
-    from .agglomerative import OBJECTIVES, AgglomerationResult, _check_lam
-    from .utilities import _BoundU2
 
     _check_sir(sir)
     if objective not in OBJECTIVES:

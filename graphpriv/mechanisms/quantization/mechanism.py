@@ -15,25 +15,12 @@ from ...citations import record_use
 from ...errors import InputError, InputTypeError
 from ...ranges import JointRange
 from ..trace import _UnionFind, _check_quantization, _groups
-from ..utilities import U1, _BoundU2
-from .algorithm1 import alg1
-from .algorithm2 import alg2_u1, alg2_u2
-from .problem import _check_lam, _check_tie_rule, _Problem, _Stopper, _Traj
+from ..utilities import U1
+from .problem import _check_lam, _check_tie_rule, _Problem
 from .result import AgglomerationResult, _build_trace, _result_from_trace
-from .section_vc import problem10
+from .trajectory import _trajectory
 
 __all__ = ["agglomerate", "evaluate_quantization", "lagrangian"]
-
-
-def _trajectory(prob: _Problem, lam: float | None) -> _Traj:
-    """Run the mechanism. ``lam=None`` gives the full λ-free trajectory of Algorithms 1/2."""
-    if prob.objective == "L0":
-        return alg1(prob, _Stopper(lam))
-    if prob.objective == "I*":
-        if isinstance(prob.ub, _BoundU2) or not hasattr(prob.ub, "value_from_max_size"):
-            return alg2_u2(prob, _Stopper(lam))
-        return alg2_u1(prob, _Stopper(lam))
-    return problem10(prob, 0.0 if lam is None else lam)
 
 
 def agglomerate(jr: JointRange, objective: str, lam: float, utility: Any = "U1", values: Any = None, *,

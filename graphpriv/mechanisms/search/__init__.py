@@ -51,6 +51,8 @@ import numpy as np
 from ...errors import InputError, InputTypeError
 from ...ranges import JointRange
 from ..quantization.contraction import Contraction
+from ..quantization.result import _result_from_groups, _returned_index
+from ..quantization.trajectory import _trajectory
 from ..trace import _groups, _UnionFind
 from .state import _Eval, _State, _triu, _children, _first_group
 
@@ -67,8 +69,6 @@ _TOL = 1e-12
 def _greedy_candidate(ev: _Eval, jr, utility, values, base) -> tuple[_State, float]:
     """Best prefix of the greedy merge order (L0, I*: the λ-free order, run with λ = 0) or the greedy run
     itself (problem (10)). Returns (state, L of the greedy run at λ)."""
-    from ..agglomerative import _returned_index, _trajectory
-
     prob = ev.prob
     if ev.objective == "L0|I*=0":
         traj = _trajectory(prob, ev.lam)
@@ -331,8 +331,6 @@ def _capped(ev: _Eval, best_L: float, n_caps: int) -> _State | None:
 
 # ====================================================================== result
 def _result(ev: _Eval, st: _State, search: str, info: dict):
-    from ..agglomerative import _result_from_groups
-
     # replay the path on the contraction state: it records the per-step measures and the trace
     p = ev.prob
     c = _replay(ev, st.path)
