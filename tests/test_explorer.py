@@ -190,3 +190,53 @@ def test_candidates_of_other_mechanisms_list_the_merged_pair():
     sc = merge_candidates(other, jr, 1)
     assert sc.chosen_rank == -1 and len(sc.candidates) == 1 and sc.candidates[0].chosen
     assert math.isnan(sc.candidates[0].cost) and "no per-step criterion" in sc.note
+
+
+def test_component_trace_and_explorer():
+    """The component explorer: t = 1 is the partition into components of G_X, I* = log2 of their number."""
+    pytest.importorskip("bokeh", reason="the explorer page needs bokeh (pip install 'graphpriv[explorer]')")
+    jr = gp.datasets.hungarian_range()
+    tr = gp.viz.component_trace(jr)
+    comps = gp.components(jr)
+    assert len(tr) == 2 and tr.returned == 1 and tr.quantization(0) == [frozenset([x]) for x in jr.public_labels.tolist()]
+    assert {frozenset(c) for c in tr.quantization(1)} == {frozenset(c) for c in tr.partition(0)}
+    assert len(tr.quantization(1)) == comps.n_components == 2
+    assert tr.step_privacy[1] == pytest.approx(gp.I_star(jr)) == pytest.approx(1.0)
+    ex = gp.viz.explore_components(jr)
+    d = ex.data
+    assert d["meta"]["kind"] == "components" and d["meta"]["privacy_name"] == "I*"
+    assert d["steps"][1]["title"] == "t = 1: one cluster per component of G_X (2 components)"
+    assert sorted(len(c["members"]) for c in d["steps"][1]["clusters"]) == [1, 153]
+
+
+def test_explore_refuses_oversized_pages():
+    pytest.importorskip("bokeh", reason="the explorer page needs bokeh (pip install 'graphpriv[explorer]')")
+    jr = gp.datasets.hungarian_range(missing="drop")
+    res = gp.agglomerate(jr, "L0", 0.3)
+    with pytest.raises(InputError, match="max_cells"):
+        gp.viz.explore(res, jr, max_cells=1000)
+
+
+def test_cli_writes_the_explorers(tmp_path, capsys):
+    """graphpriv sanitize writes explorer.html beside the GIF; graphpriv analyze writes a component explorer
+    and links it from report.html."""
+    pytest.importorskip("bokeh", reason="the explorer page needs bokeh (pip install 'graphpriv[explorer]')")
+    from graphpriv.cli import main
+
+    jr, values = gp.datasets.paper_example()
+    rows = "\n".join(f"{s},{x}" for s, x in jr.pairs())
+    data = tmp_path / "t.csv"
+    data.write_text("s,x\n" + rows + "\n")
+    assert main(["sanitize", str(data), "-s", "s", "-x", "x", "--objective", "I*", "--utility", "U1", "--lam", "0.3",
+                 "--out", str(tmp_path / "rel"), "--quiet"]) == 0
+    summ = json.loads((tmp_path / "rel" / "summary.json").read_text())
+    assert "explorer.html" in summ["files"] and "merges.gif" in summ["files"]
+    page = (tmp_path / "rel" / "explorer.html").read_text(encoding="utf-8")
+    assert "graphpriv-t" in page and "x1" in page
+    assert main(["sanitize", str(data), "-s", "s", "-x", "x", "--objective", "I*", "--utility", "U1", "--lam", "0.3",
+                 "--out", str(tmp_path / "rel2"), "--quiet", "--no-explorer"]) == 0
+    assert not (tmp_path / "rel2" / "explorer.html").exists()
+    assert main(["analyze", str(data), "-s", "s", "-x", "x", "--out", str(tmp_path / "rep"), "--quiet"]) == 0
+    assert (tmp_path / "rep" / "explorer.html").stat().st_size > 100_000
+    assert '<a href="explorer.html">' in (tmp_path / "rep" / "report.html").read_text(encoding="utf-8")
+    assert "(explorer.html)" in (tmp_path / "rep" / "report.md").read_text(encoding="utf-8")

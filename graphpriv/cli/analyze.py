@@ -4,7 +4,9 @@ Reads a CSV or Parquet file (only the two named columns), builds the joint range
 reports row counts, range sizes, H0, I0, L0, B0, k-anonymity, I*, the components of G_X and its min
 cut. With ``--out DIR`` it writes ``report.json`` (schema :data:`graphpriv.io.REPORT_SCHEMA_VERSION`),
 ``report.md`` and a self-contained ``report.html`` with the figures embedded, and the figures
-themselves (PNG + PDF) under ``DIR/figures``. Everything is written to a temporary folder first and
+themselves (PNG + PDF) under ``DIR/figures``; ``explorer.html``, an interactive explorer of the
+components of G_X (:func:`graphpriv.viz.explore_components`, needs the ``explorer`` extra), is linked
+from the report. Everything is written to a temporary folder first and
 moved into ``DIR`` only when all of it succeeded.
 """
 
@@ -260,6 +262,7 @@ def run(args) -> int:
                         figures = make_figures(jr, tmp / "figures", report, omitted=omitted)
                 report["figures"] = figures
                 report["figures_omitted"] = omitted
+                report["explorer"] = None if args.no_figures else _component_explorer(jr, tmp)
                 with progress.step("write"):
                     gio.write_json(tmp / "report.json", report)
                     gio.write_text(tmp / "report.md", gio.report_markdown(report))
@@ -347,6 +350,24 @@ def make_figures(jr, fig_dir: Path, report: dict | None = None, omitted: list | 
         if not (cut.get("computed") and cut.get("value") == 0):
             skip("min_cut", why + ", too many to draw legibly")
     return out
+
+
+def _component_explorer(jr, out_dir: Path) -> str | None:
+    """``explorer.html``: the components of G_X in the interactive explorer; None (logged) without bokeh or
+    when the range is too large for one page."""
+    from ..errors import InputError
+
+    try:
+        from ..viz import explore_components
+
+        explore_components(jr).save(out_dir / "explorer.html")
+    except ImportError as exc:
+        logger.warning("explorer.html skipped: %s", exc)
+        return None
+    except InputError as exc:
+        logger.info("explorer.html skipped: %s", exc)
+        return None
+    return "explorer.html"
 
 
 def _longest_label(jr) -> int:

@@ -23,7 +23,9 @@ into ``--out DIR``:
 - ``trace.json``: the merge sequence (:meth:`graphpriv.MergeTrace.to_json`).
 - ``summary.json``: privacy and utility before and after, λ, release form, rows.
 - ``frontier.png/.pdf``: the frontier of (privacy, utility) over λ with the chosen point;
-  ``merges.gif``: an animation of the merges (small ranges only; skipped when nothing is merged).
+  ``merges.gif``: an animation of the merges (small ranges only; skipped when nothing is merged);
+  ``explorer.html``: the interactive merge explorer (:func:`graphpriv.viz.explore`; one offline page,
+  needs the ``explorer`` extra).
 
 A run that merges nothing (e.g. I* is already 0) says so on stderr and in ``summary.json``
 (``"noop": true``) and copies the table unchanged.
@@ -97,6 +99,7 @@ def add_parser(sub) -> None:
                         "codeword (default for U2: the cluster centroid at the column's precision) or id (cluster number)")
     p.add_argument("--out", metavar="DIR", help="output folder (default: <DATA stem>_sanitized)")
     p.add_argument("--no-animation", action="store_true", help="skip the merge animation")
+    p.add_argument("--no-explorer", action="store_true", help="skip the interactive merge explorer (explorer.html)")
     p.set_defaults(func=run)
 
 
@@ -395,6 +398,8 @@ def run(args) -> int:
                 summary["files"] += _frontier_figure(frontier, lam, result, args, tmp)
                 if not args.no_animation and not noop:
                     summary["files"] += _animation(result, jr, tmp)
+                if not getattr(args, "no_explorer", False) and not noop:
+                    summary["files"] += _explorer(result, jr, values, tmp)
             frontier_rows = summary.pop("frontier")
             columns = {k: [None if isinstance(p[k], float) and not math.isfinite(p[k]) else p[k] for p in frontier_rows]
                        for k in ("privacy", "utility", "n_clusters", "lam_min", "lam_max")}
@@ -484,3 +489,20 @@ def _animation(result, jr, tmp: Path) -> list[str]:
         logger.warning("merge animation skipped: %s", exc)
         return []
     return ["merges.gif"]
+
+
+def _explorer(result, jr, values, tmp: Path) -> list[str]:
+    """``explorer.html`` beside the animation (skipped, with a log line, without bokeh or when too large)."""
+    from ..errors import InputError
+
+    try:
+        from ..viz import explore
+
+        explore(result, jr, values=values).save(tmp / "explorer.html")
+    except ImportError as exc:
+        logger.warning("explorer.html skipped: %s", exc)
+        return []
+    except InputError as exc:
+        logger.info("explorer.html skipped: %s", exc)
+        return []
+    return ["explorer.html"]

@@ -105,6 +105,9 @@ def _cut_lines(cut: dict, esc=_same) -> list[str]:
     return lines
 
 
+_EXPLORER = "explorer.html"
+
+
 def _view(report: dict, esc=_same) -> dict:
     """Everything the renderers show, as display strings; ``esc`` is applied to each user string
     (Markdown escaping; the HTML template escapes by itself)."""
@@ -126,7 +129,9 @@ def _view(report: dict, esc=_same) -> dict:
     omitted = [{"figure": esc(display_text(o.get("figure"))), "reason": esc(display_text(o.get("reason"), 300))} for o in report.get("figures_omitted") or []]
     return {"inp": inp_view, "rows": rows, "range_rows": range_rows, "measure_rows": measure_rows,
             "comp": comp, "small": small, "cut_lines": _cut_lines(cut, esc), "figures": figures, "omitted": omitted,
-            "version": display_text(report.get("graphpriv_version")), "schema": report.get("schema_version")}
+            "version": display_text(report.get("graphpriv_version")), "schema": report.get("schema_version"),
+            # only the file graphpriv itself writes beside the report is ever linked
+            "explorer": _EXPLORER if report.get("explorer") == _EXPLORER else None}
 
 
 def report_lines(report: dict) -> list[str]:
@@ -197,6 +202,8 @@ def report_markdown(report: dict, figures: Sequence[dict] | None = None) -> str:
     out += ["## Min cut of G_X", ""]
     for line in v["cut_lines"]:
         out += [line, ""]
+    if v["explorer"]:
+        out += ["## Interactive", "", f"[Explore the components of G_X ({v['explorer']})]({v['explorer']})", ""]
     if v["figures"] or v["omitted"]:
         out += ["## Figures", ""]
         for k, f in enumerate(v["figures"], 1):

@@ -4,6 +4,7 @@ plotly page (:mod:`.view`, :func:`explore`)."""
 from .candidates import *  # noqa: F401,F403
 from .data import *  # noqa: F401,F403
 from .view import *  # noqa: F401,F403
-from . import candidates, data, view
+from .components import *  # noqa: F401,F403
+from . import candidates, components, data, view
 
-__all__ = [*candidates.__all__, *data.__all__, *view.__all__]
+__all__ = [*candidates.__all__, *data.__all__, *view.__all__, *components.__all__]

@@ -20,6 +20,7 @@ from ..matrix import matrix_cells
 from ..merges import _check_pair, merge_events, step_status, step_title
 from ..style import PALETTE, ROLE, component_color
 from .candidates import candidate_table
+from .components import OBJECTIVE as COMPONENTS
 
 __all__ = ["explorer_data", "matrix_colors"]
 
@@ -127,6 +128,7 @@ def explorer_data(trace, jr, *, top: int = 5, utility=None, values=None) -> dict
         "n_components": [int(v) for v in frame["n_components"]],
     }
     comp0 = np.asarray(trace.components0, dtype=np.int64)
+    components_kind = trace.objective == COMPONENTS
     steps = []
     rows = None
     for t in range(T):
@@ -147,7 +149,7 @@ def explorer_data(trace, jr, *, top: int = 5, utility=None, values=None) -> dict
         events = merge_events(trace, t)
         code = {x: i for i, x in enumerate(labels)}
         pair_of = {}
-        for e in events:
+        for e in ([] if components_kind else events):
             pair_of[int(b.cluster[np.flatnonzero(b.order == code[next(iter(e.a))])[0]])] = e.number
         clusters = []
         for k, (a, c) in enumerate(b.cluster_bounds):
@@ -168,10 +170,15 @@ def explorer_data(trace, jr, *, top: int = 5, utility=None, values=None) -> dict
         if dend is not None:
             _attach_cut(trace, t, dend, clusters)
         sc = cands[t]
+        title, status = step_title(trace, t, math=False), step_status(trace, t)
+        if components_kind:
+            title = ("t = 0: every public value alone" if t == 0 else
+                     f"t = 1: one cluster per component of G_X ({len(clusters)} components)")
+            status = ""
         steps.append({
             "t": t,
-            "title": step_title(trace, t, math=False),
-            "status": step_status(trace, t),
+            "title": title,
+            "status": status,
             "merged": [[[_text(x) for x in sorted(a, key=label_key)], [_text(x) for x in sorted(bb, key=label_key)]]
                        for a, bb in trace.steps[t].merged],
             "joined": [bool(e.joined) for e in events],
@@ -205,6 +212,8 @@ def explorer_data(trace, jr, *, top: int = 5, utility=None, values=None) -> dict
             "objective": trace.objective, "utility": trace.utility, "lam": _num(trace.lam), "base": _num(trace.base),
             "returned": int(trace.returned), "n_public": n, "n_sensitive": len(s_labels), "n_steps": T,
             "algorithm": str(trace.info.get("algorithm", trace.objective)),
+            "kind": "components" if components_kind else "mechanism",
+            "privacy_name": "I*" if trace.objective in ("I*", COMPONENTS) else "L0",
             "merge_color": ROLE["merge"], "release_color": ROLE["frontier"],
         },
         "series": series,

@@ -37,7 +37,7 @@ from pathlib import Path
 
 from ...errors import InputError, InputTypeError
 
-__all__ = ["explore", "Explorer"]
+__all__ = ["explore", "explore_components", "Explorer"]
 
 #: Width of the page's plots in CSS pixels.
 WIDTH = 1200
@@ -128,7 +128,12 @@ class Explorer:
                 f"steps={m['n_steps']}, returned={m['returned']})")
 
 
-def explore(result, jr, *, top: int = 5, utility=None, values=None, start: int | None = None) -> Explorer:
+#: Largest page built by default: steps × sensitive values × public values (matrix cells over all steps).
+MAX_CELLS = 4_000_000
+
+
+def explore(result, jr, *, top: int = 5, utility=None, values=None, start: int | None = None,
+            max_cells: int = MAX_CELLS) -> Explorer:
     """An interactive explorer of a mechanism's merges: slider over t, linked matrix, hierarchy, curves.
 
     Parameters
@@ -144,6 +149,9 @@ def explore(result, jr, *, top: int = 5, utility=None, values=None, start: int |
         are not its numeric values, or with a custom codeword or distance).
     start : int, optional
         Step shown first (default: the released step).
+    max_cells : int
+        Refuse (InputError) a page holding more matrix cells than this over all steps (steps × |S| × |X|;
+        the Hungarian Algorithm 1 trace needs 85,000): such a page would be too large to open.
 
     Returns
     -------
@@ -173,8 +181,21 @@ def explore(result, jr, *, top: int = 5, utility=None, values=None, start: int |
         raise InputTypeError(f"explore needs an AgglomerationResult (gp.agglomerate(...)) or a MergeTrace, got {type(result).__name__}")
     _bokeh()
     start = trace.returned if start is None else trace._check_t(start)
+    cells = len(trace) * getattr(jr, "n_sensitive", 0) * trace.n_public
+    if cells > max_cells:
+        raise InputError(f"this explorer would hold {cells:,} matrix cells ({len(trace)} steps × {jr.n_sensitive} sensitive × "
+                         f"{trace.n_public} public values), more than max_cells={max_cells:,}; pass a larger max_cells= "
+                         "to build it anyway")
     data = explorer_data(trace, jr, top=top, utility=utility, values=values)
     return Explorer(data, build_layout(data, start))
+
+
+def explore_components(jr, **kwargs) -> Explorer:
+    """An explorer of the components of G_X (:func:`graphpriv.viz.component_trace`), opened at t = 1 where
+    every band of the matrix is one component; keyword arguments go to :func:`explore`."""
+    from .components import component_trace
+
+    return explore(component_trace(jr), jr, **kwargs)
 
 
 # ---------------------------------------------------------------------- per-step columns
@@ -252,6 +273,14 @@ def _step_columns(d: dict, t: int, tick_px: float) -> dict:
              f'<div style="font-size:13px">L(t) = {_fmt(s["L"], 6)}, ΔL = {_fmt(s["delta_L"], 4)}, '
              f'privacy = {_fmt(s["privacy"], 4)}, utility = {_fmt(s["utility"], 4)}, |Q(t)| = {s["n_clusters"]}, '
              f'components = {s["n_components"]}</div>')
+    if meta["kind"] == "components":
+        caption = ('<div style="font-size:13px">Each band of the matrix is one component of G_X (values joined when they '
+                   'share a sensitive value; I* = log2 of their number). Hover a band for its values and sensitive set.</div>')
+        return {"t": t, "width": s["width"], "title": title, "caption": caption, "cost_header": "cost",
+                "data": {"image": dict(image=[np.asarray(s["z"], dtype=np.uint8)], dw=[s["width"]], dh=[R]), "bars": bars,
+                         "cells": cells, "marks": marks, "outlines": dict(left=[], right=[], top=[], bottom=[]),
+                         "badges": dict(x=[], y=[], text=[]), "ticks": ticks, "hl": dict(xs=hx, ys=hy), "cur": cur,
+                         "table": dict(rank=[], pair=[], cost=[], dl=[])}}
     pairs = "; ".join(f"{{{_short(a)}}} + {{{_short(b)}}}" for a, b in s["merged"][:4])
     if len(s["merged"]) > 4:
         pairs += f"; … ({len(s['merged'])} pairs, numbered on the matrix)"
@@ -368,7 +397,7 @@ def build_layout(d: dict, start: int):
     ser = d["series"]
     tr_ = Range1d(-0.5, T - 0.5)
     curves, tlines = [], []
-    priv_name = "I* (bits)" if meta["objective"] == "I*" else "L0 (bits)"
+    priv_name = f"{meta['privacy_name']} (bits)"
     util_name = f"{meta['utility']} ({'bits' if meta['utility'] == 'U1' else 'distortion'})"
     rej = [i for i, a in enumerate(ser["accepted"]) if not a]
     r = meta["returned"]
@@ -401,10 +430,12 @@ def build_layout(d: dict, start: int):
                           TableColumn(field="cost", title=next((s["cost_header"] for s in steps if s["cost_header"] != "cost"), "cost"),
                                       width=160),
                           TableColumn(field="dl", title="ΔL if merged alone", width=160)])
+    table.visible = meta["kind"] != "components"
     title = Div(name="graphpriv-title", text=st["title"], width=WIDTH)
     caption = Div(name="graphpriv-caption", text=st["caption"], width=WIDTH)
     slider = Slider(name=SLIDER_NAME, start=0, end=max(T - 1, 1), value=start, step=1, width=WIDTH - 70,
-                    title=f"step t (← → keys; released: t = {r}" + (f", rejected: t = {', '.join(map(str, rej))}" if rej else "") + ")",
+                    title="step t (← → keys" + ("" if meta["kind"] == "components" else f"; released: t = {r}")
+                    + (f"; rejected: t = {', '.join(map(str, rej))}" if rej else "") + ")",
                     margin=(5, 10, 5, 70), disabled=T < 2)
     slider.js_on_change("value", CustomJS(args=dict(steps=steps, sources=src, xr=xr, cut=cut, tlines=tlines, title=title,
                                                     caption=caption, table=table), code=_STEP_JS))
