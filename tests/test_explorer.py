@@ -221,7 +221,19 @@ def test_cli_writes_the_explorers(tmp_path, capsys):
     """graphpriv sanitize writes explorer.html beside the GIF; graphpriv analyze writes a component explorer
     and links it from report.html."""
     pytest.importorskip("bokeh", reason="the explorer page needs bokeh (pip install 'graphpriv[explorer]')")
-    from graphpriv.cli import main
+    import logging
+
+    from graphpriv.cli import main as cli_main
+
+    def main(argv):  # the CLI sets log levels (--quiet): leave the test process as it was
+        root, gplog = logging.getLogger(), logging.getLogger("graphpriv")
+        saved = (root.level, list(root.handlers), gplog.level)
+        try:
+            return cli_main(argv)
+        finally:
+            root.setLevel(saved[0])
+            root.handlers[:] = saved[1]
+            gplog.setLevel(saved[2])
 
     jr, values = gp.datasets.paper_example()
     rows = "\n".join(f"{s},{x}" for s, x in jr.pairs())
