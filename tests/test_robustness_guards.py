@@ -101,11 +101,19 @@ def test_unit_min_cut_fast_cases():
     assert sparse_cuts.unit_min_cut_fast(4, k4) is None          # degree 3, no bridge: Stoer-Wagner's job
 
 
-@pytest.mark.parametrize("plot", ["plot_joint_range", "plot_confusability", "plot_min_cut"])
-def test_plots_of_huge_ranges_refuse_quickly(big_path, plot):
+@pytest.mark.parametrize("plot, kwargs", [("plot_joint_range", {}), ("plot_confusability", {"view": "node-link"}),
+                                           ("plot_min_cut", {})])
+def test_plots_of_huge_ranges_refuse_quickly(big_path, plot, kwargs):
     t = time.perf_counter()
     with pytest.raises(TooLargeError, match=r"would take about .*\|\[\[X\]\]\| = 100000.*; use "):
-        getattr(gp.viz, plot)(big_path)
+        getattr(gp.viz, plot)(big_path, **kwargs)
+    assert time.perf_counter() - t < 10
+
+
+def test_confusability_of_huge_range_draws_its_components_quickly(big_path):
+    t = time.perf_counter()
+    ax = gp.viz.plot_confusability(big_path)          # view="auto": one disc per component, no node-link drawing
+    assert "1 component of 100000 public values" in ax.get_title()
     assert time.perf_counter() - t < 10
 
 

@@ -148,10 +148,10 @@ def test_confusability_highlight_and_quantized_labels(example):
 
 def test_confusability_unlabelled_when_large():
     jr = gp.datasets.hungarian_range()
-    ax = plot_confusability(jr)
+    ax = plot_confusability(jr, view="node-link")   # "auto" draws the component view at this size
     assert node_count(ax) == jr.n_public == 154
     assert not ax.texts
-    assert "2 components" in ax.get_title()  # DESIGN.md: age 28 / chol 132 is isolated
+    assert "2 components" in ax.get_title()  # Hungarian data: chol 132 (age 28) is isolated
 
 
 @pytest.mark.parametrize("layout", ["components", "circle", "spring", "kamada_kawai", "circular"])
@@ -260,3 +260,35 @@ def test_vector_and_raster_output(example, tmp_path):
     assert paths[0].read_bytes()[:5] == b"%PDF-"
     assert b"<svg" in paths[1].read_bytes()[:500]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["gx.pdf", "gx.png", "gx.svg"]
+
+
+def test_confusability_switches_to_component_view_past_node_link_limit():
+    """Hungarian G_X (154 public values) is drawn as one disc per component, not a hairball; the paper's
+    7-value example keeps its node-link drawing; view= forces either."""
+    from matplotlib.patches import Circle
+
+    import graphpriv as gp
+    from graphpriv.viz.graphs import COMPONENT_DISCS_MAX, NODE_LINK_MAX_NODES
+
+    jr = gp.datasets.hungarian_range()
+    assert jr.n_public > NODE_LINK_MAX_NODES
+    ax = gp.viz.plot_confusability(jr)
+    discs = [p for p in ax.patches if isinstance(p, Circle)]
+    assert len(discs) == 2                                    # the two components of the Hungarian G_X
+    texts = " ".join(t.get_text() for t in ax.texts)
+    assert "|X|=153 |S|=37" in texts and "|X|=1 |S|=1" in texts and "132" in texts
+    assert "2 components of 154 public values" in ax.get_title()
+    assert not ax.collections                                 # no node or edge collections
+    small, _ = gp.datasets.paper_example()
+    ax = gp.viz.plot_confusability(small)
+    assert len(ax.collections[-1].get_offsets()) == 7
+    ax = gp.viz.plot_confusability(small, view="components")
+    assert len([p for p in ax.patches if isinstance(p, Circle)]) == 5
+    many = gp.random_joint_range(300, 400, 0.004, seed=3)
+    n_comp = len(gp.finest_decomposition(many))
+    ax = gp.viz.plot_confusability(many)
+    discs = [p for p in ax.patches if isinstance(p, Circle)]
+    assert len(discs) == COMPONENT_DISCS_MAX + 1             # the largest ones, then one summary disc
+    assert f"{n_comp - COMPONENT_DISCS_MAX} smaller components" in " ".join(t.get_text() for t in ax.texts).replace("\n", " ")
+    with pytest.raises(gp.errors.InputError, match="view must be"):
+        gp.viz.plot_confusability(small, view="hairball")

@@ -19,6 +19,7 @@ its own box, so the same joint range always gives the same picture, and the merg
 from __future__ import annotations
 
 import re
+import textwrap
 from typing import Hashable, Mapping, Sequence
 
 import numpy as np
@@ -27,7 +28,7 @@ import scipy.sparse as sp
 from .._guards import check_plot_range
 from ..errors import InputError, InputTypeError
 from ..ranges import JointRange
-from .labels import format_label  # noqa: F401  (format_label stays importable from here)
+from .labels import cluster_label, format_label  # noqa: F401  (format_label stays importable from here)
 from .style import COLUMN_WIDTH, ROLE, axes_or_new, component_color
 
 __all__ = [
@@ -41,6 +42,9 @@ __all__ = [
 
 #: Graphs with more nodes than this are drawn without node labels unless ``labels=True``.
 LABEL_MAX_NODES = 40
+#: Largest G_X drawn node by node by ``plot_confusability(view="auto")``; larger graphs are drawn as one
+#: disc per component (the node-link drawing of 150 values is a hairball).
+NODE_LINK_MAX_NODES = 40
 
 
 
@@ -556,7 +560,7 @@ def plot_joint_range(jr: JointRange, ax=None, *, color_by: str = "single", title
 @styled
 def plot_confusability(jr: JointRange, ax=None, *, layout: str | Mapping = "components", bipartite: bool = False,
                        labels: bool | str | None = "auto", title: str | bool | None = True, seed: int = 0,
-                       highlight: Sequence[Hashable] | None = None):
+                       highlight: Sequence[Hashable] | None = None, view: str = "auto"):
     """Draw the confusability graph G_X with its components coloured (paper 003, Fig. 2), or the bipartite view.
 
     Parameters
@@ -577,6 +581,12 @@ def plot_confusability(jr: JointRange, ax=None, *, layout: str | Mapping = "comp
         ``True`` writes the number of components and I*(S;X) = log2 of it.
     highlight : sequence of public labels, optional
         Nodes drawn with a thick ``ROLE["merge"]`` ring.
+    view : {"auto", "node-link", "components"}
+        "node-link" draws every public value (and edge); "components" draws the quotient of G_X by its
+        components -- one disc per component, area proportional to its number of public values, labelled
+        with its members and its numbers of public and sensitive values -- which stays legible at any size;
+        "auto" (default) draws node-link up to :data:`NODE_LINK_MAX_NODES` public values (or, for the
+        bipartite view, sensitive plus public values) and components beyond.
 
     Returns
     -------
@@ -598,6 +608,11 @@ def plot_confusability(jr: JointRange, ax=None, *, layout: str | Mapping = "comp
     Builds G_X (up to sum_s |[[X|s]]|^2 / 2 edges); meant for graphs a reader can see (hundreds of nodes).
     """
     _check_jr(jr)
+    if view not in ("auto", "node-link", "components"):
+        raise InputError(f"view must be 'auto', 'node-link' or 'components', got {view!r}")
+    n_nodes = jr.n_public + (jr.n_sensitive if bipartite else 0)
+    if view == "components" or (view == "auto" and n_nodes > NODE_LINK_MAX_NODES):
+        return _plot_component_discs(jr, ax, title, bipartite)
     check_plot_range("confusability", jr, extra_nodes=jr.n_sensitive if bipartite else 0)
     comp = _components(jr)
     n_comp = int(comp.max()) + 1 if comp.size else 0
@@ -621,6 +636,57 @@ def plot_confusability(jr: JointRange, ax=None, *, layout: str | Mapping = "comp
     _draw_graph(ax, pos, edges, texts, comp, labels_on=on, node_edge_colors=nec, node_edge_widths=new)
     if title is True:
         title = f"$G_X$: {n_comp} component{'s' if n_comp != 1 else ''}\n{_bits_text(n_comp)}"
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+#: Components drawn one by one by the component view; the rest are summarised in one grey disc.
+COMPONENT_DISCS_MAX = 12
+
+
+def _plot_component_discs(jr: JointRange, ax, title, bipartite: bool):
+    """The quotient of G_X by its components: one disc per component (area ∝ its public values), largest
+    first in rows, each labelled with its members and |X|/|S| counts; beyond COMPONENT_DISCS_MAX
+    components the smallest are summarised in one grey disc."""
+    from matplotlib.patches import Circle
+
+    from ..graphs.support import components
+
+    c = components(jr)
+    cx, cs = np.asarray(c.public), np.asarray(c.sensitive)
+    n_comp = int(cx.max()) + 1 if cx.size else 0
+    nx_ = np.bincount(cx, minlength=n_comp)
+    ns_ = np.bincount(cs, minlength=n_comp) if cs.size else np.zeros(n_comp, dtype=int)
+    order = np.lexsort((np.arange(n_comp), -nx_))
+    shown, rest = order[:COMPONENT_DISCS_MAX], order[COMPONENT_DISCS_MAX:]
+    labels = jr.public_labels.tolist()
+    members = [[] for _ in range(n_comp)]
+    for j, k in enumerate(cx.tolist()):
+        members[k].append(labels[j])
+    items = [(nx_[k], ns_[k], cluster_label(members[k], labels, max_members=3), component_color(int(k))) for k in shown.tolist()]
+    if rest.size:
+        items.append((int(nx_[rest].sum()), int(ns_[rest].sum()), f"{rest.size} smaller components", "#bbbbbb"))
+    per_row = 4
+    n_rows = max(1, -(-len(items) // per_row))
+    ax = axes_or_new(ax, COLUMN_WIDTH, COLUMN_WIDTH * (0.5 + 0.32 * (n_rows - 1)))
+    rmax = 0.42
+    big = max(it[0] for it in items) if items else 1
+    for i, (n_x, n_s, text, colour) in enumerate(items):
+        row, col = divmod(i, per_row)
+        x, y = col + 0.5, -row * 1.25
+        r = max(0.06, rmax * np.sqrt(n_x / big))
+        ax.add_patch(Circle((x, y), r, facecolor=_tint(colour), edgecolor=colour, linewidth=1.4))
+        wrapped = "\n".join(textwrap.wrap(text if len(text) <= 60 else text[:59] + "…", 14, break_long_words=True)[:3])
+        ax.text(x, y - rmax - 0.06, f"|X|={n_x} |S|={n_s}\n{wrapped}", ha="center", va="top", fontsize=6)
+    ax.set_xlim(0, per_row)
+    ax.set_ylim(-(n_rows - 1) * 1.25 - rmax - 0.75, rmax + 0.08)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    if title is True:
+        what = "support graph" if bipartite else "$G_X$"
+        title = (f"{what}: {n_comp} component{'s' if n_comp != 1 else ''} of {jr.n_public} public values "
+                 f"(one disc each, area ∝ |X|)\n{_bits_text(n_comp)}")
     if title:
         ax.set_title(title)
     return ax
