@@ -63,3 +63,13 @@ def test_section_vc_frontier_equals_lambda_grid(inst, util, rule):
     f = gp.pareto_frontier(jr, "L0|I*=0", util, values, lams=GRID, tie_rule=rule)
     got = [(p.privacy, p.utility, frozenset(p.quantization), p.lam_min, p.lam_max) for p in f.points]
     assert got == _grid_frontier(jr, util, values, rule)
+
+
+def test_upper_pair_blocks_lists_every_pair_once_in_row_major_order():
+    """The block scan shared by Section V-C's full search and the explorer's candidate ranking."""
+    from graphpriv.mechanisms.quantization.problem import upper_pair_blocks
+
+    for k in (0, 1, 2, 5, 37):
+        for max_pairs in (1, 3, 1000):
+            got = [(i, j) for I, J in upper_pair_blocks(k, max_pairs) for i, j in zip(I.tolist(), J.tolist())]
+            assert got == [(i, j) for i in range(k) for j in range(i + 1, k)]

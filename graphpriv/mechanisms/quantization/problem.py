@@ -134,3 +134,15 @@ class _Stopper:
             return False
         dl = (priv_new - priv_old) - self.lam * (util_new - util_old)
         return not dl < -_DL_TOL
+
+
+def upper_pair_blocks(k: int, max_pairs: int):
+    """Every position pair (i, j), 0 <= i < j < k, in row-major order, as (I, J) arrays of blocks of
+    whole rows holding about ``max_pairs`` pairs each (vectorised scans of all pairs in bounded memory)."""
+    rows = max(1, max_pairs // max(k, 1))
+    for r0 in range(0, k - 1, rows):
+        r1 = min(k - 1, r0 + rows)
+        counts = k - 1 - np.arange(r0, r1)
+        I = np.repeat(np.arange(r0, r1), counts)
+        starts = np.cumsum(counts) - counts
+        yield I, np.arange(counts.sum()) - np.repeat(starts, counts) + I + 1

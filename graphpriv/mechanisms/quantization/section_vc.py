@@ -17,7 +17,7 @@ import math
 import numpy as np
 
 from .contraction import Contraction
-from .problem import _Problem, _q, _Traj
+from .problem import _Problem, _q, _Traj, upper_pair_blocks
 
 _MAX_ROW_PAIRS = 4_000_000
 
@@ -77,14 +77,8 @@ def _blocks(ev, idx, comp):
     """Best over all pairs of Ψ within ``idx`` (increasing), vectorised over blocks of rows."""
     k = len(idx)
     best = None
-    rows_per_block = max(1, 2_000_000 // max(k, 1))
     cidx = comp[idx]
-    for r0 in range(0, k - 1, rows_per_block):
-        r1 = min(k - 1, r0 + rows_per_block)
-        counts = k - 1 - np.arange(r0, r1)
-        P = np.repeat(np.arange(r0, r1), counts)
-        starts = np.cumsum(counts) - counts
-        Q = np.arange(counts.sum()) - np.repeat(starts, counts) + P + 1
+    for P, Q in upper_pair_blocks(k, 2_000_000):
         keep = cidx[P] != cidx[Q]
         if keep.any():
             best = _better(best, ev(idx[P[keep]], idx[Q[keep]], special=False))

@@ -142,14 +142,9 @@ def _pair_chunks(k: int, rows: np.ndarray | None = None):
             J = J[J != r]
             yield np.full(len(J), r, dtype=np.int64), J
         return
-    per = max(1, _CHUNK // max(k, 1))
-    for r0 in range(0, k - 1, per):
-        r1 = min(k - 1, r0 + per)
-        counts = k - 1 - np.arange(r0, r1)
-        I = np.repeat(np.arange(r0, r1), counts)
-        starts = np.cumsum(counts) - counts
-        J = np.arange(counts.sum()) - np.repeat(starts, counts) + I + 1
-        yield I, J
+    from ...mechanisms.quantization.problem import upper_pair_blocks
+
+    yield from upper_pair_blocks(k, _CHUNK)
 
 
 class _Stats:
