@@ -12,19 +12,22 @@ quantities: I*(S;X) = log2 #components, decomposability = min cut 0, and mechani
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version as _version
+from ._startup import interrupt_guard as _interrupt_guard
 
-from .errors import *  # noqa: F401,F403
-from ._validation import MISSING
-from .ranges import JointRange, RangeSource, read_joint_range
-from .distributions import JointDistribution, validate_pmf
-from . import datasets
-from .citations import cite, bibtex, citation_keys, used_citations, reset_citations
-from .graphs import *  # noqa: F401,F403
-from .measures import *  # noqa: F401,F403
-from .mechanisms import *  # noqa: F401,F403
-from .analysis import *  # noqa: F401,F403
-from . import errors as _errors, graphs as _graphs, measures as _measures, mechanisms as _mechanisms, analysis as _analysis
+with _interrupt_guard():  # Ctrl-C while the ``graphpriv`` command is still importing: one line, exit 130
+    from importlib.metadata import PackageNotFoundError, version as _version
+
+    from .errors import *  # noqa: F401,F403
+    from ._validation import MISSING
+    from .ranges import JointRange, RangeSource, read_joint_range
+    from .distributions import JointDistribution, validate_pmf
+    from . import datasets
+    from .citations import cite, bibtex, citation_keys, used_citations, reset_citations
+    from .graphs import *  # noqa: F401,F403
+    from .measures import *  # noqa: F401,F403
+    from .mechanisms import *  # noqa: F401,F403
+    from .analysis import *  # noqa: F401,F403
+    from . import errors as _errors, graphs as _graphs, measures as _measures, mechanisms as _mechanisms, analysis as _analysis
 
 __all__ = [
     "JointRange", "RangeSource", "read_joint_range", "JointDistribution", "validate_pmf", "MISSING", "datasets", "viz", "reproduce",

@@ -51,6 +51,7 @@ logger = logging.getLogger(__name__)
 OUTPUT_MARKER = ".graphpriv-output.json"
 #: Files by which an output folder of an older graphpriv (before the marker) is recognised.
 _LEGACY_MARKERS = ("report.json", "summary.json")
+_FIGURES_MANIFEST_HEAD = b"# graphpriv figures\n"
 _STAGE_TAG = ".graphpriv-stage"
 _TRASH_TAG = ".graphpriv-old"
 #: How long a run waits for another run committing into the same parent folder (seconds).
@@ -143,6 +144,10 @@ def _is_graphpriv_output(folder: Path) -> bool:
                 doc = json.loads(f.read_text(encoding="utf-8"))
                 if isinstance(doc, dict) and "schema_version" in doc:
                     return True
+    manifest = folder / "README.md"           # ``graphpriv figures`` output written before the marker existed
+    if manifest.is_file() and not manifest.is_symlink():
+        with contextlib.suppress(OSError), open(manifest, "rb") as fh:
+            return fh.read(len(_FIGURES_MANIFEST_HEAD)) == _FIGURES_MANIFEST_HEAD
     return False
 
 

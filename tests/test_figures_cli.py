@@ -1,4 +1,4 @@
-"""``graphpriv figures --out DIR --quick`` produces every file its manifest lists (issue 4)."""
+"""``graphpriv figures --out DIR --quick`` produces every file its manifest lists, staged whole into DIR."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 
 from graphpriv.cli import main  # noqa: E402
+from graphpriv.outputs import OUTPUT_MARKER  # noqa: E402
 from graphpriv.reproduce import registry  # noqa: E402
 
 LINK = re.compile(r"\]\(([^)]+)\)")
@@ -46,8 +47,8 @@ def test_every_manifest_file_exists(built):
     for name in files:
         p = built / name
         assert p.is_file() and p.stat().st_size > 0, f"manifest lists {name} but it was not written"
-    # nothing but manifest entries (and the manifest itself) was written
-    assert {p.name for p in built.iterdir()} == set(files) | {"README.md"}
+    # nothing but manifest entries, the manifest itself and the output marker was written
+    assert {p.name for p in built.iterdir()} == set(files) | {"README.md", OUTPUT_MARKER}
 
 
 def test_every_registered_figure_in_manifest(built):
@@ -99,7 +100,7 @@ def test_console_script_only(tmp_path):
     cmd = [sys.executable, "-m", "graphpriv.cli", "figures", "--out", str(tmp_path), "--only", "paper003_fig1", "--quick"]
     res = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=120)
     assert res.returncode == 0, res.stderr
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["README.md", "paper003_fig1_joint_range.pdf", "paper003_fig1_joint_range.png"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([OUTPUT_MARKER, "README.md", "paper003_fig1_joint_range.pdf", "paper003_fig1_joint_range.png"])
     assert "paper003_fig1_joint_range" in (tmp_path / "README.md").read_text()
 
 
@@ -120,3 +121,46 @@ def test_figures_follow_the_umask(tmp_path):
         os.umask(old)
     for name in ("paper003_fig1_joint_range.png", "README.md"):
         assert (tmp_path / name).stat().st_mode & 0o777 == 0o640, name
+
+
+def test_figures_out_is_staged_whole_or_untouched(tmp_path, monkeypatch):
+    """``graphpriv figures --out DIR`` builds in a staging folder: a failing figure leaves DIR as it was
+    (no half-written set, no staging left); a partial ``--only`` run keeps the other figures; a foreign
+    non-empty folder is refused without --overwrite."""
+    from graphpriv import reproduce
+
+    out = tmp_path / "figs"
+    assert main(["-q", "figures", "--out", str(out), "--only", "paper003_fig1", "--quick"]) == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    assert "paper003_fig1_joint_range.png" in before and "README.md" in before
+
+    def boom(quick=False):
+        raise RuntimeError("figure failed")
+
+    import dataclasses
+
+    spec = next(s for s in reproduce.registry() if s.name == "paper003_fig2_confusability_graph")
+    monkeypatch.setitem(reproduce._REGISTRY, spec.name, dataclasses.replace(spec, build=boom))
+    with pytest.raises(RuntimeError):
+        main(["-q", "figures", "--out", str(out), "--only", "paper003_fig2", "--quick"])
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["figs"]
+
+
+def test_figures_only_keeps_the_other_figures(tmp_path):
+    out = tmp_path / "figs"
+    assert main(["-q", "figures", "--out", str(out), "--only", "paper003_fig1", "--quick"]) == 0
+    assert main(["-q", "figures", "--out", str(out), "--only", "paper003_fig3", "--quick"]) == 0
+    names = {p.name for p in out.iterdir()}
+    assert {"paper003_fig1_joint_range.png", "paper003_fig3_convergence_alg1.png", "README.md"} <= names
+    manifest = (out / "README.md").read_text()
+    assert "paper003_fig1_joint_range.png" in manifest and "paper003_fig3_convergence_alg1.png" in manifest
+
+
+def test_figures_refuse_a_foreign_folder(tmp_path, capsys):
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "notes.txt").write_text("keep me")
+    assert main(["figures", "--out", str(out), "--only", "paper003_fig1", "--quick"]) == 2
+    assert "not written by graphpriv" in capsys.readouterr().err
+    assert os.listdir(out) == ["notes.txt"]

@@ -271,3 +271,66 @@ def test_report_names_min_cut_side_and_omitted_figures(tmp_path):
     side = r["min_cut"]["side"]
     assert f"Smaller side X' (1 public value): [{side[0]}]" in md and "- joint\\_range: too many cells" in md
     assert any("smaller side X'" in line for line in gio.report_lines(r))
+
+
+# ---------------------------------------------------------------------- Ctrl-C while the command starts
+def test_sigint_during_package_import_is_one_line_exit_130(tmp_path):
+    """Importing graphpriv takes a second or more; Ctrl-C in that window (before ``main`` runs) must give
+    the same one line and status 130 as later, not a traceback from inside a library's import."""
+    proc = _popen(["demo"], tmp_path)
+    time.sleep(0.25)                   # well inside the import (>1 s here), after the interpreter's own start-up
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert "Traceback" not in err, err
+    assert proc.returncode == 130, (proc.returncode, err)
+    assert len(err.strip().splitlines()) == 1 and err.startswith("graphpriv: interrupted"), err
+    assert os.listdir(tmp_path) == []
+
+
+def test_import_interrupt_propagates_outside_the_command(monkeypatch):
+    """In a user's program ``import graphpriv`` interrupted by Ctrl-C raises KeyboardInterrupt as usual."""
+    from graphpriv import _startup
+
+    monkeypatch.setattr(sys, "argv", ["my_analysis.py"])
+    with pytest.raises(KeyboardInterrupt):
+        with _startup.interrupt_guard():
+            raise KeyboardInterrupt
+    monkeypatch.setattr(sys, "argv", ["/usr/local/bin/graphpriv", "demo"])
+    with pytest.raises(SystemExit) as exc:
+        with _startup.interrupt_guard():
+            raise KeyboardInterrupt
+    assert exc.value.code == 130
+
+
+# ---------------------------------------------------------------------- platforms without an atomic exchange
+def test_replace_without_atomic_exchange_two_renames(tmp_path, monkeypatch):
+    """Where ``renameat2(RENAME_EXCHANGE)`` is missing (macOS, Windows, old Linux) the old output is renamed
+    aside and the stage renamed in: the result is the same whole new output, the old one is removed, and a
+    failure before the swap keeps the old output."""
+    from graphpriv import outputs
+
+    monkeypatch.setattr(outputs, "_exchange", lambda a, b: False)
+    out = tmp_path / "out"
+    with gio.staged_output(out) as tmp:
+        gio.write_text(tmp / "a.txt", "old")
+    with gio.staged_output(out) as tmp:
+        gio.write_text(tmp / "b.txt", "new")
+    assert sorted(os.listdir(out)) == [OUTPUT_MARKER, "b.txt"]
+    assert sorted(os.listdir(tmp_path)) == ["out"]
+    with pytest.raises(RuntimeError):
+        with gio.staged_output(out) as tmp:
+            gio.write_text(tmp / "c.txt", "half")
+            raise RuntimeError("boom")
+    assert sorted(os.listdir(out)) == [OUTPUT_MARKER, "b.txt"] and sorted(os.listdir(tmp_path)) == ["out"]
+
+
+def test_exchange_used_where_available(tmp_path):
+    """On Linux the swap is one ``renameat2(RENAME_EXCHANGE)``: both paths swapped in one step."""
+    from graphpriv import outputs
+
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir(), b.mkdir()
+    (a / "x").write_text("a"), (b / "y").write_text("b")
+    if not outputs._exchange(a, b):
+        pytest.skip("no renameat2(RENAME_EXCHANGE) on this platform (the two-rename path is tested above)")
+    assert os.listdir(a) == ["y"] and os.listdir(b) == ["x"]

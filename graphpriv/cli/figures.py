@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
+from pathlib import Path
 
 
 def add_parser(sub) -> None:
@@ -19,6 +21,8 @@ def add_parser(sub) -> None:
     p.add_argument("--only", action="append", metavar="NAME", help="build only figures whose name contains NAME (repeatable)")
     p.add_argument("--quick", action="store_true", help="small parameters (fast, for checks)")
     p.add_argument("--list", action="store_true", help="list the figures and exit")
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace DIR even when it is a non-empty folder graphpriv did not write")
     p.set_defaults(func=run)
 
 
@@ -29,7 +33,29 @@ def run(args) -> int:
         for s in registry():
             print(f"{s.name}\tpaper {s.paper} {s.figure}\t{s.shows}")
         return 0
-    specs = build_all(args.out, only=args.only, quick=args.quick, progress=not args.quiet and sys.stderr.isatty())
+    from ..outputs import staged_output
+
+    # DIR is rebuilt in a staging folder and swapped in whole at the end: an error or Ctrl-C leaves it as it was.
+    # A partial --only run starts from DIR's current figures, so the others (and the manifest rows) are kept.
+    with staged_output(args.out, overwrite=args.overwrite, command="figures") as stage:
+        if args.only:
+            _carry_over(Path(args.out), stage, [s.name for s in registry()])
+        specs = build_all(stage, only=args.only, quick=args.quick, progress=not args.quiet and sys.stderr.isatty())
     if not args.quiet:
         print(f"wrote {len(specs)} figure(s) and README.md to {args.out}")
     return 0
+
+
+def _carry_over(old: Path, stage: Path, names: list[str]) -> int:
+    """Copy the registered figures' files of an earlier ``graphpriv figures`` output into ``stage``
+    (regular files only: links are never followed). Returns the number of files copied."""
+    if not old.is_dir() or old.is_symlink():
+        return 0
+    wanted = set(names)
+    copied = 0
+    for f in old.iterdir():
+        if f.is_symlink() or not f.is_file() or f.stem not in wanted or f.suffix not in (".pdf", ".png", ".svg"):
+            continue
+        shutil.copy2(f, stage / f.name)
+        copied += 1
+    return copied
