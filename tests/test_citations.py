@@ -141,3 +141,39 @@ def test_readme_and_docs_show_the_bibliography():
     assert "gp.cite()" in readme and "CITATION.cff" in readme
     for key in gp.citation_keys():
         assert key in readme, key
+
+
+def test_readme_bibliography_is_the_shipped_one():
+    """README's BibTeX block is graphpriv/data/references.bib verbatim (one bibliography, not two)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"```bibtex\n(@software\{graphpriv.*?)```", readme, re.S).group(1)
+    bib = (ROOT / "graphpriv" / "data" / "references.bib").read_text(encoding="utf-8")
+    assert block.strip() == bib[bib.index("@software"):].strip()
+
+
+# ------------------------------------------------------------------------------------------------ graphpriv cite
+def test_cli_cite_package_and_named_papers(capsys):
+    from graphpriv.cli import main
+
+    assert main(["cite", "003", "hungarian"]) == 0
+    out = capsys.readouterr().out
+    assert _keys(out) == ["graphpriv", "ding2020agglomerative", "janosi1989heart"]
+    assert "1911.04842" in out
+
+
+def test_cli_cite_all_and_list(capsys):
+    from graphpriv.cli import main
+
+    assert main(["cite", "--all"]) == 0
+    assert _keys(capsys.readouterr().out) == citations.citation_keys()
+    assert main(["cite", "--list"]) == 0
+    rows = dict(line.split("\t") for line in capsys.readouterr().out.strip().splitlines())
+    assert set(rows) == set(citations.citation_keys()) and "watchdog" in rows["sadeghi2020watchdog"]
+
+
+def test_cli_cite_unknown_name_is_one_line_exit_2(capsys):
+    from graphpriv.cli import main
+
+    assert main(["cite", "nope"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "unknown citation 'nope'" in err and "watchdog" in err
