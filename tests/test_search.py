@@ -207,3 +207,15 @@ def test_beam_reports_its_work():
     # one state per depth, from the 7 singletons down: 21 + 15 + 10 + ... children at most
     assert 1 <= r.info["states_expanded"] <= 6
     assert r.info["children_scored"] <= 21 + 15 + 10 + 6 + 3 + 1
+
+
+def test_old_module_paths_still_import():
+    """``graphpriv.mechanisms.search.exact_minimum`` / ``.compare_searches`` (their first home) still work."""
+    import graphpriv as gp
+    from graphpriv.mechanisms import search
+    from graphpriv.mechanisms.search import compare_searches, exact_minimum
+
+    assert exact_minimum is gp.exact_minimum and compare_searches is gp.compare_searches
+    assert search.exact_minimum is gp.exact_minimum
+    with pytest.raises(AttributeError):
+        search.no_such_name

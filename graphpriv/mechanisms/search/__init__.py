@@ -488,3 +488,15 @@ def local_search(jr: JointRange, objective: str, lam: float, utility: Any = "U1"
 
 #: Searches reachable through ``gp.agglomerate(..., search=name)``.
 SEARCHES: dict[str, Callable] = {"beam": beam_search, "local": local_search}
+
+#: Names this module held before the exhaustive minimum and the search comparison got modules of their own;
+#: forwarded on first use so old imports keep working (a forwarding table, not a dependency of the search).
+_MOVED = {"exact_minimum": "graphpriv.mechanisms.exact", "compare_searches": "graphpriv.mechanisms.comparison"}
+
+
+def __getattr__(name: str):
+    if name in _MOVED:
+        import importlib
+
+        return getattr(importlib.import_module(_MOVED[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
