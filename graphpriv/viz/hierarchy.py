@@ -1,6 +1,8 @@
 """The merge hierarchy of a trace drawn with :func:`scipy.cluster.hierarchy.dendrogram`.
 
-The tree is :meth:`graphpriv.MergeTrace.to_linkage`: a link at height t for every pair merged at step t
+The tree is :meth:`graphpriv.MergeTrace.to_linkage`, drawn with its children ordered so the smaller
+value is on the left (:func:`graphpriv.viz.hierarchy_linkage`; the matrix view beside it uses the same
+leaf order, :func:`graphpriv.viz.hierarchy_order`): a link at height t for every pair merged at step t
 (Ding & Farokhi, *Developing Non-Stochastic Privacy-Preserving Policies Using Agglomerative
 Clustering*, Algorithms 1 and 2), plus faded joins at height len(trace) that complete the tree when
 the mechanism stopped early. A dashed line cuts the tree at step t: the subtrees under it are the
@@ -12,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from .graphs import format_label, styled
+from .labels import hierarchy_linkage
 from .merges import _check_trace, status_color, step_status, step_title
 from .style import PAGE_WIDTH, ROLE, axes_or_new, component_color
 
@@ -25,13 +28,15 @@ REJECTED = "#9a9a9a"
 
 @styled
 def plot_merge_hierarchy(trace, t: int | None = None, ax=None, *, labels: bool | str = "auto",
-                         title: str | bool | None = True, legend: bool = True):
+                         title: str | bool | None = True, legend: bool = True, align=None):
     """Dendrogram of a merge trace with the cut at step t.
 
     Links merged at t are drawn in ``ROLE["merge"]``; other links take the colour of the original
     component of G_X their leaves come from (dark grey once a link spans several components); the joins
     that only complete the tree are faded; leaves sit on a strip coloured by original component. Leaves
-    are the public values (labelled when there are at most 40, else only the values merged at t).
+    are the public values (labelled when there are at most 40, else only the values merged at t), in
+    :func:`graphpriv.viz.hierarchy_order` (children ordered by their smallest value), the column order of
+    ``plot_merge_matrix(..., order="hierarchy")``.
 
     Parameters
     ----------
@@ -45,6 +50,10 @@ def plot_merge_hierarchy(trace, t: int | None = None, ax=None, *, labels: bool |
         ``True``: :func:`graphpriv.viz.step_title`.
     legend : bool
         Explain the colours.
+    align : MatrixCells, optional
+        The cells of a matrix view drawn with ``order="hierarchy"`` (:func:`graphpriv.viz.matrix_cells`):
+        each leaf is then drawn under its matrix column (gaps between components included), so the two
+        panels line up when their axes have the same width.
 
     Returns
     -------
@@ -57,7 +66,7 @@ def plot_merge_hierarchy(trace, t: int | None = None, ax=None, *, labels: bool |
     >>> jr, _ = gp.datasets.paper_example()
     >>> ax = gp.viz.plot_merge_hierarchy(gp.agglomerate(jr, "I*", 0.3).trace, 1)
     >>> [tick.get_text() for tick in ax.get_xticklabels()][:3]
-    ['$x_{4}$', '$x_{6}$', '$x_{2}$']
+    ['$x_{1}$', '$x_{3}$', '$x_{7}$']
     """
     from matplotlib.lines import Line2D
     from matplotlib.patches import Rectangle
@@ -71,7 +80,7 @@ def plot_merge_hierarchy(trace, t: int | None = None, ax=None, *, labels: bool |
     if n < 2:
         ax.text(0.5, 0.5, "one public value: no merges", ha="center", va="center", transform=ax.transAxes)
         return ax
-    Z = trace.to_linkage()
+    Z = hierarchy_linkage(trace)
     heights = Z[:, 2]
     colour = link_colour_func(trace, t, Z)
     comp0 = np.asarray(trace.components0, dtype=np.int64)
@@ -80,6 +89,18 @@ def plot_merge_hierarchy(trace, t: int | None = None, ax=None, *, labels: bool |
     R = dendrogram(Z, ax=ax, link_color_func=colour, no_labels=True)
     ax.graphpriv_dendrogram = R
     leaves = R["leaves"]
+    width = n
+    slot = np.arange(n, dtype=float)  # drawing column of every leaf, left to right
+    if align is not None:
+        if not np.array_equal(np.asarray(align.bands.order), np.asarray(leaves)):
+            from ..errors import InputError
+
+            raise InputError("align must be the matrix cells of this trace drawn with order='hierarchy' "
+                             "(gp.viz.matrix_cells(trace, jr, t, order='hierarchy'))")
+        slot, width = np.asarray(align.xpos, dtype=float), int(align.width)
+        for coll in ax.collections:  # scipy's links, moved from its leaf spacing onto the matrix columns
+            coll.set_segments([np.column_stack([np.interp(seg[:, 0], 5 + 10 * np.arange(n), 5 + 10 * slot), seg[:, 1]])
+                               for seg in coll.get_segments()])
     # thicker merged-at-t links
     for coll in ax.collections:
         cols = coll.get_colors() if hasattr(coll, "get_colors") else []
@@ -87,15 +108,15 @@ def plot_merge_hierarchy(trace, t: int | None = None, ax=None, *, labels: bool |
             coll.set_linewidths([1.6 if np.allclose(c[:3], _rgb(ROLE["merge"])) else 0.8 for c in cols])
     strip = 0.045 * (T + 0.5)
     for i, leaf in enumerate(leaves):
-        ax.add_patch(Rectangle((10 * i, -strip), 10, strip * 0.85, facecolor=component_color(int(comp0[leaf])),
+        ax.add_patch(Rectangle((10 * slot[i], -strip), 10, strip * 0.85, facecolor=component_color(int(comp0[leaf])),
                                edgecolor="none", clip_on=False))
     ax.set_ylim(-strip, T + 0.35)
-    ax.set_xlim(0, 10 * n)
-    _number_pairs(ax, trace, Z, leaves, t)
+    ax.set_xlim(0, 10 * width)
+    _number_pairs(ax, trace, Z, leaves, t, slot, width)
     on = (n <= 40) if labels == "auto" else bool(labels)
     labs = trace.public_labels
     if on:
-        ax.set_xticks(5 + 10 * np.arange(n))
+        ax.set_xticks(5 + 10 * slot)
         ax.set_xticklabels([format_label(labs[j]) for j in leaves], rotation=90 if n > 12 else 0, fontsize=7 if n <= 20 else 5.5)
     else:
         from .merges import merge_events
@@ -106,7 +127,7 @@ def plot_merge_hierarchy(trace, t: int | None = None, ax=None, *, labels: bool |
         code = {x: i for i, x in enumerate(labs)}
         events = merge_events(trace, t)
         if 0 < len(events) <= 3:  # one label per merged cluster, under the middle of its leaves
-            ticks = [(float(np.mean([5 + 10 * where[code[x]] for x in e.a | e.b])), cluster_label(e.a | e.b, labs, max_members=3))
+            ticks = [(float(np.mean([5 + 10 * slot[where[code[x]]] for x in e.a | e.b])), cluster_label(e.a | e.b, labs, max_members=3))
                      for e in events]
             ticks.sort()
             ax.set_xticks([p for p, _ in ticks])
@@ -127,7 +148,7 @@ def plot_merge_hierarchy(trace, t: int | None = None, ax=None, *, labels: bool |
     if t != r:
         ax.axhline(r + 0.5, color=ROLE["frontier"], linestyle=":", linewidth=0.9, zorder=5)
     if not legend:  # say it on the lines
-        ax.text(10 * n, t + 0.5, " " + cut_text, ha="right", va="bottom", fontsize=6.5, color=ROLE["merge"], zorder=6,
+        ax.text(10 * width, t + 0.5, " " + cut_text, ha="right", va="bottom", fontsize=6.5, color=ROLE["merge"], zorder=6,
                 bbox=dict(facecolor="white", edgecolor="none", pad=0.5, alpha=0.8))
         if t != r:
             ax.text(0, r + 0.5, f" released: $t={r}$", ha="left", va="bottom", fontsize=6.5, color=ROLE["frontier"], zorder=6)
@@ -152,7 +173,7 @@ def plot_merge_hierarchy(trace, t: int | None = None, ax=None, *, labels: bool |
     return ax
 
 
-def _number_pairs(ax, trace, Z, leaves, t: int) -> None:
+def _number_pairs(ax, trace, Z, leaves, t: int, slot, width: int) -> None:
     """Badges with the pair numbers (merge order) on the links merged at t, when the step merged several
     pairs: as many as fit side by side, the pairs that joined components first (gid ``"graphpriv-pair-number"``)."""
     from .matrix import _axes_points, _pick_ticks
@@ -164,12 +185,12 @@ def _number_pairs(ax, trace, Z, leaves, t: int) -> None:
         return
     n = len(leaves)
     x = np.empty(n + len(Z))
-    x[np.asarray(leaves)] = 5 + 10 * np.arange(n)
+    x[np.asarray(leaves)] = 5 + 10 * slot
     for i, (a, b) in enumerate(Z[:, :2].astype(np.int64)):
         x[n + i] = (x[a] + x[b]) / 2
     centres = [float(x[n + r]) for r in rows]
     w_pts, _ = _axes_points(ax)
-    keep = _pick_ticks(centres, [str(e.number) for e in events], [e.joined for e in events], 12.0, w_pts / (10 * n))
+    keep = _pick_ticks(centres, [str(e.number) for e in events], [e.joined for e in events], 12.0, w_pts / (10 * width))
     if len(keep) < len(events) and len(events) > 20:
         return  # too many to tell apart here: the matrix view numbers them
     for i in keep:

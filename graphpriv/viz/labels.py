@@ -1,7 +1,9 @@
 """Ordering public values for display: numbers numerically, text naturally (``x2`` before ``x10``).
 
 Every view that lists public values (matrix columns, dendrogram leaves, cluster labels) sorts them
-with :func:`label_key`, so 92 comes before 100 and ``x9`` before ``x10`` everywhere.
+with :func:`label_key`, so 92 comes before 100 and ``x9`` before ``x10`` everywhere. Views drawn next
+to a merge hierarchy put the values in the order of its leaves, :func:`hierarchy_order`, so a cluster
+sits at the same place, left to right, in the matrix and under the tree.
 """
 
 from __future__ import annotations
@@ -9,9 +11,12 @@ from __future__ import annotations
 import numbers
 import re
 
+import numpy as np
+
 from .._labels import label_key
 
-__all__ = ["label_key", "sort_labels", "cluster_label", "format_label", "math_text"]
+__all__ = ["label_key", "sort_labels", "cluster_label", "format_label", "math_text", "hierarchy_linkage",
+           "hierarchy_order"]
 
 _LABEL_RE = re.compile(r"^([A-Za-z]+)_?(\d+)$")
 
@@ -19,6 +24,65 @@ _LABEL_RE = re.compile(r"^([A-Za-z]+)_?(\d+)$")
 def sort_labels(labels) -> list:
     """``labels`` sorted by :func:`label_key`."""
     return sorted(labels, key=label_key)
+
+
+def hierarchy_linkage(trace) -> np.ndarray:
+    """:meth:`graphpriv.MergeTrace.to_linkage` with the two children of every link swapped, where needed, so
+    that the subtree holding the smaller value (:func:`label_key` order) is drawn on the left.
+
+    It is the same tree (the rows, heights and sizes of ``to_linkage()``; only the columns 0 and 1 of some
+    rows are exchanged), so ``fcluster(Z, t + 0.5, "distance")`` still gives ``trace.quantization(t)``;
+    :func:`scipy.cluster.hierarchy.dendrogram` draws its leaves in :func:`hierarchy_order`.
+
+    Parameters
+    ----------
+    trace : MergeTrace
+
+    Returns
+    -------
+    numpy.ndarray of shape (n_public - 1, 4)
+
+    Examples
+    --------
+    >>> import graphpriv as gp
+    >>> jr, _ = gp.datasets.paper_example()
+    >>> Z = gp.viz.hierarchy_linkage(gp.agglomerate(jr, "I*", 0.3).trace)   # paper 003, Example 3
+    >>> Z[:, 2].tolist() == gp.agglomerate(jr, "I*", 0.3).trace.to_linkage()[:, 2].tolist()
+    True
+    """
+    Z = trace.to_linkage().copy()
+    labels = trace.public_labels
+    n = len(labels)
+    rank = np.empty(n, dtype=np.int64)
+    rank[sorted(range(n), key=lambda i: label_key(labels[i]))] = np.arange(n)
+    low = np.concatenate([rank, np.zeros(max(n - 1, 0), dtype=np.int64)])
+    for i, (a, b) in enumerate(Z[:, :2].astype(np.int64).tolist()):
+        if low[a] > low[b]:
+            Z[i, 0], Z[i, 1] = b, a
+        low[n + i] = min(low[a], low[b])
+    return Z
+
+
+def hierarchy_order(trace) -> np.ndarray:
+    """Public codes in the left-to-right order of the leaves of the merge hierarchy (:func:`hierarchy_linkage`).
+
+    One order for the whole trace: every cluster of every Q(t) is a contiguous run (it is a subtree), each
+    starting with its smallest value, and the matrix view drawn beside the dendrogram
+    (``plot_merge_matrix(..., order="hierarchy")``) uses it, so a column never moves from one step to the next.
+
+    Examples
+    --------
+    >>> import graphpriv as gp
+    >>> jr, _ = gp.datasets.paper_example()
+    >>> tr = gp.agglomerate(jr, "I*", 0.3).trace                  # x1+x3, x2+x5, x4+x6, x13+x7
+    >>> [tr.public_labels[i] for i in gp.viz.hierarchy_order(tr)]
+    ['x1', 'x3', 'x7', 'x2', 'x5', 'x4', 'x6']
+    """
+    from scipy.cluster.hierarchy import leaves_list
+
+    if trace.n_public < 2:
+        return np.arange(trace.n_public, dtype=np.int64)
+    return leaves_list(hierarchy_linkage(trace)).astype(np.int64)
 
 
 def _is_number(x) -> bool:

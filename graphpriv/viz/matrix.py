@@ -2,7 +2,10 @@
 
 Columns are the original public values, ordered by component of G_X̂(t), then by cluster of Q(t),
 then by value (:func:`column_order`), so every cluster is a contiguous band of columns and every
-component a contiguous block; rows are the sensitive values. This is the picture of paper 003
+component a contiguous block; rows are the sensitive values. Drawn beside the merge hierarchy, the
+columns take the order of its leaves instead (``order="hierarchy"``,
+:func:`graphpriv.viz.hierarchy_order`): one order for every step, each cluster still a contiguous band,
+so a value sits at the same place left to right in the matrix and under the tree. This is the picture of paper 003
 (Ding & Farokhi, *Developing Non-Stochastic Privacy-Preserving Policies Using Agglomerative
 Clustering*, Fig. 1) with the quantisation drawn on it.
 """
@@ -16,7 +19,7 @@ import numpy as np
 from ..errors import InputTypeError
 from ..ranges import JointRange
 from .graphs import _tint, styled
-from .labels import cluster_label, label_key
+from .labels import cluster_label, hierarchy_order, label_key
 from .merges import merge_events, status_color, step_title
 from .style import PAGE_WIDTH, ROLE, axes_or_new, component_color
 
@@ -73,12 +76,29 @@ def _check_args(trace, jr, t):
     return trace._check_t(t)
 
 
-def matrix_bands(trace, jr: JointRange | None = None, t: int | None = None) -> MatrixBands:
+#: Column orders of the matrix view.
+ORDERS = ("components", "hierarchy")
+
+
+def _check_order(order: str) -> str:
+    if order not in ORDERS:
+        from ..errors import InputError
+
+        raise InputError(f"order={order!r} must be 'components' (by component, cluster, value) or 'hierarchy' "
+                         "(the leaves of the merge hierarchy, as drawn beside it)")
+    return order
+
+
+def matrix_bands(trace, jr: JointRange | None = None, t: int | None = None, *, order: str = "components") -> MatrixBands:
     """Column order and band boundaries of the matrix view of [[S, X̂(t)]].
 
-    Components of G_X̂(t) are ordered by their smallest value, the clusters inside a component by
-    their smallest value, and the values inside a cluster in increasing order (numeric order for
-    numbers, natural order for text such as ``x2`` < ``x10``; see :func:`graphpriv.viz.labels.label_key`).
+    With ``order="components"`` components of G_X̂(t) are ordered by their smallest value, the clusters
+    inside a component by their smallest value, and the values inside a cluster in increasing order
+    (numeric order for numbers, natural order for text such as ``x2`` < ``x10``; see
+    :func:`graphpriv.viz.labels.label_key`). With ``order="hierarchy"`` the columns are the leaves of the
+    merge hierarchy left to right (:func:`graphpriv.viz.hierarchy_order`), the same at every t: every
+    cluster is still a contiguous band, and a component whose clusters the tree does not keep together
+    is listed as several runs in ``component_bounds``.
 
     Parameters
     ----------
@@ -87,6 +107,8 @@ def matrix_bands(trace, jr: JointRange | None = None, t: int | None = None) -> M
         The joint range the trace was recorded on (only checked for matching labels).
     t : int, optional
         Step (default: the returned step).
+    order : {"components", "hierarchy"}
+        Column order (see above).
 
     Returns
     -------
@@ -102,12 +124,19 @@ def matrix_bands(trace, jr: JointRange | None = None, t: int | None = None) -> M
     ['x1', 'x3', 'x2', 'x5', 'x4', 'x6', 'x7']
     >>> b.cluster_bounds
     [(0, 2), (2, 4), (4, 5), (5, 6), (6, 7)]
+    >>> [tr.public_labels[c] for c in gp.viz.matrix_bands(tr, jr, 2, order="hierarchy").order]
+    ['x1', 'x3', 'x7', 'x2', 'x5', 'x4', 'x6']
     """
     t = _check_args(trace, jr, t)
+    _check_order(order)
     labels = trace.public_labels
     n = len(labels)
     cl = trace.cluster_ids(t)
     comp = trace.component_ids(t)
+    if order == "hierarchy":
+        o = hierarchy_order(trace)
+        return MatrixBands(order=o, cluster=cl[o], component=comp[o], cluster_bounds=_runs(cl[o]),
+                           component_bounds=_runs(comp[o]))
     rank = np.empty(n, dtype=np.int64)
     rank[sorted(range(n), key=lambda i: label_key(labels[i]))] = np.arange(n)
     # smallest value rank of each cluster and of each component
@@ -120,9 +149,10 @@ def matrix_bands(trace, jr: JointRange | None = None, t: int | None = None) -> M
                        cluster_bounds=_runs(cl[order]), component_bounds=_runs(comp[order]))
 
 
-def column_order(trace, jr: JointRange | None = None, t: int | None = None) -> np.ndarray:
+def column_order(trace, jr: JointRange | None = None, t: int | None = None, *, order: str = "components") -> np.ndarray:
     """Public codes in the column order of the matrix view at step t: by component of G_X̂(t), then
-    cluster of Q(t), then value, so each cluster is a contiguous band (see :func:`matrix_bands`).
+    cluster of Q(t), then value, so each cluster is a contiguous band (see :func:`matrix_bands`; with
+    ``order="hierarchy"`` the leaves of the merge hierarchy).
 
     Examples
     --------
@@ -132,7 +162,7 @@ def column_order(trace, jr: JointRange | None = None, t: int | None = None) -> n
     >>> gp.viz.column_order(tr, jr, 1).tolist()
     [0, 2, 1, 3, 4, 5, 6]
     """
-    return matrix_bands(trace, jr, t).order
+    return matrix_bands(trace, jr, t, order=order).order
 
 
 @dataclass(frozen=True)
@@ -166,10 +196,10 @@ class MatrixCells:
     width: int
 
 
-def matrix_cells(trace, jr: JointRange, t: int | None = None) -> MatrixCells:
+def matrix_cells(trace, jr: JointRange, t: int | None = None, *, order: str = "components") -> MatrixCells:
     """The cells of the matrix view of [[S, X̂(t)]]: which pairs are in [[S, X]], which the quantisation
     adds (S|x̂ = ∪ S|x over the cluster, Ding & Farokhi, eq. (2)), each cluster's |[[S|x̂]]| and the column
-    positions (a gap of ``max(1, round(n / 120))`` between components).
+    positions (a gap of ``max(1, round(n / 120))`` between components); ``order`` as in :func:`matrix_bands`.
 
     Examples
     --------
@@ -184,7 +214,7 @@ def matrix_cells(trace, jr: JointRange, t: int | None = None) -> MatrixCells:
     t = _check_args(trace, jr, t)
     if jr is None:
         raise InputTypeError("matrix_cells needs the joint range the trace was recorded on")
-    b = matrix_bands(trace, jr, t)
+    b = matrix_bands(trace, jr, t, order=order)
     n = trace.n_public
     s_labels = jr.sensitive_labels.tolist()
     s_order = np.array(sorted(range(len(s_labels)), key=lambda i: label_key(s_labels[i])), dtype=np.int64)
@@ -221,7 +251,7 @@ def _pick_ticks(centres, texts, priority, min_gap_pts, pts_per_unit):
 
 @styled
 def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, title: str | bool | None = True,
-                      anonymity: bool = True, labels: bool | str = "auto"):
+                      anonymity: bool = True, labels: bool | str = "auto", order: str = "components"):
     """The matrix view of the quantised joint range [[S, X̂(t)]] at step t of a merge trace.
 
     Rows are sensitive values, columns the original public values in :func:`column_order` (component of
@@ -248,12 +278,15 @@ def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, t
     labels : bool or "auto"
         Column labels: every value for small ranges; at scale, as many cluster labels ("92–122 (13)") as fit,
         the merged clusters first.
+    order : {"components", "hierarchy"}
+        Column order (:func:`matrix_bands`): "hierarchy" puts the columns in the order of the leaves of
+        :func:`graphpriv.viz.plot_merge_hierarchy`, for a matrix drawn beside the tree.
 
     Returns
     -------
     matplotlib Axes
         The matrix axes (the strip is an inset axes with gid ``"graphpriv-anonymity"``); the outlines have gid
-        ``"graphpriv-merged"``.
+        ``"graphpriv-merged"``; the column layout (:class:`MatrixBands`) is stored as ``ax.graphpriv_bands``.
 
     Examples
     --------
@@ -270,7 +303,7 @@ def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, t
     t = _check_args(trace, jr, t)
     if jr is None:
         raise InputTypeError("plot_merge_matrix needs the joint range the trace was recorded on")
-    cells = matrix_cells(trace, jr, t)
+    cells = matrix_cells(trace, jr, t, order=_check_order(order))
     b = cells.bands
     n = trace.n_public
     labels_x = trace.public_labels
@@ -323,13 +356,20 @@ def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, t
         fs = float(np.clip(ppu * 2.2, 4.0, 6.0))
         row_h = fs * 1.3 / h_pts
         levels = 1
-        for i, (k, nums) in enumerate(sorted(merged_bands.items(), key=lambda kv: kv[1][0])):
+        right_edge: list[float] = []  # per row of badges, the right end (points) of its last badge
+        for k, nums in sorted(merged_bands.items(), key=lambda kv: b.cluster_bounds[kv[0]][0]):
             a, c = b.cluster_bounds[k]
             xc = (xpos[a] + xpos[c - 1]) / 2
-            level = (i % 3) if ppu * (xpos[c - 1] - xpos[a] + 1) < 3.2 * fs else 0
+            text = ",".join(map(str, nums))
+            half = 0.5 * fs * (0.62 * len(text) + 0.5)  # half the badge width in points (digits + padding)
+            level = next((r for r, e in enumerate(right_edge) if e + 0.8 <= xc * ppu - half), len(right_edge))
+            if level == len(right_edge):
+                right_edge.append(-np.inf)
+            right_edge[level] = xc * ppu + half
             levels = max(levels, level + 1)
-            ax.text(xc, 1.0 + 0.01 + level * row_h, ",".join(map(str, nums)), ha="center", va="bottom",
+            ax.text(xc, 1.0 + 0.01 + level * row_h, text, ha="center", va="bottom",
                     fontsize=fs, color="white", zorder=5, transform=ax.get_xaxis_transform(), clip_on=False,
+                    gid="graphpriv-pair-badge",
                     bbox=dict(boxstyle="round,pad=0.12", facecolor=ROLE["merge"], edgecolor="none"))
         strip_y0 = 1.03 + levels * row_h
     # column labels
@@ -360,8 +400,8 @@ def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, t
     ax.set_yticklabels([cluster_label([s_labels[s_order[i]]]) for i in rows], fontsize=6)
     ax.tick_params(axis="both", length=2, pad=1.5)
     ax.set_ylabel("sensitive $S$")
-    ax.set_xlabel(r"public $X$ (by component, cluster, value); dark: $(s,x)\in[\![S,X]\!]$, light: added by $\hat X$",
-                  fontsize=7)
+    how = "by component, cluster, value" if order == "components" else "in the order of the merge hierarchy's leaves"
+    ax.set_xlabel(rf"public $X$ ({how}); dark: $(s,x)\in[\![S,X]\!]$, light: added by $\hat X$", fontsize=7)
     if anonymity is not False and anonymity is not None:
         if anonymity is True:
             top = ax.inset_axes([0.0, strip_y0, 1.0, 0.2], sharex=ax)
@@ -386,4 +426,5 @@ def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, t
     if title:
         (top if anonymity is not False and anonymity is not None else ax).set_title(title, fontsize=8, color=status_color(trace, t))
     ax.set_xlim(-0.5, W - 0.5)
+    ax.graphpriv_bands = b
     return ax

@@ -1,5 +1,5 @@
 """One picture per merge step that scales to real data: the matrix view of [[S, X̂(t)]] on top, the merge
-hierarchy cut at t and the component graph of G_X̂(t) below, all titled with what step t did (pairs
+hierarchy cut at t (its leaves in the matrix's column order) and the component graph of G_X̂(t) below, all titled with what step t did (pairs
 merged, components joined, released or rejected). :func:`plot_trace` and :func:`animate_trace` use it
 for ranges too large for node-link drawings.
 """
@@ -21,14 +21,32 @@ NODE_LINK_MAX = 40
 
 
 def draw_merge_view(fig, trace, jr, t: int) -> dict:
-    """Draw the three linked views of step t into an (empty) figure; returns {"matrix", "hierarchy", "components"}."""
-    gs = fig.add_gridspec(3, 3, height_ratios=[0.32, 1.3, 1.0], width_ratios=[1, 1, 0.8])
-    top = fig.add_subplot(gs[0, :])
-    m = fig.add_subplot(gs[1, :])
-    h = fig.add_subplot(gs[2, :2])
-    c = fig.add_subplot(gs[2, 2])
-    plot_merge_matrix(trace, jr, t, m, title=False, anonymity=top)
-    plot_merge_hierarchy(trace, t, h, title=False, legend=True)
+    """Draw the three linked views of step t into an (empty) figure; returns {"matrix", "hierarchy", "components"}.
+
+    The matrix (with its anonymity strip) and the hierarchy share one column of the figure and one column
+    order (:func:`graphpriv.viz.hierarchy_order`): every leaf of the tree sits under its matrix column. The
+    component graph and the hierarchy's legend take the narrow column on the right.
+    """
+    from .matrix import matrix_cells
+
+    gs = fig.add_gridspec(3, 2, height_ratios=[0.32, 1.3, 1.0], width_ratios=[1, 0.3])
+    top = fig.add_subplot(gs[0, 0])
+    m = fig.add_subplot(gs[1, 0])
+    h = fig.add_subplot(gs[2, 0], sharex=None)
+    c = fig.add_subplot(gs[1:, 1])
+    key = fig.add_subplot(gs[0, 1])
+    plot_merge_matrix(trace, jr, t, m, title=False, anonymity=top, order="hierarchy")
+    plot_merge_hierarchy(trace, t, h, title=False, legend=True,
+                         align=matrix_cells(trace, jr, t, order="hierarchy") if trace.n_public > 1 else None)
+    leg = h.get_legend()
+    key.axis("off")
+    if leg is not None:  # the legend beside the tree, not over it
+        handles, texts = leg.legend_handles, [x.get_text() for x in leg.get_texts()]
+        leg.remove()
+        kl = key.legend(handles, texts, loc="center", fontsize=6, frameon=True, borderpad=0.4, title="merge hierarchy",
+                        title_fontsize=6.5)
+        kl.get_frame().set_edgecolor("#bbbbbb")
+        kl.get_frame().set_linewidth(0.5)
     plot_component_graph(trace, t, c)
     fig.suptitle(step_title(trace, t), fontsize=10, color=status_color(trace, t))
     return {"matrix": m, "anonymity": top, "hierarchy": h, "components": c}

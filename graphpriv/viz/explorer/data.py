@@ -2,8 +2,10 @@
 
 Everything the interactive page draws comes from :func:`explorer_data`, built from the trace and the
 joint range with the same data functions as the static views: the matrix columns and bands of
-:func:`graphpriv.viz.matrix_cells`, the merge hierarchy of :meth:`graphpriv.MergeTrace.to_linkage`
-laid out by :func:`scipy.cluster.hierarchy.dendrogram`, the words of :func:`graphpriv.viz.step_title`,
+:func:`graphpriv.viz.matrix_cells` in the leaf order of the merge hierarchy (so the matrix and the tree
+list the values in the same order, left to right, at every step), the merge hierarchy of
+:meth:`graphpriv.MergeTrace.to_linkage` (:func:`graphpriv.viz.hierarchy_linkage`) laid out by
+:func:`scipy.cluster.hierarchy.dendrogram`, the words of :func:`graphpriv.viz.step_title`,
 and the candidate pairs of :func:`graphpriv.viz.merge_candidates`. The page is a rendering of this
 payload and nothing else, so the payload can be tested against the trace without a browser.
 """
@@ -15,7 +17,7 @@ import math
 import numpy as np
 
 from ..hierarchy import COMPLETING, link_colour_func
-from ..labels import cluster_label, format_label, label_key
+from ..labels import cluster_label, format_label, hierarchy_linkage, label_key
 from ..matrix import matrix_cells
 from ..merges import _check_pair, merge_events, step_status, step_title
 from ..style import PALETTE, ROLE, component_color
@@ -58,7 +60,7 @@ def _dendrogram(trace):
     n = trace.n_public
     if n < 2:
         return None
-    Z = trace.to_linkage()
+    Z = hierarchy_linkage(trace)
     R = dendrogram(Z, no_plot=True)
     leaves = [int(v) for v in R["leaves"]]
     x = np.zeros(2 * n - 1)
@@ -106,7 +108,7 @@ def explorer_data(trace, jr, *, top: int = 5, utility=None, values=None) -> dict
     >>> d["steps"][1]["merged"], d["steps"][1]["L"] == d["series"]["L"][1]
     ([[['x1'], ['x3']]], True)
     >>> [c["members"] for c in d["steps"][1]["clusters"]][:2]
-    [['x1', 'x3'], ['x2']]
+    [['x1', 'x3'], ['x7']]
     """
     _check_pair(trace, jr)
     n = trace.n_public
@@ -132,7 +134,7 @@ def explorer_data(trace, jr, *, top: int = 5, utility=None, values=None) -> dict
     steps = []
     rows = None
     for t in range(T):
-        cells = matrix_cells(trace, jr, t)
+        cells = matrix_cells(trace, jr, t, order="hierarchy")
         b = cells.bands
         if rows is None:
             rows = [_text(s_labels[i]) for i in cells.sensitive_order.tolist()]

@@ -365,7 +365,8 @@ def build_layout(d: dict, start: int):
     ticks.axis.visible = False
     ticks.min_border_top = 2
     ticks.title.text = ""
-    xlab = Div(text="public X, ordered by component, cluster, value &mdash; dark cell: (s, x) ∈ [[S, X]]; light: added by "
+    xlab = Div(text="public X, in the order of the merge hierarchy's leaves below (the same at every step; each cluster "
+                    "a band) &mdash; dark cell: (s, x) ∈ [[S, X]]; light: added by "
                     "the quantisation X̂ (S|x̂ = ∪ S|x over the cluster); grey bands alternate clusters", width=WIDTH,
                styles={"font-size": "12px", "margin-left": "70px"})
 
