@@ -177,6 +177,12 @@ def check_plot_range(kind: str, jr, *, extra_nodes: int = 0) -> None:
     """:func:`check_plot` for a joint range, and refuse labels longer than :data:`MAX_LABEL_CHARS`
     (drawing a megabyte of text as a tick label takes minutes and gigabytes)."""
     check_plot(kind, jr.n_sensitive, jr.n_public + extra_nodes)
+    check_plot_labels(jr)
+
+
+def check_plot_labels(jr) -> None:
+    """Refuse a joint range whose values are longer than :data:`MAX_LABEL_CHARS` characters (figures that
+    draw a bounded number of values, such as the two sides of a cut, need only this check)."""
     longest = max(longest_label(jr.sensitive_labels.tolist()), longest_label(jr.public_labels.tolist()))
     if longest > MAX_LABEL_CHARS:
         raise TooLargeError(f"a value of this joint range is {longest} characters long; figures draw values of at "

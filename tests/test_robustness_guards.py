@@ -102,7 +102,7 @@ def test_unit_min_cut_fast_cases():
 
 
 @pytest.mark.parametrize("plot, kwargs", [("plot_joint_range", {}), ("plot_confusability", {"view": "node-link"}),
-                                           ("plot_min_cut", {})])
+                                           ("plot_min_cut", {"view": "node-link"})])
 def test_plots_of_huge_ranges_refuse_quickly(big_path, plot, kwargs):
     t = time.perf_counter()
     with pytest.raises(TooLargeError, match=r"would take about .*\|\[\[X\]\]\| = 100000.*; use "):
@@ -114,6 +114,13 @@ def test_confusability_of_huge_range_draws_its_components_quickly(big_path):
     t = time.perf_counter()
     ax = gp.viz.plot_confusability(big_path)          # view="auto": one disc per component, no node-link drawing
     assert "1 component of 100000 public values" in ax.get_title()
+    assert time.perf_counter() - t < 10
+
+
+def test_min_cut_of_huge_range_draws_its_two_sides_quickly(big_path):
+    t = time.perf_counter()
+    ax = gp.viz.plot_min_cut(big_path)                # view="auto": the two sides of the cut, no node-link drawing
+    assert "1 vs 99999 public values, 1 cut edge" in ax.get_title()
     assert time.perf_counter() - t < 10
 
 

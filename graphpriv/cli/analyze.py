@@ -339,16 +339,23 @@ def make_figures(jr, fig_dir: Path, report: dict | None = None, omitted: list | 
         optional(_confusability_figure, "confusability",
                  "The confusability graph G_X: public values joined when they share a sensitive value; "
                  "one colour per component (I* = log2 of their number).")
-        if cut.get("computed") and cut.get("value"):
-            optional(_min_cut_figure, "min_cut",
-                     f"G_X split by a global minimum cut: {cut['value']} edge(s) (dashed) must be removed "
-                     "to disconnect it, so G_X is not decomposable; the smaller side X' is filled in the first colour.")
     else:
         why = (f"G_X has {jr.n_public} nodes (limit {GX_MAX_NODES})" if jr.n_public > GX_MAX_NODES
                else f"G_X has up to {bound} edges (limit {GX_MAX_EDGES})")
         skip("confusability", why + ", too many to draw legibly")
-        if not (cut.get("computed") and cut.get("value") == 0):
-            skip("min_cut", why + ", too many to draw legibly")
+    if cut.get("computed") and cut.get("value"):
+        from ..viz.graphs import NODE_LINK_MAX_NODES
+
+        if jr.n_public <= NODE_LINK_MAX_NODES:
+            how = "edge(s) (dashed) must be removed to disconnect it"
+        else:
+            how = ("edge(s) must be removed to disconnect it: the two sides are drawn as discs (area proportional to their "
+                   "number of public values) and the cut edges are listed with the sensitive values they share")
+        optional(_min_cut_figure, "min_cut",
+                 f"G_X split by a global minimum cut: {cut['value']} {how}, so G_X is not decomposable; the side X' "
+                 "(holding the first public value) is drawn in indigo, the other side in olive.")
+    elif not cut.get("computed") and cut.get("value") != 0:
+        skip("min_cut", "the min cut of G_X was not computed (see --max-cut-edges)")
     return out
 
 
@@ -436,6 +443,10 @@ def _min_cut_figure(jr):
 
     from ..viz import plot_min_cut
 
+    from ..viz.graphs import NODE_LINK_MAX_NODES
+
+    if jr.n_public > NODE_LINK_MAX_NODES:  # the two sides of the cut and its edges, on a figure sized to fit them
+        return plot_min_cut(jr, None, None, title=True).figure
     w = COLUMN_WIDTH if jr.n_public <= 30 else PAGE_WIDTH
     fig, ax = new_figure(w, w * 0.8)
     with style_context():

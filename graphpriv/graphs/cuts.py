@@ -50,12 +50,16 @@ class MinCut:
         [[X]] \\ X'.
     cut_edges : tuple of (x, x') pairs
         The crossing edges (x in ``side``).
+    s, t : public labels or None
+        The terminals of an s--t cut (``s`` in ``side``, ``t`` in ``other``); None for the global cut.
     """
 
     value: int
     side: frozenset
     other: frozenset = field(repr=False)
     cut_edges: tuple = field(repr=False)
+    s: Hashable | None = field(default=None, repr=False)
+    t: Hashable | None = field(default=None, repr=False)
 
     @property
     def decomposable(self) -> bool:
@@ -135,7 +139,8 @@ def min_cut(jr: JointRange, s: Hashable | None = None, t: Hashable | None = None
         if si == ti:
             raise InputError("s and t must be different public values")
         in_side = _st_cut(a, si, ti, backend)
-        return _side_to_result(jr, a, _normalise_side(in_side, si))
+        res = _side_to_result(jr, a, _normalise_side(in_side, si))
+        return MinCut(res.value, res.side, res.other, res.cut_edges, jr.public_labels[si], jr.public_labels[ti])
     in_side = _scalable_global_cut(a, backend)
     return _side_to_result(jr, a, _normalise_side(in_side, 0))
 

@@ -7,6 +7,7 @@ the axes (or figure for multi-panel plots); nothing calls ``plt.show()``. Colour
 
 from .style import *  # noqa: F401,F403
 from .graphs import *  # noqa: F401,F403
+from .cuts import *  # noqa: F401,F403
 from .traces import *  # noqa: F401,F403
 from .frontiers import *  # noqa: F401,F403
 from .animation import *  # noqa: F401,F403
@@ -20,6 +21,6 @@ from .hierarchy import *  # noqa: F401,F403
 from .components import *  # noqa: F401,F403
 from .overview import *  # noqa: F401,F403
 from .explorer import *  # noqa: F401,F403
-from . import style, graphs, traces, frontiers, animation, hypergraphs, stochastic, research, labels, merges, matrix, hierarchy, components, overview, explorer
+from . import style, graphs, cuts, traces, frontiers, animation, hypergraphs, stochastic, research, labels, merges, matrix, hierarchy, components, overview, explorer
 
-__all__ = [n for m in (style, graphs, traces, frontiers, animation, hypergraphs, stochastic, research, labels, merges, matrix, hierarchy, components, overview, explorer) for n in m.__all__]
+__all__ = [n for m in (style, graphs, cuts, traces, frontiers, animation, hypergraphs, stochastic, research, labels, merges, matrix, hierarchy, components, overview, explorer) for n in m.__all__]

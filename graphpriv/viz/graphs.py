@@ -25,11 +25,11 @@ from typing import Hashable, Mapping, Sequence
 import numpy as np
 import scipy.sparse as sp
 
-from .._guards import check_plot_range
+from .._guards import check_plot_labels, check_plot_range
 from ..errors import InputError, InputTypeError
 from ..ranges import JointRange
 from .labels import cluster_label, format_label  # noqa: F401  (format_label stays importable from here)
-from .style import COLUMN_WIDTH, ROLE, axes_or_new, component_color
+from .style import COLUMN_WIDTH, ROLE, _tint, axes_or_new, component_color
 
 __all__ = [
     "plot_joint_range",
@@ -73,14 +73,6 @@ def _check_jr(jr) -> JointRange:
     if not isinstance(jr, JointRange):
         raise InputTypeError(f"jr must be a graphpriv JointRange, got {type(jr).__name__}; build one with gp.JointRange.from_pairs or from_dataframe")
     return jr
-
-
-def _tint(color, amount: float = 0.72):
-    """Blend ``color`` with white (amount = share of white)."""
-    from matplotlib.colors import to_rgb
-
-    r = np.asarray(to_rgb(color))
-    return tuple(r * (1 - amount) + amount)
 
 
 def _g_edges(jr: JointRange) -> np.ndarray:
@@ -741,7 +733,7 @@ def _plot_bipartite(jr: JointRange, comp: np.ndarray, ax, labels, title, n_comp:
 @styled
 def plot_min_cut(jr: JointRange, cut=None, ax=None, *, layout: str | Mapping = "components",
                  labels: bool | str | None = "auto", title: str | bool | None = True, seed: int = 0,
-                 legend: bool = True):
+                 legend: bool = True, view: str = "auto"):
     """Draw G_X split by a minimum cut {X', [[X]] \\ X'} with the cut edges highlighted (paper 003, Section IV).
 
     Parameters
@@ -756,6 +748,11 @@ def plot_min_cut(jr: JointRange, cut=None, ax=None, *, layout: str | Mapping = "
         ``True`` writes the cut value kappa and the size of each side.
     legend : bool
         A legend under the panel naming the two sides (with their sizes) and the cut edges.
+    view : {"auto", "node-link", "sides"}
+        "node-link" draws every public value and edge of G_X; "sides" draws the two sides of the cut as
+        two discs joined by a band labelled with the number of cut edges, and lists the cut edges with the
+        sensitive values they share (:func:`graphpriv.viz.plot_cut_sides`), legible at any size; "auto"
+        (default) draws node-link up to :data:`NODE_LINK_MAX_NODES` public values and sides beyond.
 
     Returns
     -------
@@ -774,7 +771,14 @@ def plot_min_cut(jr: JointRange, cut=None, ax=None, *, layout: str | Mapping = "
     6 vs 1 nodes, 1 cut edge
     """
     _check_jr(jr)
-    check_plot_range("confusability", jr)
+    if view not in ("auto", "node-link", "sides"):
+        raise InputError(f"view must be 'auto', 'node-link' or 'sides', got {view!r}")
+    if view == "auto":
+        view = "node-link" if jr.n_public <= NODE_LINK_MAX_NODES else "sides"
+    if view == "node-link":
+        check_plot_range("confusability", jr)
+    else:
+        check_plot_labels(jr)
     from ..graphs.cuts import MinCut, min_cut
 
     if cut is None:
@@ -785,6 +789,10 @@ def plot_min_cut(jr: JointRange, cut=None, ax=None, *, layout: str | Mapping = "
     universe = set(x_labels)
     if not (set(cut.side) | set(cut.other)) == universe:
         raise InputError("cut does not partition this joint range's public values; compute it with gp.min_cut(jr) on the same range")
+    if view == "sides":
+        from .cuts import plot_cut_sides
+
+        return plot_cut_sides(jr, cut, ax, title=title, legend=legend)
     ax = axes_or_new(ax, COLUMN_WIDTH, None)
     posd = graph_layout(jr, layout, seed=seed)
     pos = np.array([posd[x] for x in x_labels])
@@ -814,7 +822,7 @@ def plot_min_cut(jr: JointRange, cut=None, ax=None, *, layout: str | Mapping = "
         ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=3, frameon=False, fontsize=6,
                   handlelength=1.6, columnspacing=0.8, handletextpad=0.4, borderaxespad=0.2)
     if title is True:
-        is_st = _is_st_cut(jr, cut)
+        is_st = cut.s is not None or _is_st_cut(jr, cut)
         head = "$s$-$t$ cut" if is_st else "min cut"
         title = rf"{head} $\kappa={cut.value}$" + f"\n{len(cut.side)} vs {len(cut.other)} nodes, {n_cross} cut edge{'s' if n_cross != 1 else ''}"
     if title:

@@ -75,6 +75,15 @@ def component_color(k: int) -> str:
     return PALETTE[k % len(PALETTE)]
 
 
+def _tint(color, amount: float = 0.72):
+    """Blend ``color`` with white (amount = share of white)."""
+    import numpy as np
+    from matplotlib.colors import to_rgb
+
+    r = np.asarray(to_rgb(color))
+    return tuple(r * (1 - amount) + amount)
+
+
 def new_figure(width: float = COLUMN_WIDTH, height: float | None = None, nrows: int = 1, ncols: int = 1, **kwargs):
     """A figure with graphpriv's style and (nrows, ncols) axes; returns ``(fig, axes)``."""
     import matplotlib.pyplot as plt
