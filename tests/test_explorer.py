@@ -110,6 +110,7 @@ def test_candidates_follow_the_mechanism(seed, n_s, n_x, density, lam, obj, u):
             assert sc.candidates == () and sc.note
             continue
         assert sc.chosen_rank == 0, (t, sc)
+        assert len(sc.pairs) == len(tr.step_merges[t]) and all(pc.chosen_rank == 0 for pc in sc.pairs), (t, sc)
         first = sc.candidates[0]
         assert first.chosen and not any(c.chosen for c in sc.candidates[1:])
         a, b = tr.steps[t].merged[0]

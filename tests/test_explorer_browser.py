@@ -93,6 +93,7 @@ def test_explorer_in_chromium(hungarian, browser, request):
         assert _slider(page) == trace.returned
         # move the slider with the arrow keys to a few steps and read what the page says
         checked = []
+        assert len(trace.steps[1].merged) > 1                         # a sweep of many pairs is among them
         for k in (11, 12, 1, 3):
             key = "ArrowLeft" if k < _slider(page) else "ArrowRight"
             while _slider(page) != k:
@@ -106,10 +107,12 @@ def test_explorer_in_chromium(hungarian, browser, request):
             assert f"merged at t = {k}:" in caption
             a, b = step.merged[0]
             assert f"{{{_members_text(a)}}} + {{{_members_text(b)}}}" in caption
-            # the candidate table starts with the chosen pair
+            # the candidate table starts with the chosen pair, and ranks every pair merged at k
             cells = page.locator(".slick-cell").all_inner_texts()
-            assert cells[0].endswith("chosen")
-            pair = cells[1]
+            assert cells[0] == "1" and cells[1].endswith("chosen")
+            pair = cells[2]
+            numbers = page.evaluate("Bokeh.documents[0].get_model_by_name('graphpriv-candidates').source.data.number")
+            assert sorted({int(v) for v in numbers}) == list(range(1, len(step.merged) + 1))
             assert {p.strip("{} ") for p in pair.split("} + {")} == {
                 gp.viz.cluster_label(a, trace.public_labels, max_members=4), gp.viz.cluster_label(b, trace.public_labels, max_members=4)}
             checked.append(k)

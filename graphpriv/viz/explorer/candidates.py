@@ -14,21 +14,24 @@ Policies Using Agglomerative Clustering*) compare candidate pairs of clusters of
 Every candidate of the step is ranked by that criterion with one vectorised evaluation over the
 candidate set; the best few then get ΔL = L(Q') - L(Q(t-1)) of merging that pair alone, computed by
 the package's objective evaluation (:func:`graphpriv.lagrangian`), so the list can be compared with
-the recorded ΔL of the step. Other mechanisms (k-anonymity, beam or exact searches) have no
+the recorded ΔL of the step. A sweep of Algorithm 1 merges many pairs in one step (77 at t = 1 on the
+Hungarian data): each pair gets its own ranking (:class:`PairCandidates`), made on the clusters as they
+were when its cluster of Π was processed -- after the earlier pairs of the same sweep -- which is the
+state the mechanism compared partners in. Other mechanisms (k-anonymity, beam or exact searches) have no
 per-step criterion: their steps list only the merged pairs.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import scipy.sparse as sp
 
 from ...errors import InputError
 
-__all__ = ["Candidate", "StepCandidates", "merge_candidates", "candidate_table"]
+__all__ = ["Candidate", "PairCandidates", "StepCandidates", "merge_candidates", "candidate_table"]
 
 #: Pairs costed one by one (custom U2 codeword or distance) at most; beyond, a step is not ranked.
 _MAX_SLOW_PAIRS = 20_000
@@ -62,6 +65,36 @@ class Candidate:
 
 
 @dataclass(frozen=True)
+class PairCandidates:
+    """The ranking behind one pair merged at step t (one of the pairs of an Algorithm 1 sweep).
+
+    Attributes
+    ----------
+    number : int
+        1-based position of the pair in the step's merge order (the number on the matrix view).
+    a, b : frozenset
+        The merged clusters; for Algorithm 1, ``a`` is the cluster of Π being processed and ``b`` its partner.
+    candidates : tuple of Candidate
+        The merged pair first, then the best other pairs by the criterion, compared on the clusters as they
+        were just before this pair merged.
+    n_candidates : int
+        Size of the ranked candidate set.
+    chosen_rank : int
+        Position of the merged pair in the criterion's order (0: the best; -1: no criterion).
+    note : str
+        Context (for Algorithm 1: the cluster of Π and its |[[S|𝒳]]|).
+    """
+
+    number: int
+    a: frozenset
+    b: frozenset
+    candidates: tuple
+    n_candidates: int
+    chosen_rank: int
+    note: str = ""
+
+
+@dataclass(frozen=True)
 class StepCandidates:
     """The best candidate pairs of step t, the chosen pair first.
 
@@ -79,6 +112,10 @@ class StepCandidates:
         -1 when there is no criterion).
     note : str
         Extra context (e.g. the cluster whose partners are compared, or why nothing was ranked).
+    pairs : tuple of PairCandidates
+        One ranking per pair merged at t, in merge order (``candidates``, ``n_candidates``,
+        ``chosen_rank`` and ``note`` above are those of the first); a step of Algorithm 2 or Section V-C
+        has one.
     """
 
     t: int
@@ -87,6 +124,7 @@ class StepCandidates:
     n_candidates: int
     chosen_rank: int
     note: str = ""
+    pairs: tuple = ()
 
 
 class _Context:
@@ -126,10 +164,10 @@ class _Context:
         self.S = sp.csr_array(jr.matrix).astype(np.int32)
 
 
-def _clusters(trace, t_prev: int):
-    ids = trace.cluster_ids(t_prev)
+def _clusters(ids: np.ndarray):
+    """(ids, cluster heads in increasing order, position of every code's cluster among the heads)."""
     idx = np.unique(ids)
-    pos = np.full(trace.n_public, -1, dtype=np.int64)
+    pos = np.full(len(ids), -1, dtype=np.int64)
     pos[idx] = np.arange(len(idx))
     return ids, idx, pos[ids]
 
@@ -148,17 +186,18 @@ def _pair_chunks(k: int, rows: np.ndarray | None = None):
 
 
 class _Stats:
-    """Per-cluster statistics of Q(t-1) for vectorised pair costs."""
+    """Per-cluster statistics of a partition (cluster id = smallest member code of every public code) for
+    vectorised pair costs; ``comp`` (component id of every code) is needed for the pairs of Ψ only."""
 
-    def __init__(self, ctx: _Context, t: int):
+    def __init__(self, ctx: _Context, ids: np.ndarray, comp: np.ndarray | None = None):
         tr = ctx.trace
-        self.ids, self.idx, rank = _clusters(tr, t - 1)
+        self.ids, self.idx, rank = _clusters(ids)
         k = self.k = len(self.idx)
         n = tr.n_public
         self.size = np.bincount(rank, minlength=k)
-        comp = tr.component_ids(t - 1)
-        self.comp = comp[self.idx]
-        self.comp_size = np.bincount(comp, minlength=n)[self.comp]
+        if comp is not None:
+            self.comp = comp[self.idx]
+            self.comp_size = np.bincount(comp, minlength=n)[self.comp]
         ind = sp.csr_array((np.ones(n, dtype=np.int32), (np.arange(n), rank)), shape=(n, k))
         self.C = ((ctx.S @ ind) > 0).astype(np.int32).tocsc()
         self.ssz = np.asarray(self.C.sum(axis=0)).ravel()
@@ -204,44 +243,39 @@ def _top(keys: list[np.ndarray], m: int):
     return order[:m]
 
 
-def _rank_step(ctx: _Context, t: int, top: int):
-    """(criterion, note, n_candidates, [(I, J, cost)] best first, chosen positions) at step t."""
+def _criterion_alg1(is_u2: bool) -> str:
+    return ("d̄(𝒳 ⊔ 𝒳')" if is_u2 else "|𝒳 ⊔ 𝒳'|") + " for partners 𝒳' of 𝒳 (ties: lowest index)"
+
+
+def _rank_alg1(ctx: _Context, st: _Stats, x: int, m: int):
+    """Algorithm 1, step 7, for the cluster at position x (in Π): (n_candidates, best [(key, i, j, cost)]) over
+    its admissible partners (another sensitive set), or None when a custom U2 makes that too slow."""
+    from ...mechanisms.agglomerative import _q
+
+    is_u2 = hasattr(st.ub, "cluster_cost")
+    inter = np.asarray((st.C[:, [x]].T @ st.C).todense()).ravel()
+    ok = ~((st.ssz == st.ssz[x]) & (inter == st.ssz[x]))
+    ok[x] = False
+    J = np.flatnonzero(ok)
+    I = np.full(len(J), x, dtype=np.int64)
+    if is_u2 and not st.fast and len(J) > _MAX_SLOW_PAIRS:
+        return None
+    cost = st.dbar(I, J) if is_u2 else (st.size[I] + st.size[J]).astype(float)
+    sel = _top([_q(cost), st.idx[J]], m)
+    return len(J), [(None, int(I[s]), int(J[s]), float(cost[s])) for s in sel]
+
+
+def _rank_psi(ctx: _Context, st: _Stats, t: int, m: int):
+    """Algorithm 2 (eq. (8)) and Section V-C (eq. (12)) over the pairs of Ψ at Q(t-1):
+    (criterion, n_candidates, best [(key, i, j, cost)]), or None when a custom U2 makes that too slow."""
     from ...mechanisms.agglomerative import _excl, _q
 
     tr = ctx.trace
-    st = _Stats(ctx, t)
-    a_code, b_code = tr.step_merges[t][0]
-    pa, pb = int(st.rank[a_code]), int(st.rank[b_code])
     is_u2 = hasattr(st.ub, "cluster_cost")
     paper = ctx.prob.tie_rule == "paper"
     obj = tr.objective
-    m = max(top * 3, top + 5)
     best: list[tuple] = []  # (key tuple, i, j, cost)
-    note = ""
     n_cand = 0
-    if obj == "L0":
-        # Algorithm 1: partners of the first cluster of Π that merged at t
-        x = pa
-        inter = np.asarray((st.C[:, [x]].T @ st.C).todense()).ravel()
-        ok = ~((st.ssz == st.ssz[x]) & (inter == st.ssz[x]))
-        ok[x] = False
-        J = np.flatnonzero(ok)
-        I = np.full(len(J), x, dtype=np.int64)
-        n_cand = len(J)
-        if is_u2 and not st.fast and n_cand > _MAX_SLOW_PAIRS:
-            return None
-        cost = st.dbar(I, J) if is_u2 else (st.size[I] + st.size[J]).astype(float)
-        sel = _top([_q(cost), st.idx[J]], m)
-        best = [(None, int(I[s]), int(J[s]), float(cost[s])) for s in sel]
-        crit = ("d̄(𝒳 ⊔ 𝒳')" if is_u2 else "|𝒳 ⊔ 𝒳'|") + " for partners 𝒳' of 𝒳 (ties: lowest index)"
-        from ..labels import cluster_label
-
-        note = (f"𝒳 = {{{cluster_label(_members(tr, st, x), tr.public_labels, max_members=6)}}} is in Π "
-                f"(smallest |[[S|𝒳]]| = {int(st.ssz[x])}); partners need a different sensitive set")
-        if len(tr.step_merges[t]) > 1:
-            note += f"; this sweep merged {len(tr.step_merges[t])} pairs"
-        return crit, note, n_cand, best, (pa, pb)
-    # Algorithm 2 and Section V-C: pairs of Ψ (different components)
     if obj == "L0|I*=0":
         priv_old, util_old = float(tr.step_privacy[t - 1]), float(tr.step_utility[t - 1])
         o_s = np.argsort(st.ssz, kind="stable")[:3]
@@ -294,7 +328,7 @@ def _rank_step(ctx: _Context, t: int, top: int):
     else:
         crit = ("ΔL of eq. (12) over pairs in different components (ties: "
                 + ("smallest |[[S|𝒳1]]| + |[[S|𝒳2]]|, then " if paper else "") + "lowest index)")
-    return crit, note, n_cand, best, (pa, pb)
+    return crit, n_cand, best
 
 
 def _members(trace, st: _Stats, p: int) -> list:
@@ -302,32 +336,17 @@ def _members(trace, st: _Stats, p: int) -> list:
     return [labels[i] for i in st.members_of(p).tolist()]
 
 
-def _step(ctx: _Context, t: int, top: int) -> StepCandidates:
+def _partition(trace, st: _Stats) -> list[frozenset]:
+    labels = trace.public_labels
+    return [frozenset(labels[i] for i in st.members_of(p).tolist()) for p in range(st.k)]
+
+
+def _finish(ctx: _Context, st: _Stats, best: list, pa: int, pb: int, L_prev: float, top: int):
+    """The listed candidates (the merged pair first, then the best others) with their ΔL from L_prev, and the
+    merged pair's position in the criterion's order."""
     from ...mechanisms.agglomerative import lagrangian
 
     tr = ctx.trace
-    if t == 0 or not tr.step_merges[t]:
-        return StepCandidates(t, "", (), 0, -1, "initial state: no merge" if t == 0 else "no merge at this step")
-    steps = tr.steps
-    a0, b0 = steps[t].merged[0]
-    if not ctx.greedy:
-        return StepCandidates(t, "", (Candidate(a0, b0, math.nan, math.nan, True),), 0, -1,
-                              f"{tr.objective!r} traces of this mechanism have no per-step criterion; the merged pair is shown")
-    ranked = _rank_step(ctx, t, top)
-    if ranked is None:
-        return StepCandidates(t, "", (Candidate(a0, b0, math.nan, math.nan, True),), 0, -1,
-                              f"more than {_MAX_SLOW_PAIRS} candidate pairs under a custom U2: not ranked")
-    crit, note, n_cand, best, (pa, pb) = ranked
-    st_ids = tr.cluster_ids(t - 1)
-    labels = tr.public_labels
-    groups: dict[int, list] = {}
-    for code, c in enumerate(st_ids.tolist()):
-        groups.setdefault(c, []).append(code)
-    heads = sorted(groups)  # cluster index of every position
-
-    def members(p):
-        return frozenset(labels[i] for i in groups[heads[p]])
-
     chosen_rank = next((r for r, e in enumerate(best) if {e[1], e[2]} == {pa, pb}), -1)
     rank_of = {id(e): r + 1 for r, e in enumerate(best)}
     if chosen_rank < 0:  # not among the best few by the criterion (only for a mechanism that broke its own rule)
@@ -336,17 +355,88 @@ def _step(ctx: _Context, t: int, top: int) -> StepCandidates:
     else:
         chosen = best[chosen_rank]
     rest = [e for e in best if e is not chosen][:max(0, top - 1)]
-    base_q = [frozenset(labels[i] for i in groups[h]) for h in heads]
-    L_prev = float(tr.step_L[t - 1])
+    base_q = _partition(tr, st)
     obj = "L0" if tr.objective == "L0|I*=0" else tr.objective
     out = []
     for e in [chosen, *rest]:
         i, j = e[1], e[2]
-        lo, hi = (i, j) if heads[i] < heads[j] else (j, i)
+        lo, hi = (i, j) if st.idx[i] < st.idx[j] else (j, i)
         q = [c for p, c in enumerate(base_q) if p not in (i, j)] + [base_q[i] | base_q[j]]
         dl = lagrangian(ctx.jr, q, obj, tr.lam, ctx.utility, ctx.values, base=tr.base) - L_prev
-        out.append(Candidate(members(lo), members(hi), e[3], float(dl), e is chosen, rank_of.get(id(e), 0)))
-    return StepCandidates(t, crit, tuple(out), n_cand, chosen_rank, note)
+        out.append(Candidate(base_q[lo], base_q[hi], e[3], float(dl), e is chosen, rank_of.get(id(e), 0)))
+    return tuple(out), chosen_rank
+
+
+def _unranked(number: int, a: frozenset, b: frozenset, note: str) -> PairCandidates:
+    return PairCandidates(number, a, b, (Candidate(a, b, math.nan, math.nan, True),), 0, -1, note)
+
+
+def _alg1_pairs(ctx: _Context, t: int, top: int, m: int) -> list[PairCandidates]:
+    """One ranking per pair of an Algorithm 1 sweep, replaying the sweep: pair k is ranked on Q(t-1) with
+    the pairs 1..k-1 already merged, as the mechanism compared partners (Ding & Farokhi, Algorithm 1,
+    steps 5-10)."""
+    from ...mechanisms.agglomerative import lagrangian
+    from ..labels import cluster_label
+
+    tr = ctx.trace
+    ids = tr.cluster_ids(t - 1).copy()
+    L_prev = float(tr.step_L[t - 1])
+    many = len(tr.step_merges[t]) > 1
+    out = []
+    for k, (a, b) in enumerate(tr.step_merges[t]):
+        st = _Stats(ctx, ids)
+        pa, pb = int(st.rank[a]), int(st.rank[b])
+        A, B = frozenset(_members(tr, st, pa)), frozenset(_members(tr, st, pb))
+        if k:
+            L_prev = lagrangian(ctx.jr, _partition(tr, st), "L0", tr.lam, ctx.utility, ctx.values, base=tr.base)
+        ranked = _rank_alg1(ctx, st, pa, m)
+        if ranked is None:
+            out.append(_unranked(k + 1, A, B, f"more than {_MAX_SLOW_PAIRS} partners under a custom U2: not ranked"))
+        else:
+            n_cand, best = ranked
+            cands, chosen_rank = _finish(ctx, st, best, pa, pb, L_prev, top)
+            note = (f"𝒳 = {{{cluster_label(A, tr.public_labels, max_members=6)}}} is in Π "
+                    f"(|[[S|𝒳]]| = {int(st.ssz[pa])}); partners need a different sensitive set")
+            if k:
+                note += f"; ranked after pairs 1–{k} of this sweep merged" if k > 1 else "; ranked after pair 1 of this sweep merged"
+            out.append(PairCandidates(k + 1, A, B, cands, n_cand, chosen_rank, note))
+        lo, hi = sorted((int(ids[a]), int(ids[b])))
+        ids[ids == hi] = lo
+    if many:
+        out[0] = replace(out[0], note=out[0].note + f"; this sweep merged {len(out)} pairs")
+    return out
+
+
+def _step(ctx: _Context, t: int, top: int) -> StepCandidates:
+    tr = ctx.trace
+    if t == 0 or not tr.step_merges[t]:
+        return StepCandidates(t, "", (), 0, -1, "initial state: no merge" if t == 0 else "no merge at this step")
+    merged = tr.steps[t].merged
+    if not ctx.greedy:
+        note = f"{tr.objective!r} traces of this mechanism have no per-step criterion; the merged pair is shown"
+        pairs = tuple(_unranked(k + 1, a, b, note) for k, (a, b) in enumerate(merged))
+        return StepCandidates(t, "", pairs[0].candidates, 0, -1, note, pairs)
+    m = max(top * 3, top + 5)
+    if tr.objective == "L0":
+        crit = _criterion_alg1(hasattr(ctx.prob.ub, "cluster_cost"))
+        pairs = tuple(_alg1_pairs(ctx, t, top, m))
+    else:
+        st = _Stats(ctx, tr.cluster_ids(t - 1), tr.component_ids(t - 1))
+        a_code, b_code = tr.step_merges[t][0]
+        pa, pb = int(st.rank[a_code]), int(st.rank[b_code])
+        A, B = frozenset(_members(tr, st, pa)), frozenset(_members(tr, st, pb))
+        ranked = _rank_psi(ctx, st, t, m)
+        if ranked is None:
+            note = f"more than {_MAX_SLOW_PAIRS} candidate pairs under a custom U2: not ranked"
+            pairs = (_unranked(1, A, B, note),)
+            return StepCandidates(t, "", pairs[0].candidates, 0, -1, note, pairs)
+        crit, n_cand, best = ranked
+        cands, chosen_rank = _finish(ctx, st, best, pa, pb, float(tr.step_L[t - 1]), top)
+        pairs = (PairCandidates(1, A, B, cands, n_cand, chosen_rank, ""),)
+    first = pairs[0]
+    if first.chosen_rank == -1 and first.n_candidates == 0:  # not ranked (custom U2)
+        return StepCandidates(t, "", first.candidates, 0, -1, first.note, pairs)
+    return StepCandidates(t, crit, first.candidates, first.n_candidates, first.chosen_rank, first.note, pairs)
 
 
 def merge_candidates(trace, jr, t: int, *, top: int = 5, utility=None, values=None) -> StepCandidates:

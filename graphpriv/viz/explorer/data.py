@@ -98,7 +98,8 @@ def explorer_data(trace, jr, *, top: int = 5, utility=None, values=None) -> dict
         ``dendrogram`` (links with scipy's coordinates, leaves) and ``steps``: per t the ``title``,
         ``status``, ``merged`` pairs (member lists), ``clusters`` (members, sensitive set, anonymity
         |[[S|x̂]]|, drawing columns [x0, x1], component, pair number when merged at t, position at the
-        cut of the hierarchy), the matrix cell codes ``z``, column ``ticks`` and ``candidates``.
+        cut of the hierarchy), the matrix cell codes ``z``, column ``ticks`` and ``candidates`` (rows for
+        every pair merged at t, each row with its ``pair`` number, the merged pair of each first).
 
     Examples
     --------
@@ -192,10 +193,14 @@ def explorer_data(trace, jr, *, top: int = 5, utility=None, values=None) -> dict
             "width": int(cells.width),
             "candidates": {
                 "criterion": sc.criterion, "note": sc.note, "n": int(sc.n_candidates), "chosen_rank": int(sc.chosen_rank),
-                "rows": [{"a": [_text(x) for x in sorted(cd.a, key=label_key)], "b": [_text(x) for x in sorted(cd.b, key=label_key)],
+                "n_pairs": len(sc.pairs),
+                "pairs": [{"number": pc.number, "note": pc.note, "n": int(pc.n_candidates), "chosen_rank": int(pc.chosen_rank)}
+                          for pc in sc.pairs],
+                "rows": [{"pair": pc.number,
+                          "a": [_text(x) for x in sorted(cd.a, key=label_key)], "b": [_text(x) for x in sorted(cd.b, key=label_key)],
                           "a_label": cluster_label(cd.a, labels, max_members=4), "b_label": cluster_label(cd.b, labels, max_members=4),
                           "cost": _num(cd.cost), "delta_L": _num(cd.delta_L), "chosen": bool(cd.chosen),
-                          "rank": int(cd.rank)} for cd in sc.candidates],
+                          "rank": int(cd.rank)} for pc in sc.pairs for cd in pc.candidates],
             },
         })
     dendro = None

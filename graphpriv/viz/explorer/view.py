@@ -213,6 +213,10 @@ def _short(members: list) -> str:
     return f"{members[0]}, {members[1]}, …, {members[-1]} ({len(members)})"
 
 
+#: Rows of the candidate table shown at once (more scroll).
+TABLE_ROWS = 12
+
+
 def _cost_header(c: dict) -> str:
     crit = c["criterion"]
     if not crit:
@@ -262,7 +266,8 @@ def _step_columns(d: dict, t: int, tick_px: float) -> dict:
     cur = dict(t=[t], L=[ser["L"][t]], privacy=[ser["privacy"][t]], utility=[ser["utility"][t]])
     cands = s["candidates"]
     rows = cands["rows"]
-    table = dict(rank=[(f"{r['rank'] or '–'} ✔ chosen" if r["chosen"] else str(r["rank"])) for r in rows],
+    table = dict(number=[str(r["pair"]) for r in rows],
+                 rank=[(f"{r['rank'] or '–'} ✔ chosen" if r["chosen"] else str(r["rank"])) for r in rows],
                  pair=[f"{{{r['a_label']}}} + {{{r['b_label']}}}" for r in rows],
                  cost=[_fmt(r["cost"], 6) for r in rows], dl=[_fmt(r["delta_L"], 4) for r in rows])
     status = s["status"]
@@ -280,14 +285,19 @@ def _step_columns(d: dict, t: int, tick_px: float) -> dict:
                 "data": {"image": dict(image=[np.asarray(s["z"], dtype=np.uint8)], dw=[s["width"]], dh=[R]), "bars": bars,
                          "cells": cells, "marks": marks, "outlines": dict(left=[], right=[], top=[], bottom=[]),
                          "badges": dict(x=[], y=[], text=[]), "ticks": ticks, "hl": dict(xs=hx, ys=hy), "cur": cur,
-                         "table": dict(rank=[], pair=[], cost=[], dl=[])}}
+                         "table": dict(number=[], rank=[], pair=[], cost=[], dl=[])}}
     pairs = "; ".join(f"{{{_short(a)}}} + {{{_short(b)}}}" for a, b in s["merged"][:4])
     if len(s["merged"]) > 4:
         pairs += f"; … ({len(s['merged'])} pairs, numbered on the matrix)"
-    crit = (f"Candidates at Q(t−1) ranked by {cands['criterion']} ({cands['n']} pairs): the best few, the chosen pair first."
-            if cands["criterion"] else f"Candidates: {cands['note']}")
-    if cands["criterion"] and cands["note"]:
-        crit += f" {cands['note']}."
+    if cands["criterion"] and cands["n_pairs"] > 1:
+        crit = (f"This sweep merged {cands['n_pairs']} pairs, numbered as on the matrix. The table lists, for each pair "
+                f"in turn, the cluster 𝒳 of Π and its partners ranked by {cands['criterion']} among the clusters left by "
+                "the earlier pairs of the sweep, the chosen partner first (scroll the table).")
+    else:
+        crit = (f"Candidates at Q(t−1) ranked by {cands['criterion']} ({cands['n']} pairs): the best few, the chosen pair first."
+                if cands["criterion"] else f"Candidates: {cands['note']}")
+        if cands["criterion"] and cands["note"]:
+            crit += f" {cands['note']}."
     caption = (f'<div style="font-size:13px"><b>merged at t = {t}:</b> {_html.escape(pairs) if pairs else "nothing (initial state)"}</div>'
                f'<div style="font-size:12px;color:#505050">{_html.escape(crit)}</div>')
     image = np.asarray(s["z"], dtype=np.uint8)
@@ -424,13 +434,15 @@ def build_layout(d: dict, start: int):
         tlines.append(line)
         curves.append(f)
 
-    table = DataTable(source=src["table"], width=WIDTH, height=30 + 26 * max(2, max(len(s["candidates"]["rows"]) for s in d["steps"])),
+    n_rows = max(2, max(len(s["candidates"]["rows"]) for s in d["steps"]))
+    table = DataTable(name="graphpriv-candidates", source=src["table"], width=WIDTH, height=30 + 26 * min(n_rows, TABLE_ROWS),
                       index_position=None, sortable=False, reorderable=False, columns=[
+                          TableColumn(field="number", title="merged pair no.", width=110),
                           TableColumn(field="rank", title="rank", width=90),
-                          TableColumn(field="pair", title="candidate pair at Q(t−1)", width=700),
+                          TableColumn(field="pair", title="candidate pair", width=590),
                           TableColumn(field="cost", title=next((s["cost_header"] for s in steps if s["cost_header"] != "cost"), "cost"),
                                       width=160),
-                          TableColumn(field="dl", title="ΔL if merged alone", width=160)])
+                          TableColumn(field="dl", title="ΔL of this merge alone", width=160)])
     table.visible = meta["kind"] != "components"
     title = Div(name="graphpriv-title", text=st["title"], width=WIDTH)
     caption = Div(name="graphpriv-caption", text=st["caption"], width=WIDTH)
