@@ -304,10 +304,11 @@ def fig9(quick: bool = False):
 _MERGE_VIEW_DATA = ("Hungarian data, S = age, X = cholesterol with the rows of missing cholesterol dropped "
                     "(153 public values, 37 ages). ")
 _MERGE_VIEW_KEY = ("Top: the size of each cluster's anonymity set [[S given x-hat]]; middle: the matrix view of [[S, X-hat(t)]] "
-                   "(columns by component, cluster and value, dark cells the pairs of [[S,X]], light cells the pairs the "
-                   "quantisation adds, the clusters merged at t outlined and numbered in merge order); bottom left: the "
-                   "merge hierarchy (scipy dendrogram of MergeTrace.to_linkage) cut at t; bottom right: the components of "
-                   "G_X-hat(t) sized by their number of values, the joined one ringed.")
+                   "(columns in the left-to-right order of the merge hierarchy's leaves, each cluster a contiguous band, "
+                   "dark cells the pairs of [[S,X]], light cells the pairs the quantisation adds, the clusters merged at t "
+                   "outlined and numbered in merge order); bottom: the merge hierarchy (scipy dendrogram of "
+                   "MergeTrace.to_linkage, each subtree's smaller value on the left) cut at t, every leaf under its matrix "
+                   "column; right: the components of G_X-hat(t) sized by their number of values, the joined one ringed.")
 
 
 def _hungarian_trace(objective: str, lam: float, utility: str):
