@@ -1,6 +1,6 @@
 """One picture per merge step that scales to real data: the matrix view of [[S, X̂(t)]] on top, the merge
-hierarchy cut at t (its leaves in the matrix's column order) and the component graph of G_X̂(t) below, all titled with what step t did (pairs
-merged, components joined, released or rejected). :func:`plot_trace` and :func:`animate_trace` use it
+hierarchy cut at t below it (each leaf under its matrix column) and the component graph of G_X̂(t) on the
+right, all titled with what step t did (pairs merged, components joined, released or rejected). :func:`plot_trace` and :func:`animate_trace` use it
 for ranges too large for node-link drawings.
 """
 
@@ -32,7 +32,7 @@ def draw_merge_view(fig, trace, jr, t: int) -> dict:
     gs = fig.add_gridspec(3, 2, height_ratios=[0.32, 1.3, 1.0], width_ratios=[1, 0.3])
     top = fig.add_subplot(gs[0, 0])
     m = fig.add_subplot(gs[1, 0])
-    h = fig.add_subplot(gs[2, 0], sharex=None)
+    h = fig.add_subplot(gs[2, 0])
     c = fig.add_subplot(gs[1:, 1])
     key = fig.add_subplot(gs[0, 1])
     plot_merge_matrix(trace, jr, t, m, title=False, anonymity=top, order="hierarchy")

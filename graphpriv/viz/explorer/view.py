@@ -61,6 +61,7 @@ document.addEventListener('keydown', function (e) {
 _STEP_JS = """
 const s = steps[cb_obj.value];
 for (const k in sources) { sources[k].data = s.data[k]; }
+strip_y.end = s.ymax;  // the anonymity strip scaled to this step's largest |[[S|x̂]]|
 table.view.change.emit();  // the table redraws on a view change only (same row count: no change)
 xr.start = -0.5; xr.end = s.width - 0.5;
 cut.location = s.t + 0.5;
@@ -264,6 +265,7 @@ def _step_columns(d: dict, t: int, tick_px: float) -> dict:
                 hy.append(link["y"])
     ser = d["series"]
     cur = dict(t=[t], L=[ser["L"][t]], privacy=[ser["privacy"][t]], utility=[ser["utility"][t]])
+    ymax = max(1, max((c["anonymity"] for c in cl), default=1)) * 1.2
     cands = s["candidates"]
     rows = cands["rows"]
     table = dict(number=[str(r["pair"]) for r in rows],
@@ -281,7 +283,7 @@ def _step_columns(d: dict, t: int, tick_px: float) -> dict:
     if meta["kind"] == "components":
         caption = ('<div style="font-size:13px">Each band of the matrix is one component of G_X (values joined when they '
                    'share a sensitive value; I* = log2 of their number). Hover a band for its values and sensitive set.</div>')
-        return {"t": t, "width": s["width"], "title": title, "caption": caption, "cost_header": "cost",
+        return {"t": t, "width": s["width"], "ymax": ymax, "title": title, "caption": caption, "cost_header": "cost",
                 "data": {"image": dict(image=[np.asarray(s["z"], dtype=np.uint8)], dw=[s["width"]], dh=[R]), "bars": bars,
                          "cells": cells, "marks": marks, "outlines": dict(left=[], right=[], top=[], bottom=[]),
                          "badges": dict(x=[], y=[], text=[]), "ticks": ticks, "hl": dict(xs=hx, ys=hy), "cur": cur,
@@ -302,7 +304,7 @@ def _step_columns(d: dict, t: int, tick_px: float) -> dict:
                f'<div style="font-size:12px;color:#505050">{_html.escape(crit)}</div>')
     image = np.asarray(s["z"], dtype=np.uint8)
     return {
-        "t": t, "width": s["width"], "title": title, "caption": caption, "cost_header": _cost_header(cands),
+        "t": t, "width": s["width"], "ymax": ymax, "title": title, "caption": caption, "cost_header": _cost_header(cands),
         "data": {"image": dict(image=[image], dw=[s["width"]], dh=[R]), "bars": bars, "cells": cells, "marks": marks,
                  "outlines": outlines, "badges": badges, "ticks": ticks, "hl": dict(xs=hx, ys=hy), "cur": cur,
                  "table": table},
@@ -341,8 +343,8 @@ def build_layout(d: dict, start: int):
         f.min_border_right = 10
         return f
 
-    strip = fig(name="graphpriv-strip", width=WIDTH, height=95, x_range=xr, y_range=Range1d(0, max(
-        max(c["anonymity"] for c in s["clusters"]) for s in d["steps"]) * 1.15))
+    strip_y = Range1d(0, st["ymax"])
+    strip = fig(name="graphpriv-strip", width=WIDTH, height=95, x_range=xr, y_range=strip_y)
     strip.yaxis.axis_label = "|[[S|x̂]]|"
     strip.xaxis.visible = False
     strip.yaxis.ticker.desired_num_ticks = 3
@@ -451,5 +453,5 @@ def build_layout(d: dict, start: int):
                     + (f"; rejected: t = {', '.join(map(str, rej))}" if rej else "") + ")",
                     margin=(5, 10, 5, 70), disabled=T < 2)
     slider.js_on_change("value", CustomJS(args=dict(steps=steps, sources=src, xr=xr, cut=cut, tlines=tlines, title=title,
-                                                    caption=caption, table=table), code=_STEP_JS))
+                                                    caption=caption, table=table, strip_y=strip_y), code=_STEP_JS))
     return column(title, slider, strip, mat, ticks, xlab, row(hier, column(*curves)), caption, table)
