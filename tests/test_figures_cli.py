@@ -88,6 +88,15 @@ def test_hungarian_merge_figures_in_manifest(built):
         assert (built / f"{name}.png").stat().st_size > 0
 
 
+def test_hungarian_min_cut_figure_in_manifest(built):
+    """Section IV's min cuts at real size: the Hungarian G_X (two components, kappa = 0) and its largest component."""
+    text = (built / "README.md").read_text()
+    row = next(ln for ln in text.splitlines() if "[paper003_hungarian_min_cuts.png]" in ln)
+    assert "kappa = 0" in row and "kappa = 1" in row
+    img = plt.imread(built / "paper003_hungarian_min_cuts.png")[..., :3]
+    assert (img < 0.95).any(axis=-1).mean() > 0.02
+
+
 def test_errata_recorded_for_hungarian(built):
     text = (built / "README.md").read_text()
     row = next(ln for ln in text.splitlines() if "paper003_fig8" in ln)

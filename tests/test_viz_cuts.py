@@ -56,7 +56,7 @@ def gid_texts(ax, gid):
 
 def edge_lines(ax):
     (block,) = gid_texts(ax, "graphpriv-cut-edges")
-    return block.split("\n")[1:]
+    return block.split("\n")[2:]
 
 
 def shared(jr, x, y):

@@ -85,10 +85,10 @@ def fig3(quick: bool = False):
     fig, axes = new_figure(PAGE_WIDTH * 0.62, 1.9, ncols=2, layout="constrained")
     plot_channel(C, ax=axes[0], w_labels=[f"W={w} ({p_w[w]:g})" for w in range(3)], x_labels=["X=0", "X=1"],
                  node_colors=[component_color(int(k)) for k in red.merge],
-                 title=f"$p_{{X|W}}$, H(W) = {float(-(p_w * np.log2(p_w)).sum()):.2g} bits")
+                 title=f"$p_{{X|W}}$, $H(W)$ = {float(-(p_w * np.log2(p_w)).sum()):.2g} bits")
     groups = [[w for w in range(3) if red.merge[w] == k] for k in range(red.p_w_tilde.size)]
     plot_channel(red.p_x_given_w_tilde, ax=axes[1],
-                 w_labels=[f"W̃={k} = {{{','.join(f'w{w}' for w in g)}}} ({red.p_w_tilde[k]:g})" for k, g in enumerate(groups)],
+                 w_labels=[f"$\\tilde W={k}$ = {{{','.join(f'$w_{w}$' for w in g)}}} ({red.p_w_tilde[k]:g})" for k, g in enumerate(groups)],
                  x_labels=["X=0", "X=1"], node_colors=[component_color(k) for k in range(len(groups))],
                  title=f"$p_{{X|\\tilde W}}$, $C_X(W) = H(\\tilde W)$ = {red.value:.2g} bit")
     return fig

@@ -111,14 +111,14 @@ def plot_cut_sides(jr: JointRange, cut, ax=None, *, title: str | bool | None = T
     lines = [f"{_text(x)} – {_text(y)}:  S = {_set_text(_shared_sensitive(jr, x, y))}" for x, y in listed]
     if len(edges) > len(listed):
         lines.append(f"… and {len(edges) - len(listed)} more (cut.cut_edges)")
-    head = ("cut edges $x - x'$ ($x\\in X'$) and the sensitive values they share:" if kappa else
-            "no public value of $X'$ shares a sensitive value with one outside it")
-    rmax, gap = 0.62, 1.55
-    x_lo, x_hi = -gap / 2 - 0.35 - rmax - 0.1, gap / 2 + 0.35 + rmax + 0.1
+    head = ("cut edges $x - x'$ ($x\\in X'$)\nand the sensitive values they share:" if kappa else
+            "no public value of $X'$ shares a\nsensitive value with one outside it")
+    rmax, cx = 0.5, 1.3  # largest disc radius, distance of each disc centre from the middle
+    x_lo, x_hi = -cx - rmax - 0.15, cx + rmax + 0.15
     y_lo, y_hi = -rmax - 0.04, rmax + (0.34 if st else 0.06)
     # below the axes, in points: the two side labels, the legend, the edge list
-    label_pts, legend_pts, line_pts = 30.0, 14.0 if legend else 0.0, 6.5 * 1.35
-    below = label_pts + legend_pts + line_pts * (len(lines) + 1) + 6
+    label_pts, legend_pts, line_pts = 38.0, 14.0 if legend else 0.0, 6.5 * 1.35
+    below = label_pts + legend_pts + line_pts * (len(lines) + 2) + 6
     if ax is None:
         import matplotlib.pyplot as plt
 
@@ -138,16 +138,16 @@ def plot_cut_sides(jr: JointRange, cut, ax=None, *, title: str | bool | None = T
     names = ["$X'$", r"$[\![X]\!]\setminus X'$"]
     big = max(c[0] for c in counts)
     radius = [max(0.07, rmax * np.sqrt(c[0] / big)) for c in counts]
-    centres = [(-gap / 2 - 0.35, 0.0), (gap / 2 + 0.35, 0.0)]
+    centres = [(-cx, 0.0), (cx, 0.0)]
     for k in range(2):
         disc = Circle(centres[k], radius[k], facecolor=_tint(colours[k]), edgecolor=colours[k], linewidth=1.6, zorder=3,
                       gid="graphpriv-cut-side")
         ax.add_patch(disc)
         n_x, n_s, n_c = counts[k]
         members = cluster_label(sides[k], jr.public_labels.tolist(), max_members=3)
-        members = "\n".join(textwrap.wrap(members, 24, break_long_words=True)[:2])
+        members = "\n".join(textwrap.wrap(members, 20, break_long_words=True)[:2])
         comp = f", {n_c} components" if n_c > 1 else ""
-        ax.annotate(f"{names[k]}: $|X|={n_x}$, $|S|={n_s}${comp}\n{members}", (centres[k][0], 0), xycoords=under,
+        ax.annotate(f"{names[k]}: $|X|={n_x}$\n$|S|={n_s}${comp}\n{members}", (centres[k][0], 0), xycoords=under,
                     xytext=(0, -2), textcoords="offset points", ha="center", va="top", fontsize=6.5, color="#202020",
                     annotation_clip=False)
         if st:  # the terminal of this side, on top of its disc
@@ -162,15 +162,14 @@ def plot_cut_sides(jr: JointRange, cut, ax=None, *, title: str | bool | None = T
                               edgecolor="none", alpha=0.85, zorder=2, gid="graphpriv-cut-band")
         ax.add_patch(band)
         label = f"{kappa} cut edge{'s' if kappa != 1 else ''}"
-        ax.text((x0 + x1) / 2, half + 0.05, label, ha="center", va="bottom", fontsize=7.5, color=ROLE["cut"],
+        ax.text((x0 + x1) / 2, -half - 0.05, label, ha="center", va="top", fontsize=7.5, color=ROLE["cut"],
                 fontweight="bold", gid="graphpriv-cut-label")
     else:
         ax.plot([x0 + 0.05, x1 - 0.05], [0, 0], color=ROLE["edge"], linestyle=(0, (2, 2)), linewidth=0.9, zorder=2)
-        why = ("$s$ and $t$ lie in different components of $G_X$" if st else
-               "the sides are unions of components of $G_X$: it is decomposable")
+        why = ("$s$, $t$ in different\ncomponents of $G_X$" if st else "unions of components:\n$G_X$ is decomposable")
         ax.text((x0 + x1) / 2, 0.06, "no cut edge", ha="center", va="bottom", fontsize=7.5, color=ROLE["cut"],
                 fontweight="bold", gid="graphpriv-cut-label")
-        ax.text((x0 + x1) / 2, -0.06, textwrap.fill(why, 24), ha="center", va="top", fontsize=6, color="#404040")
+        ax.text((x0 + x1) / 2, -0.06, why, ha="center", va="top", fontsize=6, color="#404040")
     ax.set_xlim(x_lo, x_hi)
     ax.set_ylim(y_lo, y_hi)
     if legend:

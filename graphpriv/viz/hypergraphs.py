@@ -491,8 +491,11 @@ def plot_channel(p_x_given_w, *, w_labels=None, x_labels=None, w_name: str = "W"
             if C[x, w] > 0:
                 ax.plot([0, 1], [yw[w], yx[x]], color=ROLE["edge"], linewidth=0.5 + 3 * C[x, w], alpha=0.8, zorder=1)
                 t = 0.3 if mx > 1 else 0.5
-                ax.text(t, yw[w] + t * (yx[x] - yw[w]) + 0.07, f"{C[x, w]:.2g}", fontsize=6, ha="center", va="bottom",
-                        color=ROLE["exact"])
+                # on the edge itself, along it, on a white patch: no label is read as another edge's
+                ax.text(t, yw[w] + t * (yx[x] - yw[w]), f"{C[x, w]:.2g}", fontsize=6, ha="center", va="center",
+                        color=ROLE["exact"], rotation=float(np.degrees(np.arctan2(yx[x] - yw[w], 1.0))),
+                        rotation_mode="anchor", transform_rotates_text=True, zorder=2, gid="graphpriv-channel-label",
+                        bbox=dict(boxstyle="round,pad=0.12", facecolor="white", edgecolor="none"))
     colors = node_colors if node_colors is not None else [ROLE["sensitive"]] * mw
     ax.scatter(np.zeros(mw), yw, s=60, color=colors, edgecolor=ROLE["exact"], linewidth=0.6, zorder=3)
     ax.scatter(np.ones(mx), yx, s=60, color=ROLE["public"], edgecolor=ROLE["exact"], linewidth=0.6, zorder=3)
