@@ -171,32 +171,37 @@ def _beam(ev: _Eval, width: int, max_depth: int | None, pareto: int = 0, stats: 
                 new.append(st.merge(ev, i, j, float(priv[a]), float(util[a]), lab))
 
         # the `width` best distinct children in the order (score rounded to 1e-12, clusters at the
-        # bottleneck, index): walk the groups of equal (score, at_min) from the smallest
-        r = np.round(sc, 12)
-        rest = np.arange(len(cand))
-        while rest.size and len(new) < width:
-            first = _first_group(rest, r, at)
-            for c in rest[first].tolist():
-                take(c)
-                if len(new) >= width:
-                    break
-            rest = rest[~first]
+        # bottleneck, index): walk the groups of equal (score, at_min) from the smallest. The walk runs on
+        # the children within 1e-9 of the smallest score (every group there is whole) and again on all
+        # children only when that subset runs out before `width` are taken.
+        lo = float(sc.min())
+        near = np.flatnonzero(sc <= lo + 1e-9)
+        if not _take_best(near, sc, at, width, take, new, lo + 5e-10) and len(near) < len(cand):
+            new.clear()
+            keys.clear()
+            _take_best(np.arange(len(cand)), sc, at, width, take, new, np.inf)
         if pareto:
             # keep a few children spread along the (privacy, utility) Pareto front of this depth, so that
             # states at other utility levels than the current best-L ones survive (the objectives are
             # bottlenecks: the optimum often needs merges that first raise L). The front, walked in the
             # order (privacy key, -utility, index), takes each child whose utility beats the last taken by
             # 1e-12; such a child has a strictly higher utility than every child before it, so only these
-            # records are visited (each found by two masked minima).
+            # records are visited (each found by two masked minima). Every record is the first of its
+            # upper set {u > t}, so none has a larger privacy key than the children of the largest
+            # utility: the walk only looks at the children whose key is within 1e-8 of theirs.
             u = util[cand]
-            pkey = np.round(sc + ev.lam * u, 9) + 1e-6 * at
+            approx = sc + ev.lam * u + 1e-6 * at
+            top_u = u == u.max()
+            sub = np.flatnonzero(approx <= float(approx[top_u].min()) + 1e-8)
+            u = u[sub]
+            pkey = np.round(sc[sub] + ev.lam * u, 9) + 1e-6 * at[sub]
             ru = np.round(u, 9)
-            rest = np.arange(len(cand))
+            rest = np.arange(len(sub))
             front, best_u = [], -np.inf
             while rest.size:
                 e = int(rest[np.argmax(_first_group(rest, pkey, ru, largest_secondary=True))])
                 if u[e] > best_u + 1e-12:
-                    front.append(e)
+                    front.append(int(sub[e]))
                     best_u = u[e]
                 rest = rest[u[rest] > u[e]]
             if len(front) > pareto:
@@ -205,6 +210,25 @@ def _beam(ev: _Eval, width: int, max_depth: int | None, pareto: int = 0, stats: 
                 take(c)
         beam = new
     return best
+
+
+def _take_best(idx: np.ndarray, sc: np.ndarray, at: np.ndarray, width: int, take, new: list, whole: float) -> bool:
+    """Walk the children ``idx`` (increasing) in the order (score rounded to 1e-12, at_min, index), taking
+    each until ``width`` distinct ones are in ``new``. True when done within the groups whose rounded
+    score is at most ``whole`` (all of them are in ``idx``)."""
+    r = np.round(sc[idx], 12)
+    a = at[idx]
+    rest = np.arange(len(idx))
+    while rest.size and len(new) < width:
+        first = _first_group(rest, r, a)
+        if r[rest[first][0]] > whole:
+            return False
+        for c in idx[rest[first]].tolist():
+            take(c)
+            if len(new) >= width:
+                break
+        rest = rest[~first]
+    return len(new) >= width
 
 
 def _local(ev: _Eval, st: _State, max_passes: int) -> _State:

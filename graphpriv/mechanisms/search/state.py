@@ -142,14 +142,35 @@ class _Eval:
 class _State:
     """A partition with per-cluster summaries (clusters ordered by index = smallest member code).
 
-    ``lab[x]`` is the position of code x's cluster. Pair quantities of the clusters (filled when the state
-    is first expanded, see :meth:`pairs`) are flat arrays in the order of ``np.triu_indices(k, 1)``:
+    ``lab[x]`` is the position of code x's cluster. Per-cluster integers ``iv`` (k, 3) hold the size,
+    |S|𝒳| and the G_X̂ component; for U2, ``fv`` (k, 5) holds d̄ and (vectorised costs) the count, sum,
+    minimum and maximum of the values. Pair quantities of the clusters (filled when the state is first
+    expanded, see :meth:`pairs`) are flat arrays in the order of ``np.triu_indices(k, 1)``:
     ``U`` = |S|𝒳_a ∪ S|𝒳_b| and ``Z`` = |a| + |b| (U1) or ``D`` = d̄(a ∪ b) (U2). A merge keeps the pairs
     that do not hold the absorbed cluster (their values do not change) and recomputes only the merged
     cluster's k - 2 pairs: O(|Q|^2) copying, O(|Q| |S|) arithmetic."""
 
-    __slots__ = ("members", "lab", "z", "Sb", "ssz", "U", "Z", "D", "comp", "ncomp", "cnt", "sm", "mn", "mx", "dbar",
-                 "priv", "util", "L", "path")
+    __slots__ = ("members", "lab", "iv", "fv", "Sb", "U", "Z", "D", "ncomp", "priv", "util", "L", "path")
+
+    # columns of iv and fv
+    SIZE, SSZ, COMP = 0, 1, 2
+    DBAR, CNT, SUM, MIN, MAX = 0, 1, 2, 3, 4
+
+    @property
+    def z(self):
+        return self.iv[:, 0]
+
+    @property
+    def ssz(self):
+        return self.iv[:, 1]
+
+    @property
+    def comp(self):
+        return self.iv[:, 2]
+
+    @property
+    def dbar(self):
+        return None if self.fv is None else self.fv[:, 0]
 
     @classmethod
     def from_members(cls, ev: _Eval, members: list[list[int]], path: tuple = ()) -> "_State":
@@ -160,23 +181,27 @@ class _State:
         st.lab = np.empty(ev.n, dtype=np.int32)
         for a, m in enumerate(members):
             st.lab[m] = a
-        st.z = np.array([len(m) for m in members], dtype=np.int64)
         st.Sb = np.array([ev.S[m].any(axis=0) for m in members], dtype=bool).reshape(k, ev.n_s)
-        st.ssz = st.Sb.sum(axis=1).astype(np.int64)
         st.U = st.Z = st.D = None
         # components of G_X̂: join the original components inside every cluster
         uf = _UnionFind(int(ev.comp0.max()) + 1)
         for m in members:
             for x in m[1:]:
                 uf.union(int(ev.comp0[m[0]]), int(ev.comp0[x]))
-        st.comp = np.array([uf.find(int(ev.comp0[m[0]])) for m in members], dtype=np.int64)
+        st.iv = np.empty((k, 3), dtype=np.int64)
+        st.iv[:, 0] = [len(m) for m in members]
+        st.iv[:, 1] = st.Sb.sum(axis=1)
+        st.iv[:, 2] = [uf.find(int(ev.comp0[m[0]])) for m in members]
         st.ncomp = len({uf.find(c) for c in range(len(uf.parent))})
-        if ev.fast:
-            st.cnt = st.z.astype(float)
-            st.sm = np.array([ev.V[m].sum() for m in members])
-            st.mn = np.array([ev.V[m].min() for m in members])
-            st.mx = np.array([ev.V[m].max() for m in members])
-        st.dbar = np.array([ev.cost(m) for m in members]) if ev.is_u2 else None
+        st.fv = None
+        if ev.is_u2:
+            st.fv = np.zeros((k, 5))
+            st.fv[:, 0] = [ev.cost(m) for m in members]
+            if ev.fast:
+                st.fv[:, 1] = st.iv[:, 0]
+                st.fv[:, 2] = [ev.V[m].sum() for m in members]
+                st.fv[:, 3] = [ev.V[m].min() for m in members]
+                st.fv[:, 4] = [ev.V[m].max() for m in members]
         st.priv = float(ev.priv_from(int(st.ssz.min()), st.ncomp))
         st.util = float(ev.util_from(int(st.z.max()), float(st.dbar.max()) if ev.is_u2 else 0.0))
         st.L = st.priv - ev.lam * st.util
@@ -190,10 +215,12 @@ class _State:
         """(U, Z or D) of the pairs (i, b) for the partners b in ``other`` (increasing)."""
         U = (self.Sb[i] | self.Sb).sum(axis=1)[other]
         if not ev.is_u2:
-            return U, (self.z[i] + self.z)[other]
+            z = self.iv[:, 0]
+            return U, (z[i] + z)[other]
         if ev.fast:
-            c = (self.sm[i] + self.sm) / (self.cnt[i] + self.cnt)
-            d = np.maximum(c - np.minimum(self.mn[i], self.mn), np.maximum(self.mx[i], self.mx) - c)[other]
+            cnt, sm, mn, mx = self.fv[:, 1], self.fv[:, 2], self.fv[:, 3], self.fv[:, 4]
+            c = (sm[i] + sm) / (cnt[i] + cnt)
+            d = np.maximum(c - np.minimum(mn[i], mn), np.maximum(mx[i], mx) - c)[other]
             return U, d * d if ev.ub.squared else d
         mem = self.members
         return U, np.array([ev.cost(mem[b] + mem[i]) if b < i else ev.cost(mem[i] + mem[b]) for b in other.tolist()])
@@ -203,12 +230,15 @@ class _State:
         if self.U is None:
             I, J = _triu(len(self.members))
             S = self.Sb.astype(np.int64)
-            self.U = self.ssz[I] + self.ssz[J] - (S @ S.T)[I, J]
+            ssz = self.iv[:, 1]
+            self.U = ssz[I] + ssz[J] - (S @ S.T)[I, J]
             if not ev.is_u2:
-                self.Z = self.z[I] + self.z[J]
+                z = self.iv[:, 0]
+                self.Z = z[I] + z[J]
             elif ev.fast:
-                c = (self.sm[I] + self.sm[J]) / (self.cnt[I] + self.cnt[J])
-                d = np.maximum(c - np.minimum(self.mn[I], self.mn[J]), np.maximum(self.mx[I], self.mx[J]) - c)
+                cnt, sm, mn, mx = self.fv[:, 1], self.fv[:, 2], self.fv[:, 3], self.fv[:, 4]
+                c = (sm[I] + sm[J]) / (cnt[I] + cnt[J])
+                d = np.maximum(c - np.minimum(mn[I], mn[J]), np.maximum(mx[I], mx[J]) - c)
                 self.D = d * d if ev.ub.squared else d
             else:
                 mem = self.members
@@ -228,34 +258,29 @@ class _State:
         mi = sorted(self.members[i] + self.members[j])
         st.members = self.members[:i] + [mi] + self.members[i + 1:j] + self.members[j + 1:]
         st.lab = self.child_lab(i, j) if lab is None else lab
-        st.z = z = _drop(self.z, j)
-        z[i] += self.z[j]
         st.Sb = Sb = _drop(self.Sb, j)
         Sb[i] |= self.Sb[j]
-        st.ssz = _drop(self.ssz, j)
-        st.ssz[i] = int(Sb[i].sum())
-        st.comp = comp = _drop(self.comp, j)
-        ci, cj = self.comp[i], self.comp[j]
-        if ci != cj:
-            comp[comp == cj] = ci
+        ai, aj = self.iv[i].tolist(), self.iv[j].tolist()
+        st.iv = iv = _drop(self.iv, j)
+        comp = iv[:, 2]
+        if ai[2] != aj[2]:
+            comp[comp == aj[2]] = ai[2]
             st.ncomp = self.ncomp - 1
         else:
             st.ncomp = self.ncomp
-        if ev.fast:
-            st.cnt = _drop(self.cnt, j); st.cnt[i] += self.cnt[j]
-            st.sm = _drop(self.sm, j); st.sm[i] += self.sm[j]
-            st.mn = _drop(self.mn, j); st.mn[i] = min(self.mn[i], self.mn[j])
-            st.mx = _drop(self.mx, j); st.mx[i] = max(self.mx[i], self.mx[j])
+        iv[i, 0] = ai[0] + aj[0]
+        iv[i, 1] = int(Sb[i].sum())
+        st.fv = None
         if ev.is_u2:
-            st.dbar = _drop(self.dbar, j)
+            st.fv = fv = _drop(self.fv, j)
             if ev.fast:
-                c = st.sm[i] / st.cnt[i]
-                d = max(c - st.mn[i], st.mx[i] - c)
-                st.dbar[i] = d * d if ev.ub.squared else d
+                fi, fj = self.fv[i].tolist(), self.fv[j].tolist()
+                cnt, sm, mn, mx = fi[1] + fj[1], fi[2] + fj[2], min(fi[3], fj[3]), max(fi[4], fj[4])
+                c = sm / cnt
+                d = max(c - mn, mx - c)
+                fv[i] = (d * d if ev.ub.squared else d, cnt, sm, mn, mx)
             else:
-                st.dbar[i] = ev.cost(mi)
-        else:
-            st.dbar = None
+                fv[i, 0] = ev.cost(mi)
         st.U = st.Z = st.D = None
         if self.U is not None:
             # pairs without j keep their values (triu order survives deleting j); rewrite i's pairs
@@ -357,7 +382,7 @@ def _children(ev: _Eval, states: list) -> dict | None:
 
     Returns flat arrays over (state, pair) in the order state-major, pairs as in :func:`_triu`:
     ``ok`` (admissible merge; None: all are), ``priv``, ``util``, ``L``, ``score``, ``ncomp`` (None for L0),
-    ``at_min`` (None for I*), and k; or None when no merge is admissible.
+    ``at_min`` (None for I*; for L0 only meaningful where ``ok``), and k; or None when no merge is admissible.
     """
     k = len(states[0].members)
     if k < 2:
@@ -365,43 +390,73 @@ def _children(ev: _Eval, states: list) -> dict | None:
     W = len(states)
     for st in states:
         st.pairs(ev)
-    ssz = np.stack([st.ssz for st in states])                                # (W, k)
+    iv = np.stack([st.iv for st in states])                                 # (W, k, 3)
+    ssz = iv[:, :, 1]
     new_s = np.stack([st.U for st in states])                                # (W, P) |S_a ∪ S_b|
-    ncomp = ok = None
-    if ev.objective != "I*":
-        sI, sJ = _at_pairs(ssz)
+    P = new_s.shape[1]
+    nc = np.array([st.ncomp for st in states])
+    ncomp = ok = cross = None
     if ev.objective != "L0":
-        cI, cJ = _at_pairs(np.stack([st.comp for st in states]))
-        cross = cI != cJ
-        ncomp = np.array([st.ncomp for st in states])[:, None] - cross
-    if ev.objective == "L0":
-        ok = (new_s != sI) | (new_s != sJ)                                    # Φ: different S-sets
-    elif ev.objective == "I*":
-        ok = cross                                                            # Ψ: different components
-    if ok is not None and not ok.any():
-        return None
-    min_s = None
+        if (nc == 1).all():                     # one component: no merge joins two
+            ncomp = np.ones((W, P), dtype=np.int64)
+        else:
+            cI, cJ = _at_pairs(np.ascontiguousarray(iv[:, :, 2]))
+            cross = cI != cJ
+            ncomp = nc[:, None] - cross
     if ev.objective == "I*":
+        ok = cross if cross is not None else np.zeros((W, P), dtype=bool)     # Ψ: different components
+        if not ok.any():
+            return None
         priv = ev.tab_istar[ncomp]
     else:
-        min_s = _with_excl(ssz, new_s, largest=False)
-        priv = ev.tab_l0[min_s]
-    if ev.is_u2:
-        util = -_with_excl(np.stack([st.dbar for st in states]), np.stack([st.D for st in states]), largest=True)
-    else:
-        util = ev.tab_u1[_with_excl(np.stack([st.z for st in states]), np.stack([st.Z for st in states]), largest=True)]
-    L = priv - ev.lam * util
-    # secondary key (L0 objectives): how many clusters sit at the smallest |S|𝒳| after the merge -- the
-    # bottleneck min |S|𝒳| rises only once all of them are merged, so fewer is progress on a plateau of L
-    at_min = None
-    if min_s is not None:
+        # min over the clusters after the merge of |S|𝒳|: |S_a ∪ S_b| >= |S_a|, |S_b| >= the state's minimum m0,
+        # so every pair sees m0 except the pairs holding the cluster at the minimum (fixed up below)
+        order = np.argsort(ssz, axis=1, kind="stable")[:, :3]
+        v = np.take_along_axis(ssz, order, axis=1)
+        m0 = v[:, 0]
+        rows = np.arange(W)[:, None]
+        flag = (ssz == m0[:, None]).view(np.int8)
+        fI, fJ = _at_pairs(flag)
+        if ev.objective == "L0":
+            # Φ: different S-sets; |S_a ∪ S_b| equals both |S_a| and |S_b| only for equal sets, which is
+            # 2 |S_a ∪ S_b| = |S_a| + |S_b| (else it exceeds the larger of the two)
+            sI, sJ = _at_pairs(ssz)
+            ok = 2 * new_s > sI + sJ
+            if not ok.any():
+                return None
+        c0 = flag.sum(axis=1, dtype=np.int64)
+        at_min = c0[:, None] - fI - fJ                                        # pairs that see m0
+        if ev.objective != "L0":                                              # (for L0 only equal sets reach m0)
+            at_min += new_s == m0[:, None]
+        priv = np.repeat(ev.tab_l0[m0], P).reshape(W, P)
+        if k > 2:
+            pos, other = _partner_pos(k, order[:, 0])                         # pairs holding the minimum cluster
+            ex = np.where(other == order[:, 1:2], v[:, 2:3], v[:, 1:2])
+            ms = np.minimum(new_s[rows, pos], ex)
+        else:
+            pos, other = np.zeros((W, 1), dtype=np.int64), order[:, 1:2]
+            ms = new_s[:, :1].copy()
+        priv[rows, pos] = ev.tab_l0[ms]
+        # the count at the new minimum of the pairs holding the minimum cluster, as in the general formula
         width = ev.n_s + 2
         cnt_s = np.bincount((ssz + width * np.arange(W)[:, None]).ravel(), minlength=W * width)
-        eq = cnt_s[min_s + width * np.arange(W)[:, None]]
-        at_min = (eq - (sI == min_s) - (sJ == min_s) + (new_s == min_s)).ravel()
+        eq = cnt_s[ms + width * np.arange(W)[:, None]]
+        s_o = np.take_along_axis(ssz, order[:, :1], axis=1)
+        s_b = np.take_along_axis(ssz, other, axis=1)
+        at_min[rows, pos] = eq - (s_o == ms) - (s_b == ms) + (new_s[rows, pos] == ms)
+    if ev.is_u2:
+        util = -_with_excl(np.stack([st.fv[:, 0] for st in states]), np.stack([st.D for st in states]), largest=True)
+    else:
+        # |a| + |b| exceeds every cluster it replaces, so the largest cluster after the merge is max(|a| + |b|, max z)
+        Z = np.stack([st.Z for st in states])
+        util = ev.tab_u1[np.maximum(Z, iv[:, :, 0].max(axis=1)[:, None])]
+    L = priv - ev.lam * util
+    if ev.objective == "I*":
+        at_min = None
     score = L + ev.tab_penalty[ncomp] if ev.objective == "L0|I*=0" else L
     return {"k": k, "ok": None if ok is None else ok.ravel(), "priv": priv.ravel(), "util": util.ravel(), "L": L.ravel(),
-            "score": score.ravel(), "ncomp": None if ncomp is None else ncomp.ravel(), "at_min": at_min}
+            "score": score.ravel(), "ncomp": None if ncomp is None else ncomp.ravel(),
+            "at_min": None if at_min is None else at_min.ravel()}
 
 
 def _first_group(idx: np.ndarray, primary: np.ndarray, secondary: np.ndarray, largest_secondary: bool = False) -> np.ndarray:
