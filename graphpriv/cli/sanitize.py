@@ -209,14 +209,24 @@ def choose_release(jr, frontier, objective: str, utility: str, values, min_utili
     return fallback
 
 
-def public_decimals(args, fmt: str, typed_column):
+def public_decimals(args, fmt: str, typed_column, jr=None):
     """Precision of the public column: digits after the point as written (CSV), the scale of a
-    decimal or 0 for an integer type (Parquet), else from the values' shortest form."""
+    decimal or 0 for an integer type (Parquet), else from the values' shortest form.
+
+    For CSV the texts as written are the joint range's public labels when every row is in the range
+    (none dropped) and the labels are text or integers: then the file is not read again."""
+    import numpy as np
     import pandas as pd
 
     from .. import io as gio
     from ..mechanisms.release import column_decimals
 
+    if fmt == "csv" and jr is not None and jr.source is not None and jr.source.n_dropped == 0:
+        labels = jr.public_labels
+        # integer labels are read from canonical integer text ("7", "-12": no digits after a point)
+        if labels.dtype.kind in "iu" or all(isinstance(v, str) or (isinstance(v, (int, np.integer)) and not isinstance(v, bool))
+                                            for v in labels.tolist()):
+            return column_decimals(labels)
     if fmt == "csv":
         raw = gio.read_columns(args.data, [args.public], sep=args.sep, raw=True, encoding=args.encoding)[args.public]
         return column_decimals(pd.unique(raw.to_numpy(dtype=object)))
@@ -355,7 +365,7 @@ def run(args) -> int:
             measures_before = {"L0": gp.L0(jr), "I_star": gp.maximin_information(jr), "k_anonymity": gp.k_anonymity(jr)}
             measures_after = {"L0": gp.L0(qjr), "I_star": gp.maximin_information(qjr), "k_anonymity": gp.k_anonymity(qjr)}
         with progress.step("release"):
-            decimals = public_decimals(args, fmt, df_typed[args.public]) if mode == "codeword" else None
+            decimals = public_decimals(args, fmt, df_typed[args.public], jr) if mode == "codeword" else None
             release = Release.from_result(result, mode, decimals=decimals)
             codes = row_codes(release, df_typed[args.public])
             n_read = len(df_typed)

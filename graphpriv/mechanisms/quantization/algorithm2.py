@@ -96,7 +96,8 @@ class _SmallestPairByCost:
     Every cluster caches its best partner in another component (key: rounded cost, pair index) in a
     heap. After a merge only the new cluster and the clusters whose cached partner vanished or joined
     their component are re-evaluated (lazily: a stale key is a lower bound of the true one), each
-    vectorised over the clusters for scalar centroid values.
+    vectorised over the clusters for scalar centroid values. For those, the singletons' first partners
+    are found in value order (a window around each value) instead of over all |X|^2 pairs.
     """
 
     def __init__(self, c: Contraction):
@@ -108,7 +109,65 @@ class _SmallestPairByCost:
         self.ver = np.zeros(n, dtype=np.int64)
         self.stale = np.zeros(n, dtype=bool)
         self.heap: list = []
-        self._recompute(np.arange(n))
+        if not self._init_scalar():
+            self._recompute(np.arange(n))
+
+    def _init_scalar(self) -> bool:
+        """Every singleton's best partner at once, for scalar values with centroid codewords: the pair cost
+        is at least half the span of the two values, so the partner lies within twice the cost to the
+        nearest value of another component (found in value order); only that window is evaluated, with the
+        same arithmetic and tie rule (rounded cost, then lowest partner) as :meth:`_recompute`. False when
+        the windows would hold more than 64 |X| pairs (e.g. long runs of equal values in one component)."""
+        c, n = self.c, self.n
+        agg, comp = c.agg, self.comp
+        if not agg.fast or n < 2 or not c.active.all() or (agg.cnt != 1).any():
+            return False
+        V = agg.sm
+        order = np.argsort(V, kind="stable")
+        sv, sc = V[order], comp[order]
+        pos = np.arange(n)
+        change = np.flatnonzero(sc[1:] != sc[:-1]) + 1                 # first position of every run after the first
+        starts = np.zeros(n, dtype=np.int64)
+        starts[change] = change
+        starts = np.maximum.accumulate(starts)
+        ends = np.full(n, n - 1, dtype=np.int64)
+        ends[change - 1] = change - 1
+        ends = np.minimum.accumulate(ends[::-1])[::-1]
+        left, right = starts - 1, ends + 1                              # nearest positions in another component
+        ub = np.full(n, np.inf)
+        for nb in (left, right):
+            has = (nb >= 0) & (nb < n)
+            q = agg.pair_costs(order[pos[has]], order[nb[has]])
+            ub[has] = np.minimum(ub[has], q)
+        fin = np.isfinite(ub)
+        d_ub = np.sqrt(ub + 2e-9) if agg.squared else ub + 2e-9      # any partner as good (within the rounding) has d <= d_ub
+        radius = np.where(fin, 2 * d_ub + 1e-12 * (1 + np.abs(sv)), 0.0)
+        lo = np.searchsorted(sv, sv - radius, side="left")
+        hi = np.searchsorted(sv, sv + radius, side="right")
+        cnt = np.where(fin, hi - lo, 0)
+        total = int(cnt.sum())
+        if total > 64 * n:
+            return False
+        seg = np.repeat(pos, cnt)
+        at = np.arange(total) - np.repeat(np.cumsum(cnt) - cnt, cnt) + np.repeat(lo, cnt)
+        I, J = order[seg], order[at]
+        q = np.where((sc[at] != sc[seg]), _q(agg.pair_costs(I, J)), np.inf)
+        self.bp[:] = -1
+        self.bq[:] = np.inf
+        heap = []
+        rows = np.flatnonzero(cnt > 0)
+        if len(rows):
+            bounds = (np.cumsum(cnt) - cnt)[rows]
+            qmin = np.minimum.reduceat(q, bounds)
+            jbest = np.minimum.reduceat(np.where(q == np.repeat(qmin, cnt[rows]), J, n), bounds)
+            ok = np.isfinite(qmin)
+            ii, jj, qq = order[rows[ok]], jbest[ok], qmin[ok]
+            self.bp[ii] = jj
+            self.bq[ii] = qq
+            heap = [(q_, min(i_, j_), max(i_, j_), i_, 0) for q_, i_, j_ in zip(qq.tolist(), ii.tolist(), jj.tolist())]
+        heapq.heapify(heap)
+        self.heap = heap
+        return True
 
     def _recompute(self, idx: np.ndarray) -> None:
         act, comp, agg = self.c.active, self.comp, self.c.agg

@@ -1,0 +1,96 @@
+"""Algorithm 2 with U2 (Ding & Farokhi, *Developing Non-Stochastic Privacy-Preserving Policies Using
+Agglomerative Clustering*, Section V-B, eq. (8)): the singletons' first partners found in value order
+(a window of twice the cost to the nearest value of another component) equal those of the full scan of
+all |X|^2 pairs, and whole trajectories equal the plain reference, on ranges with ties and repeated values."""
+
+import os
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import graphpriv as gp
+from graphpriv.mechanisms.quantization.algorithm2 import _SmallestPairByCost
+from graphpriv.mechanisms.quantization.contraction import Contraction
+from graphpriv.mechanisms.quantization.problem import _Problem
+
+sys.path.insert(0, os.path.dirname(__file__))
+from reference_agglomerative import ref_from_range  # noqa: E402
+from test_mechanisms_agglomerative import _fast_steps, _same  # noqa: E402
+
+
+@st.composite
+def ranges(draw, max_x=40):
+    n_x = draw(st.integers(2, max_x))
+    n_s = draw(st.integers(1, max(1, n_x // 2)))
+    sens, pub = [], []
+    for j in range(n_x):
+        for s in sorted(draw(st.sets(st.integers(0, n_s - 1), min_size=1, max_size=min(2, n_s)))):
+            sens.append(f"s{s}")
+            pub.append(f"x{j}")
+    jr = gp.JointRange.from_pairs(sens, pub)
+    grid = draw(st.sampled_from([2, 8, 1000]))               # 2: many equal values; 1000: few ties
+    scale = draw(st.sampled_from([0.25, 1.0, 1e6]))
+    vals = {x: draw(st.integers(0, grid)) * scale for x in jr.public_labels.tolist()}
+    return jr, vals
+
+
+def _index(jr, vals, utility, window: bool):
+    prob = _Problem(jr, "I*", utility, vals, 2)
+    if window:
+        return _SmallestPairByCost(Contraction._from_problem(prob))
+    ix = _SmallestPairByCost.__new__(_SmallestPairByCost)    # the full scan, as before the windows
+    c = Contraction._from_problem(prob)
+    n = prob.n
+    ix.c, ix.n, ix.comp = c, n, c.component_array()
+    ix.bp, ix.bq = np.full(n, -1, dtype=np.int64), np.full(n, np.inf)
+    ix.ver, ix.stale, ix.heap = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=bool), []
+    ix._recompute(np.arange(n))
+    return ix
+
+
+@settings(max_examples=80, deadline=None)
+@given(ranges(), st.sampled_from(["U2", "U2sq"]))
+def test_window_partners_equal_full_scan(inst, utility):
+    jr, vals = inst
+    ut = gp.U2(distance="squared") if utility == "U2sq" else "U2"
+    w, full = _index(jr, vals, ut, True), _index(jr, vals, ut, False)
+    assert w.bp.tolist() == full.bp.tolist()
+    assert w.bq.tolist() == full.bq.tolist()
+    assert sorted(w.heap) == sorted(full.heap)
+
+
+@settings(max_examples=30, deadline=None)
+@given(ranges(max_x=14), st.sampled_from([None, 0.0, 0.5]), st.booleans())
+def test_trajectory_equals_reference(inst, lam, squared):
+    jr, vals = inst
+    ut = gp.U2(distance="squared") if squared else "U2"
+    _same(_fast_steps(jr, "I*", ut, vals, lam), ref_from_range(jr, vals, squared=squared).alg2(lam), lam)
+
+
+def test_hungarian_full_trajectory_equals_reference():
+    """Paper 003's Hungarian data (S = age, X = cholesterol), λ-free U2 trajectory (one large component:
+    the windows would cover most values, so the full scan runs)."""
+    jr = gp.datasets.hungarian_range(missing="drop")
+    vals = {x: float(x) for x in jr.public_labels.tolist()}
+    _same(_fast_steps(jr, "I*", "U2", vals, None), ref_from_range(jr, vals).alg2(None), None)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_many_components_window_applies(seed):
+    """600 public values with one or two sensitive values each (|S| = |X| / 5, many components): the
+    window path runs and gives the full scan's partners."""
+    rng = np.random.default_rng(seed)
+    n = 600
+    s = (np.arange(n) * 7919) % (n // 5)
+    two = rng.random(n) < 0.05
+    sens = [f"s{v}" for v in s] + [f"s{(v + 1) % (n // 5)}" for v in s[two]]
+    pub = [f"x{i}" for i in range(n)] + [f"x{i}" for i in np.flatnonzero(two)]
+    jr = gp.JointRange.from_pairs(sens, pub)
+    vals = {x: float(v) for x, v in zip(jr.public_labels.tolist(), rng.integers(0, 3 * n, jr.n_public).tolist())}
+    full = _index(jr, vals, "U2", False)
+    bp, bq, heap = full.bp.copy(), full.bq.copy(), sorted(full.heap)
+    assert full._init_scalar()
+    assert full.bp.tolist() == bp.tolist() and full.bq.tolist() == bq.tolist() and sorted(full.heap) == heap
