@@ -112,3 +112,30 @@ def test_algorithm2_and_section_vc_have_one_pair_per_step(hungarian):
             assert len(sc.pairs) == 1 and sc.pairs[0].candidates == sc.candidates and sc.chosen_rank == 0
             assert sc.candidates[0].delta_L == pytest.approx(tr.step_delta_L[t], abs=1e-9)
             assert not math.isnan(sc.candidates[0].cost)
+
+
+def test_explorer_badges_number_every_pair_without_overlap(hungarian):
+    """The explorer numbers every pair of the t = 1 sweep above the matrix: a cluster formed by two pairs of the
+    sweep (85 + 100, then + 603) shows both numbers, and badges in one row never touch."""
+    pytest.importorskip("bokeh", reason="the explorer page needs bokeh (pip install 'graphpriv[explorer]')")
+    from graphpriv.viz.explorer.view import BADGE_LEVELS, WIDTH, _step_columns
+
+    jr, _ = hungarian
+    tr = gp.agglomerate(jr, "L0", 0.0).trace
+    d = explorer_data(tr, jr, top=1)
+    (first,) = [c for c in d["steps"][1]["clusters"] if "603" in c["members"]]
+    assert first["pairs"] == [1, 77] and first["pair"] == 1
+    d = {**d, "badge_rows": 1.0}
+    step = _step_columns(d, 1, WIDTH - 80)
+    b = step["data"]["badges"]
+    numbers = sorted(int(v) for text in b["text"] for v in text.split(","))
+    assert numbers == list(range(1, len(tr.step_merges[1]) + 1))
+    px = (WIDTH - 80) / step["width"]
+    rows = {}
+    for x, y, text in zip(b["x"], b["y"], b["text"]):
+        rows.setdefault(y, []).append((x * px - (6.2 * len(text) + 6) / 2, x * px + (6.2 * len(text) + 6) / 2))
+    assert len(rows) <= BADGE_LEVELS
+    for spans in rows.values():
+        spans.sort()
+        assert all(a[1] <= b_[0] for a, b_ in zip(spans, spans[1:]))
+    assert min(lo for spans in rows.values() for lo, _ in spans) >= -0.5 * px - 1e-6

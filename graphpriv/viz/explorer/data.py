@@ -97,7 +97,8 @@ def explorer_data(trace, jr, *, top: int = 5, utility=None, values=None) -> dict
         n_components), ``rows`` (sensitive labels, top to bottom), ``colors`` (:func:`matrix_colors`),
         ``dendrogram`` (links with scipy's coordinates, leaves) and ``steps``: per t the ``title``,
         ``status``, ``merged`` pairs (member lists), ``clusters`` (members, sensitive set, anonymity
-        |[[S|x̂]]|, drawing columns [x0, x1], component, pair number when merged at t, position at the
+        |[[S|x̂]]|, drawing columns [x0, x1], component, ``pair`` (the first pair number that formed it at t,
+        0 if none) and ``pairs`` (all of them: a sweep may merge into one cluster twice), position at the
         cut of the hierarchy), the matrix cell codes ``z``, column ``ticks`` and ``candidates`` (rows for
         every pair merged at t, each row with its ``pair`` number, the merged pair of each first).
 
@@ -153,7 +154,7 @@ def explorer_data(trace, jr, *, top: int = 5, utility=None, values=None) -> dict
         code = {x: i for i, x in enumerate(labels)}
         pair_of = {}
         for e in ([] if components_kind else events):
-            pair_of[int(b.cluster[np.flatnonzero(b.order == code[next(iter(e.a))])[0]])] = e.number
+            pair_of.setdefault(int(b.cluster[np.flatnonzero(b.order == code[next(iter(e.a))])[0]]), []).append(e.number)
         clusters = []
         for k, (a, c) in enumerate(b.cluster_bounds):
             members = sorted((labels[i] for i in b.order[a:c].tolist()), key=label_key)
@@ -168,7 +169,8 @@ def explorer_data(trace, jr, *, top: int = 5, utility=None, values=None) -> dict
                 "anonymity": int(cells.anonymity[k]),
                 "x0": int(xpos[a]), "x1": int(xpos[c - 1]),
                 "component": int(b.component[a]),
-                "pair": int(pair_of.get(head, 0)),
+                "pair": int(min(pair_of.get(head, [0]))),
+                "pairs": sorted(pair_of.get(head, [])),
             })
         if dend is not None:
             _attach_cut(trace, t, dend, clusters)

@@ -225,6 +225,33 @@ def _cost_header(c: dict) -> str:
     return crit.split(" over ")[0].split(" for ")[0]
 
 
+#: Rows of pair-number badges above the matrix (a sweep of Algorithm 1 numbers up to ~n/2 pairs side by side).
+BADGE_LEVELS = 3
+#: Height of one row of badges, in pixels.
+BADGE_PX = 14
+
+
+def _badges(clusters: list, px_per_col: float, width: int, rows_per_level: float) -> dict:
+    """Pair-number badges of the clusters merged at t, packed left to right into :data:`BADGE_LEVELS` rows above
+    the matrix (the first row where the badge does not touch the previous one), kept inside the plot."""
+    x, y, text = [], [], []
+    right: list[float] = []
+    for c in sorted(clusters, key=lambda c: c["x0"]):
+        label = ",".join(map(str, c.get("pairs") or [c["pair"]]))
+        half = (6.2 * len(label) + 6) / 2 / max(px_per_col, 1e-9)  # half the badge width, in columns
+        xc = min(max((c["x0"] + c["x1"]) / 2, -0.5 + half), width - 0.5 - half)
+        level = next((k for k, e in enumerate(right) if e + 1 / max(px_per_col, 1e-9) <= xc - half), None)
+        if level is None:
+            level = len(right) if len(right) < BADGE_LEVELS else min(range(len(right)), key=right.__getitem__)
+            if level == len(right):
+                right.append(-math.inf)
+        right[level] = xc + half
+        x.append(xc)
+        y.append(-0.5 - (level + 1) * rows_per_level)
+        text.append(label)
+    return dict(x=x, y=y, text=text)
+
+
 def _step_columns(d: dict, t: int, tick_px: float) -> dict:
     """Everything that changes with t: column data of every per-step source, title, caption, width."""
     import numpy as np
@@ -241,7 +268,8 @@ def _step_columns(d: dict, t: int, tick_px: float) -> dict:
         x=centres, w=[c["x1"] - c["x0"] + 0.9 for c in cl], label=[c["label"] for c in cl],
         n=[len(c["members"]) for c in cl], members=[", ".join(c["members"]) for c in cl],
         sens=[", ".join(c["sensitive"]) for c in cl], anon=[c["anonymity"] for c in cl],
-        merged=[f"merged at t = {t} (pair {c['pair']})" if c["pair"] else "" for c in cl],
+        merged=[f"merged at t = {t} (pair {', '.join(map(str, c.get('pairs') or [c['pair']]))})" if c["pair"] else ""
+                for c in cl],
     )
     bars = dict(common, col=[merge if c["pair"] else "#8c8c8c" for c in cl])
     cells = dict(common, y=[(R - 1) / 2] * len(cl), h=[R] * len(cl))
@@ -251,9 +279,8 @@ def _step_columns(d: dict, t: int, tick_px: float) -> dict:
     out_r = [c["x1"] + 0.5 for c in cl if c["pair"]]
     outlines = dict(left=out_l, right=out_r, top=[-0.5] * len(out_l), bottom=[R - 0.5] * len(out_l))
     many = len(s["merged"]) > 1
-    badges = dict(x=[(c["x0"] + c["x1"]) / 2 for c in cl if c["pair"] and many],
-                  y=[-0.5] * sum(1 for c in cl if c["pair"] and many),
-                  text=[str(c["pair"]) for c in cl if c["pair"] and many])
+    badges = _badges([c for c in cl if c["pair"] and many], tick_px / max(1, s["width"]), s["width"],
+                     d.get("badge_rows", 0.0))
     keep = _pick_ticks(centres, common["label"], [bool(c["pair"]) for c in cl], 12.0, tick_px / max(1, s["width"]))
     ticks = dict(x=[centres[i] for i in keep], text=[common["label"][i] for i in keep],
                  col=[merge if cl[i]["pair"] else "#303030" for i in keep])
@@ -330,6 +357,11 @@ def build_layout(d: dict, start: int):
     R = len(d["rows"])
     n = meta["n_public"]
     merge = meta["merge_color"]
+    # rows of the matrix's y axis given to each level of pair badges, when a step merged several pairs
+    badge_rows = 0.0
+    if any(len(s_["merged"]) > 1 for s_ in d["steps"]):
+        badge_rows = BADGE_PX * R / (330 - 40 - BADGE_LEVELS * BADGE_PX)
+    d = {**d, "badge_rows": badge_rows}
     steps = [_step_columns(d, t, WIDTH - 80) for t in range(T)]
     st = steps[start]
     src = {k: ColumnDataSource(v) for k, v in st["data"].items()}
@@ -353,7 +385,8 @@ def build_layout(d: dict, start: int):
     bars = strip.vbar(x="x", width="w", top="anon", bottom=0, color="col", source=src["bars"])
     strip.add_tools(HoverTool(renderers=[bars], tooltips=_TOOLTIP))
 
-    mat = fig(name="graphpriv-matrix", width=WIDTH, height=330, x_range=xr, y_range=Range1d(R - 0.5, -0.5))
+    mat = fig(name="graphpriv-matrix", width=WIDTH, height=330, x_range=xr,
+              y_range=Range1d(R - 0.5, -0.5 - BADGE_LEVELS * badge_rows))
     mapper = LinearColorMapper(palette=d["colors"], low=-0.5, high=len(d["colors"]) - 0.5)
     mat.image(image="image", x=-0.5, y=-0.5, dw="dw", dh="dh", color_mapper=mapper, source=src["image"])
     cells = mat.rect(x="x", y="y", width="w", height="h", fill_alpha=0, line_alpha=0, source=src["cells"],
