@@ -359,7 +359,7 @@ def build_layout(d: dict, start: int):
     merge = meta["merge_color"]
     # rows of the matrix's y axis given to each level of pair badges, when a step merged several pairs
     badge_rows = 0.0
-    if any(len(s_["merged"]) > 1 for s_ in d["steps"]):
+    if meta["kind"] != "components" and any(len(s_["merged"]) > 1 for s_ in d["steps"]):
         badge_rows = BADGE_PX * R / (330 - 40 - BADGE_LEVELS * BADGE_PX)
     d = {**d, "badge_rows": badge_rows}
     steps = [_step_columns(d, t, WIDTH - 80) for t in range(T)]
