@@ -2,12 +2,35 @@
 Agglomerative Clustering*: problem (10), min L0(S → X̂) - λU s.t. I*(S; X̂) = 0, by the steepest
 descent of eqs. (11)-(12): merge argmin ΔL over Ψ(Q, P) until G_X̂ is connected.
 
-ΔL of a pair depends on the rest of Q only through the three smallest |[[S|𝒳]]| and the three largest
-sizes (U1) or distortions (U2), so the clusters holding them are *special*. A pair of two non-special
-clusters leaves L0 unchanged and cannot raise U, so its ΔL is >= 0: when a pair touching a special
-cluster has ΔL < 0 it wins outright, and when its ΔL is 0 only non-special pairs with a smaller tie key
-(|S|𝒳1| + |S|𝒳2|, then index) can beat it. Each step therefore costs O(|Q| log |Q|) vectorised work,
-except when every special pair has ΔL > 0 (then all of Ψ is searched).
+ΔL of a pair of Ψ depends on the rest of Q only through the smallest |[[S|𝒳]]| and the largest size
+(U1) or distortion (U2), and the two clusters of a pair of Ψ lie in different components, so their
+S-sets are disjoint and |[[S|𝒳1 ⊔ 𝒳2]]| = |[[S|𝒳1]]| + |[[S|𝒳2]]|. A cluster is *special* when it is
+one of at most two holders of the smallest |[[S|𝒳]]| or of the largest size/distortion. For a pair of
+two non-special clusters L0 is unchanged and U can only fall, so its ΔL is λ·(rise of the largest
+size/distortion) >= 0, a non-decreasing function Φ of the merged size |𝒳1| + |𝒳2| (U1) or of the
+merged distortion d̄(𝒳1 ⊔ 𝒳2) (U2). Each step therefore
+
+1. evaluates every pair of Ψ holding a special cluster (at most 4 |Q| pairs, vectorised);
+2. among the non-special pairs, finds the smallest Φ and, within that Φ, the smallest
+   (|S|𝒳1| + |S|𝒳2|, pair index), without listing Ψ:
+
+   - when Φ is the same for every pair (λ = 0): the best and the best-in-another-component cluster
+     by (|S|𝒳|, index) form the pair, O(|Q|);
+   - U1: the smallest merged size m* is the smallest cluster plus the smallest cluster of another
+     component; the pairs with Φ = Φ(m*) are those with |𝒳1| + |𝒳2| <= T; grouping clusters by size
+     (at most √(2|X|) sizes) and keeping per size the best two clusters in distinct components, a
+     prefix scan over sizes gives every cluster its best partner: O(|Q| log |Q|);
+   - U2 with scalar values, centroid codewords and the "abs"/"squared" distances: a pair with
+     d̄(𝒳1 ⊔ 𝒳2) <= θ has all its values within 2θ (2√θ for "squared"), so after one sort by
+     cluster minimum the candidates are windows of that sorted order; θ is the largest distortion
+     whose Φ does not exceed the best Φ among neighbours in that order: O(|Q| log |Q| + W) for W
+     window pairs (a handful per cluster when distortions are small against the spread of the
+     values; past 3·10^6 the search falls back to all pairs of Ψ, in blocks);
+   - other distortion utilities (medoid or callable codewords and distances) search all pairs of Ψ
+     when λ > 0.
+
+The tie rules are those of the plain loop: key (rounded ΔL, |S|𝒳1| + |S|𝒳2| (0 under the "index"
+rule), smaller index, larger index), with ΔL rounded by the tie tolerance.
 """
 
 from __future__ import annotations
@@ -17,9 +40,9 @@ import math
 import numpy as np
 
 from .contraction import Contraction
-from .problem import _Problem, _q, _Traj, upper_pair_blocks
+from .problem import _COST_TOL, _Problem, _q, _Traj, upper_pair_blocks
 
-_MAX_ROW_PAIRS = 4_000_000
+_MAX_WINDOW_PAIRS = 3_000_000
 
 
 def problem10(prob: _Problem, lam: float) -> _Traj:
@@ -30,47 +53,208 @@ def problem10(prob: _Problem, lam: float) -> _Traj:
     comp = c.component_array()
     priv, util = prob.l0(c.min_s_size()), c.utility()
     while c.n_components > 1:
-        (_, _, a, b), _, _ = _best_pair(prob, c, comp, lam, priv, util)
+        (_, _, a, b), _, _ = step_winner(prob, c, comp, lam, priv, util)
         c._merge(a, b)
         min_s, _, util, _ = c._record(((a, b),))
         priv = prob.l0(min_s)
     return c._trajectory("L0")
 
 
-def _best_pair(prob, c, comp, lam, priv_old, util_old):
-    """(key, privacy, utility) of eq. (12)'s pair; key = (rounded ΔL, tie sum, a, b)."""
+def step_winner(prob, c, comp, lam, priv_old, util_old):
+    """The pair of eq. (12) at the state ``c`` for this λ: ``((rounded ΔL, tie sum, a, b), privacy, utility)``.
+
+    Stateless (reads ``c`` and ``comp = c.component_array()``, changes nothing), so it can be asked for
+    any λ >= 0 at the same state; ``priv_old`` and ``util_old`` are L0 and U of the state. The key is
+    compared lexicographically: rounded ΔL, then |S|𝒳1| + |S|𝒳2| (0 under the "index" tie rule), then
+    the pair index a < b. Returns None when Ψ is empty.
+    """
     idx = c.clusters()
-    ssz = c.ssz
-    s_act = ssz[idx]
-    small_s = [(s_act[p].item(), int(idx[p])) for p in _first3(s_act)]
+    s_act = c.ssz[idx]
     big_v = c.agg.dbar[idx] if c.is_distortion else c.size[idx]
+    small_s = [(s_act[p].item(), int(idx[p])) for p in _first3(s_act)]
     big = [(big_v[p].item(), int(idx[p])) for p in _first3(-big_v)]
-    special = np.array(sorted({i for _, i in small_s} | {i for _, i in big}), dtype=np.int64)
     ev = _PairEval(prob, c, lam, small_s, big, priv_old, util_old)
-    cidx = comp[idx]
-    I_parts, J_parts = [], []
-    for i in special.tolist():
-        js = idx[(idx != i) & (cidx != comp[i])]
-        I_parts.append(np.minimum(js, i))
-        J_parts.append(np.maximum(js, i))
-    best = ev(np.concatenate(I_parts), np.concatenate(J_parts))
-    if best is not None and best[0][0] < 0:
-        return best  # pairs of two non-special clusters have ΔL >= 0
-    is_special = np.zeros(len(c.active), dtype=bool)
-    is_special[special] = True
-    rest = idx[~is_special[idx]]
+    special = _holders(idx, s_act, small_s[0][0]) + _holders(idx, big_v, big[0][0])
+    best = None
+    if special:
+        cidx = comp[idx]
+        I_parts, J_parts = [], []
+        for i in sorted(set(special)):
+            js = idx[cidx != comp[i]]
+            I_parts.append(np.minimum(js, i))
+            J_parts.append(np.maximum(js, i))
+        best = ev(np.concatenate(I_parts), np.concatenate(J_parts))
+        if best is not None and best[0][0] < 0:
+            return best  # pairs of two non-special clusters have ΔL >= 0
+        keep = np.ones(len(idx), dtype=bool)
+        keep[np.searchsorted(idx, special)] = False
+        rest = idx[keep]
+    else:
+        rest = idx
     if len(rest) < 2:
         return best
-    if best is not None and best[0][0] == 0:
-        # a non-special pair (i < j) can only win with ΔL = 0 and a smaller (tie sum, i, j)
-        tie = ssz[rest] if prob.tie_rule == "paper" else np.zeros(len(rest), dtype=np.int64)
-        low = tie + tie.min()
-        first = rest[(low < best[0][1]) | ((low == best[0][1]) & (rest <= best[0][2]))]
-        if len(first) * len(rest) <= _MAX_ROW_PAIRS:
-            return _better(best, _rows(ev, first, rest, comp))
+    cap = math.inf if best is None else best[0][0]
+    return _better(best, _best_nonspecial(ev, rest, comp, cap))
+
+
+_best_pair = step_winner  # the name the frontier and older callers use
+
+
+def _holders(idx, v, val) -> list[int]:
+    """Clusters holding the extreme value ``val`` of ``v`` when there are at most two of them (with three
+    or more, removing a pair leaves the extreme unchanged, so none of them is special)."""
+    at = np.flatnonzero(v == val)
+    return idx[at].tolist() if len(at) <= 2 else []
+
+
+def _best_nonspecial(ev, rest, comp, cap):
+    """Best key over the pairs of Ψ inside ``rest`` (no special cluster); only keys with rounded ΔL <= cap matter."""
+    c = ev.c
+    cr = comp[rest]
+    t = c.ssz[rest] if ev.prob.tie_rule == "paper" else np.zeros(len(rest), dtype=np.int64)
+    if ev.lam == 0:
+        return _lexmin_all(ev, rest, t, cr)
     if not c.is_distortion:
-        return _better(best, _u1_grouped(ev, rest, comp, c))
-    return _better(best, _blocks(ev, rest, comp))
+        return _u1_threshold(ev, rest, t, cr, cap)
+    if c.agg.fast:
+        return _u2_windows(ev, rest, cr, cap, comp)
+    return _blocks(ev, rest, comp)
+
+
+def _lexmin_all(ev, rest, t, cr):
+    """Every pair has the same rounded ΔL: the smallest (t_i + t_j, i, j) over pairs in different
+    components is the best cluster by (t, index) with the best cluster of another component, O(|Q|)."""
+    key = t.astype(np.int64) * (ev.prob.n + 1) + rest
+    b1 = int(np.argmin(key))
+    other = cr != cr[b1]
+    if not other.any():
+        return None
+    b2 = int(np.argmin(np.where(other, key, np.iinfo(np.int64).max)))
+    a, b = sorted((int(rest[b1]), int(rest[b2])))
+    return ev(np.array([a]), np.array([b]), special=False)
+
+
+def _u1_threshold(ev, rest, t, cr, cap):
+    """U1, λ > 0: the best non-special pair. Φ depends only on the merged size; the pairs with the smallest
+    Φ are those with |𝒳1| + |𝒳2| <= T, and among them each cluster's best partner is found from the best
+    two clusters (distinct components, by (t, index)) of every size class, scanned in increasing size."""
+    z = ev.c.size[rest]
+    a = int(np.argmin(z))
+    other = cr != cr[a]
+    if not other.any():
+        return None
+    m_star = int(z[a] + z[other].min())
+    k = ev.phi_scalar(m_star)
+    if k > cap:
+        return None  # no non-special pair can beat the special one
+    top2 = np.partition(z, len(z) - 2)[-2:] if len(z) >= 2 else z
+    s_max = int(top2.sum())
+    lo = max(m_star, int(ev.big[0][0]))  # every merged size up to the largest size has the same Φ
+    lo = min(lo, s_max)
+    if ev.phi_scalar(s_max) <= k:
+        return _lexmin_all(ev, rest, t, cr)
+    # largest T in [lo, s_max) with Φ(T) <= k: gallop, then bisect
+    step, good, bad = 1, lo, s_max
+    while good + step < bad and ev.phi_scalar(good + step) <= k:
+        good += step
+        step *= 2
+    bad = min(bad, good + step)
+    while bad - good > 1:
+        mid = (good + bad) // 2
+        if ev.phi_scalar(mid) <= k:
+            good = mid
+        else:
+            bad = mid
+    T = good
+    key = t.astype(np.int64) * (ev.prob.n + 1) + rest
+    order = np.lexsort((key, z))
+    zs = z[order]
+    n = len(order)
+    starts = np.flatnonzero(np.r_[True, zs[1:] != zs[:-1]])
+    ends = np.r_[starts[1:], n]
+    gz = zs[starts]
+    b1 = order[starts]
+    gid = np.repeat(np.arange(len(starts)), ends - starts)
+    pos = np.where(cr[order] != cr[b1][gid], np.arange(n), n)
+    f2 = np.minimum.reduceat(pos, starts)
+    b2 = np.where(f2 < ends, order[np.minimum(f2, n - 1)], -1)
+    # prefix (over size classes) best two clusters in distinct components
+    keyl, crl = key.tolist(), cr.tolist()
+    P1, P2 = [], []
+    p1 = p2 = -1
+    for e1, e2 in zip(b1.tolist(), b2.tolist()):
+        for e in (e1, e2):
+            if e < 0:
+                continue
+            if p1 < 0 or keyl[e] < keyl[p1]:
+                if p1 >= 0 and crl[p1] != crl[e]:
+                    p2 = p1
+                p1 = e
+            elif crl[e] != crl[p1] and (p2 < 0 or keyl[e] < keyl[p2]):
+                p2 = e
+        P1.append(p1)
+        P2.append(p2)
+    P1a, P2a = np.array(P1), np.array(P2)
+    lim = np.searchsorted(gz, T - gz, side="right") - 1
+    A = np.concatenate([b1, b2])
+    L = np.concatenate([lim, lim])
+    ok = (A >= 0) & (L >= 0)
+    A, L = A[ok], L[ok]
+    p = P1a[L]
+    p = np.where(cr[p] != cr[A], p, P2a[L])
+    ok = p >= 0
+    A, p = rest[A[ok]], rest[p[ok]]
+    if len(A) == 0:
+        return None
+    return ev(np.minimum(A, p), np.maximum(A, p), special=False)
+
+
+def _u2_windows(ev, rest, cr, cap, comp):
+    """U2 (scalar values, centroid codewords), λ > 0: the best non-special pair from the pairs whose values
+    fit in a window of width 2θ, θ the largest distortion that can still win (see the module notes)."""
+    agg = ev.c.agg
+    mn, mx = agg.mn[rest], agg.mx[rest]
+    order = np.argsort(mn, kind="stable")
+    mns, mxs, crs, ids = mn[order], mx[order], cr[order], rest[order]
+    m = len(order)
+    I_parts, J_parts = [], []
+    for k in (1, 2):
+        if m > k:
+            ok = crs[:-k] != crs[k:]
+            I_parts.append(ids[:-k][ok])
+            J_parts.append(ids[k:][ok])
+    I = np.concatenate(I_parts) if I_parts else np.zeros(0, dtype=np.int64)
+    if len(I) == 0:  # neighbours share components: any cross pair bounds θ
+        other = cr != cr[0]
+        if not other.any():
+            return None
+        I, J = np.full(int(other.sum()), rest[0]), rest[other]
+    else:
+        J = np.concatenate(J_parts)
+    near = ev(np.minimum(I, J), np.maximum(I, J), special=False)
+    k = min(near[0][0], cap)
+    # Φ(d) <= k  =>  max(D, d) <= -U_old + (k + 1/2)·tol/λ  (with slack for rounding)
+    u0 = float(ev.util_old)
+    theta = -u0 + (k + 0.5) * _COST_TOL / ev.lam * (1 + 1e-6) + 1e-12 * (1 + abs(u0))
+    if theta < 0:
+        return near
+    w = 2 * (math.sqrt(theta) if agg.squared else theta)
+    scale = max(abs(float(mns[0])), abs(float(mxs.max()))) if m else 0.0
+    w = w * (1 + 1e-9) + 1e-9 * (1 + scale)
+    hi = np.searchsorted(mns, mns + w, side="right")
+    cnt = np.where(mxs - mns <= w, hi - np.arange(m) - 1, 0)
+    W = int(cnt.sum())
+    if W > _MAX_WINDOW_PAIRS:
+        return _better(near, _blocks(ev, rest, comp))
+    if W == 0:
+        return near
+    Ip = np.repeat(np.arange(m), cnt)
+    Jp = np.arange(W) - np.repeat(np.cumsum(cnt) - cnt, cnt) + Ip + 1
+    ok = (mxs[Jp] <= mns[Ip] + w) & (crs[Ip] != crs[Jp])
+    a, b = ids[Ip[ok]], ids[Jp[ok]]
+    if len(a) == 0:
+        return near
+    return _better(near, ev(np.minimum(a, b), np.maximum(a, b), special=False))
 
 
 def _blocks(ev, idx, comp):
@@ -98,47 +282,6 @@ def _better(a, b):
     return b if a is None or (b is not None and b[0] < a[0]) else a
 
 
-def _rows(ev, first, rest, comp):
-    """Best over the pairs (i, j) of Ψ with i in ``first``, j in ``rest``, i < j (blocks of rows)."""
-    best = None
-    crest = comp[rest]
-    rows = max(1, _MAX_ROW_PAIRS // max(len(rest), 1))
-    for r0 in range(0, len(first), rows):
-        fi = first[r0:r0 + rows]
-        ok = (rest[None, :] > fi[:, None]) & (crest[None, :] != comp[fi][:, None])
-        r, k = np.nonzero(ok)
-        if len(r):
-            best = _better(best, ev(fi[r], rest[k], special=False))
-    return best
-
-
-def _u1_grouped(ev, rest, comp, c):
-    """Best pair of two non-special clusters for U1 without enumerating them: ΔL and the tie sum depend
-    only on (|S|, size) of the two clusters, so each group of equal (|S|, size) contributes its
-    lowest-index cluster and its lowest-index cluster in another component (the pair index is
-    monotone in each member): O(|Q| + G^2) for G groups."""
-    first: dict = {}
-    second: dict = {}
-    for i, sv, zv, cc in zip(rest.tolist(), c.ssz[rest].tolist(), c.size[rest].tolist(), comp[rest].tolist()):
-        f = first.get((sv, zv))
-        if f is None:
-            first[(sv, zv)] = (i, cc)
-        elif (sv, zv) not in second and cc != f[1]:
-            second[(sv, zv)] = (i, cc)
-    reps = [[first[g]] + ([second[g]] if g in second else []) for g in first]
-    ci, cj = [], []
-    for a in range(len(reps)):
-        for b in range(a, len(reps)):
-            for (x, cx) in reps[a]:
-                for (y, cy) in reps[b]:
-                    if x != y and cx != cy:
-                        ci.append(min(x, y))
-                        cj.append(max(x, y))
-    if not ci:
-        return None
-    return ev(np.asarray(ci, dtype=np.int64), np.asarray(cj, dtype=np.int64), special=False)
-
-
 class _PairEval:
     """ΔL of eq. (12) for arrays of pairs I[k] < J[k]; returns the best (key, privacy, utility)."""
 
@@ -147,31 +290,43 @@ class _PairEval:
         self.small_s, self.big = small_s, big
         self.priv_old, self.util_old = priv_old, util_old
 
+    def _util(self, top, merged):
+        """U after a merge: merged size (U1) or distortion (U2) against the largest of the other clusters."""
+        if self.c.is_distortion:
+            return 0.0 - np.maximum(top, merged)
+        return (math.log(self.prob.n) - np.log(np.maximum(top, merged))) / self.prob.lb
+
+    def phi(self, merged):
+        """Rounded ΔL of pairs of two non-special clusters (L0 unchanged) with this merged size/distortion."""
+        util_new = self._util(self.big[0][0], merged)
+        return _q(0.0 - self.lam * (util_new - self.util_old))
+
+    def phi_scalar(self, merged) -> float:
+        return float(self.phi(np.array([merged], dtype=float))[0])
+
     def __call__(self, I, J, special: bool = True):
         """``special=False``: neither I[k] nor J[k] is special, so L0 is unchanged and only U moves."""
         if len(I) == 0:
             return None
         prob, c = self.prob, self.c
         new_s = c.ssz[I] + c.ssz[J]
+        merged = c.agg.pair_costs(I, J) if c.is_distortion else c.size[I] + c.size[J]
         if special:
             min_s_new = np.minimum(_excl(self.small_s, I, J, np.inf), new_s)
             priv_new = (math.log(prob.n_s) - np.log(min_s_new)) / prob.lb
-            top = _excl(self.big, I, J, -np.inf)
+            util_new = self._util(_excl(self.big, I, J, -np.inf), merged)
+            qd = _q((priv_new - self.priv_old) - self.lam * (util_new - self.util_old))
         else:
-            priv_new = np.full(len(I), self.priv_old)
-            top = self.big[0][0]
-        if c.is_distortion:
-            util_new = 0.0 - np.maximum(top, c.agg.pair_costs(I, J))
-        else:
-            util_new = (math.log(prob.n) - np.log(np.maximum(top, c.size[I] + c.size[J]))) / prob.lb
-        qd = _q((priv_new - self.priv_old) - self.lam * (util_new - self.util_old))
+            qd = self.phi(merged.astype(float))
         sums = new_s if prob.tie_rule == "paper" else np.zeros(len(I), dtype=np.int64)
         cand = np.flatnonzero(qd == qd.min())
         if len(cand) > 1:  # lexicographic (tie sum, I, J) by successive filters
             cand = cand[sums[cand] == sums[cand].min()]
             cand = cand[I[cand] == I[cand].min()]
         k = cand[np.argmin(J[cand])]
-        return (float(qd[k]), int(sums[k]), int(I[k]), int(J[k])), float(priv_new[k]), float(util_new[k])
+        if special:
+            return (float(qd[k]), int(sums[k]), int(I[k]), int(J[k])), float(priv_new[k]), float(util_new[k])
+        return (float(qd[k]), int(sums[k]), int(I[k]), int(J[k])), float(self.priv_old), float(self._util(self.big[0][0], merged[k:k + 1].astype(float))[0])
 
 
 def _excl(vals_codes, I, J, fill):
