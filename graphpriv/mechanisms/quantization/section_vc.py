@@ -5,7 +5,7 @@ descent of eqs. (11)-(12): merge argmin ΔL over Ψ(Q, P) until G_X̂ is connect
 ΔL of a pair of Ψ depends on the rest of Q only through the smallest |[[S|𝒳]]| and the largest size
 (U1) or distortion (U2), and the two clusters of a pair of Ψ lie in different components, so their
 S-sets are disjoint and |[[S|𝒳1 ⊔ 𝒳2]]| = |[[S|𝒳1]]| + |[[S|𝒳2]]|. A cluster is *special* when it is
-one of at most two holders of the smallest |[[S|𝒳]]| or of the largest size/distortion. For a pair of
+one of at most two holders of the smallest |[[S|𝒳]]| or (when λ > 0) of the largest size/distortion. For a pair of
 two non-special clusters L0 is unchanged and U can only fall, so its ΔL is λ·(rise of the largest
 size/distortion) >= 0, a non-decreasing function Φ of the merged size |𝒳1| + |𝒳2| (U1) or of the
 merged distortion d̄(𝒳1 ⊔ 𝒳2) (U2). Each step therefore
@@ -36,6 +36,7 @@ rule), smaller index, larger index), with ΔL rounded by the tie tolerance.
 from __future__ import annotations
 
 import math
+import weakref
 
 import numpy as np
 
@@ -71,10 +72,13 @@ def step_winner(prob, c, comp, lam, priv_old, util_old):
     idx = c.clusters()
     s_act = c.ssz[idx]
     big_v = c.agg.dbar[idx] if c.is_distortion else c.size[idx]
-    small_s = [(s_act[p].item(), int(idx[p])) for p in _first3(s_act)]
-    big = [(big_v[p].item(), int(idx[p])) for p in _first3(-big_v)]
+    first_s, special = _extremes(idx, s_act, s_act.min())
+    first_b, held = _extremes(idx, big_v, big_v.max())
+    small_s = [(s_act[p].item(), int(idx[p])) for p in first_s]
+    big = [(big_v[p].item(), int(idx[p])) for p in first_b]
     ev = _PairEval(prob, c, lam, small_s, big, priv_old, util_old)
-    special = _holders(idx, s_act, small_s[0][0]) + _holders(idx, big_v, big[0][0])
+    if lam > 0:  # at λ = 0, ΔL is ΔL0 alone and the largest cluster plays no part
+        special += held
     best = None
     if special:
         cidx = comp[idx]
@@ -100,31 +104,41 @@ def step_winner(prob, c, comp, lam, priv_old, util_old):
 _best_pair = step_winner  # the name the frontier and older callers use
 
 
-def _holders(idx, v, val) -> list[int]:
-    """Clusters holding the extreme value ``val`` of ``v`` when there are at most two of them (with three
-    or more, removing a pair leaves the extreme unchanged, so none of them is special)."""
+def _extremes(idx, v, val):
+    """Positions of the three most extreme entries of ``v`` (smallest if ``val`` is its minimum, else
+    largest; ties to the lowest position), and the clusters holding ``val`` when there are at most two
+    (with three or more, removing a pair leaves the extreme unchanged, so none of them is special)."""
     at = np.flatnonzero(v == val)
-    return idx[at].tolist() if len(at) <= 2 else []
+    if len(at) >= 3:
+        return at[:3].tolist(), []
+    return _first3(v if val == v.min() else -v), idx[at].tolist()
 
 
 def _best_nonspecial(ev, rest, comp, cap):
     """Best key over the pairs of Ψ inside ``rest`` (no special cluster); only keys with rounded ΔL <= cap matter."""
     c = ev.c
-    cr = comp[rest]
-    t = c.ssz[rest] if ev.prob.tie_rule == "paper" else np.zeros(len(rest), dtype=np.int64)
     if ev.lam == 0:
-        return _lexmin_all(ev, rest, t, cr)
+        return _lexmin_all(ev, rest, comp)
     if not c.is_distortion:
-        return _u1_threshold(ev, rest, t, cr, cap)
+        return _u1_threshold(ev, rest, comp, cap)
     if c.agg.fast:
-        return _u2_windows(ev, rest, cr, cap, comp)
+        return _u2_windows(ev, rest, comp, cap)
     return _blocks(ev, rest, comp)
 
 
-def _lexmin_all(ev, rest, t, cr):
+def _tie_key(ev, ids):
+    """(|S|𝒳|, index) of clusters as one integer (|S| is 0 under the "index" tie rule): the pair key
+    (|S|𝒳1| + |S|𝒳2|, smaller index, larger index) is non-decreasing in each member's."""
+    if ev.prob.tie_rule == "paper":
+        return ev.c.ssz[ids] * (ev.prob.n + 1) + ids
+    return ids.astype(np.int64)
+
+
+def _lexmin_all(ev, rest, comp):
     """Every pair has the same rounded ΔL: the smallest (t_i + t_j, i, j) over pairs in different
     components is the best cluster by (t, index) with the best cluster of another component, O(|Q|)."""
-    key = t.astype(np.int64) * (ev.prob.n + 1) + rest
+    key = _tie_key(ev, rest)
+    cr = comp[rest]
     b1 = int(np.argmin(key))
     other = cr != cr[b1]
     if not other.any():
@@ -134,27 +148,33 @@ def _lexmin_all(ev, rest, t, cr):
     return ev(np.array([a]), np.array([b]), special=False)
 
 
-def _u1_threshold(ev, rest, t, cr, cap):
+def _u1_threshold(ev, rest, comp, cap):
     """U1, λ > 0: the best non-special pair. Φ depends only on the merged size; the pairs with the smallest
     Φ are those with |𝒳1| + |𝒳2| <= T, and among them each cluster's best partner is found from the best
     two clusters (distinct components, by (t, index)) of every size class, scanned in increasing size."""
-    z = ev.c.size[rest]
-    a = int(np.argmin(z))
-    other = cr != cr[a]
+    c, n = ev.c, ev.prob.n
+    if ev.prob.tie_rule == "paper" and n * (ev.prob.n_s + 1.0) * (n + 1.0) < 2.0 ** 62:
+        ids = _sorted_active(c, "size-paper", lambda cand: (c.size[cand] * (ev.prob.n_s + 1) + c.ssz[cand]) * (n + 1) + cand)
+    elif ev.prob.tie_rule == "paper":
+        cand = c.clusters()
+        ids = cand[np.lexsort((cand, c.ssz[cand], c.size[cand]))]
+    else:
+        ids = _sorted_active(c, "size-index", lambda cand: c.size[cand] * (n + 1) + cand)
+    ids = _restrict(c, ids, rest)
+    zs, crs = c.size[ids], comp[ids]
+    other = crs != crs[0]
     if not other.any():
         return None
-    m_star = int(z[a] + z[other].min())
+    m_star = int(zs[0] + zs[np.argmax(other)])  # smallest cluster + smallest of another component
     k = ev.phi_scalar(m_star)
     if k > cap:
         return None  # no non-special pair can beat the special one
-    top2 = np.partition(z, len(z) - 2)[-2:] if len(z) >= 2 else z
-    s_max = int(top2.sum())
-    lo = max(m_star, int(ev.big[0][0]))  # every merged size up to the largest size has the same Φ
-    lo = min(lo, s_max)
+    s_max = int(zs[-1] + zs[-2])
     if ev.phi_scalar(s_max) <= k:
-        return _lexmin_all(ev, rest, t, cr)
-    # largest T in [lo, s_max) with Φ(T) <= k: gallop, then bisect
-    step, good, bad = 1, lo, s_max
+        return _lexmin_all(ev, rest, comp)
+    # largest T in [lo, s_max) with Φ(T) <= k (every merged size up to the largest size has the same Φ): gallop, then bisect
+    good = min(max(m_star, int(ev.big[0][0])), s_max)
+    step, bad = 1, s_max
     while good + step < bad and ev.phi_scalar(good + step) <= k:
         good += step
         step *= 2
@@ -166,95 +186,117 @@ def _u1_threshold(ev, rest, t, cr, cap):
         else:
             bad = mid
     T = good
-    key = t.astype(np.int64) * (ev.prob.n + 1) + rest
-    order = np.lexsort((key, z))
-    zs = z[order]
-    n = len(order)
-    starts = np.flatnonzero(np.r_[True, zs[1:] != zs[:-1]])
-    ends = np.r_[starts[1:], n]
+    m = len(ids)
+    starts = np.flatnonzero(np.concatenate(([True], zs[1:] != zs[:-1])))
+    ends = np.append(starts[1:], m)
     gz = zs[starts]
-    b1 = order[starts]
-    gid = np.repeat(np.arange(len(starts)), ends - starts)
-    pos = np.where(cr[order] != cr[b1][gid], np.arange(n), n)
+    pos = np.where(crs != np.repeat(crs[starts], ends - starts), np.arange(m), m)
     f2 = np.minimum.reduceat(pos, starts)
-    b2 = np.where(f2 < ends, order[np.minimum(f2, n - 1)], -1)
+    b2 = np.where(f2 < ends, np.minimum(f2, m - 1), -1)  # positions in ids; b1 = starts
     # prefix (over size classes) best two clusters in distinct components
-    keyl, crl = key.tolist(), cr.tolist()
+    ent = np.stack([starts, b2], axis=1).ravel()
+    ent_ok = ent >= 0
+    e0 = np.maximum(ent, 0)
+    ekey = _tie_key(ev, ids[e0]).tolist()
+    ecr = crs[e0].tolist()
+    entl, okl = ent.tolist(), ent_ok.tolist()
     P1, P2 = [], []
     p1 = p2 = -1
-    for e1, e2 in zip(b1.tolist(), b2.tolist()):
-        for e in (e1, e2):
-            if e < 0:
+    k1 = k2 = c1 = 0
+    for g in range(len(starts)):
+        for e in (2 * g, 2 * g + 1):
+            if not okl[e]:
                 continue
-            if p1 < 0 or keyl[e] < keyl[p1]:
-                if p1 >= 0 and crl[p1] != crl[e]:
-                    p2 = p1
-                p1 = e
-            elif crl[e] != crl[p1] and (p2 < 0 or keyl[e] < keyl[p2]):
-                p2 = e
+            ke, ce = ekey[e], ecr[e]
+            if p1 < 0 or ke < k1:
+                if p1 >= 0 and c1 != ce:
+                    p2, k2 = p1, k1
+                p1, k1, c1 = entl[e], ke, ce
+            elif ce != c1 and (p2 < 0 or ke < k2):
+                p2, k2 = entl[e], ke
         P1.append(p1)
         P2.append(p2)
     P1a, P2a = np.array(P1), np.array(P2)
     lim = np.searchsorted(gz, T - gz, side="right") - 1
-    A = np.concatenate([b1, b2])
+    A = np.concatenate([starts, b2])
     L = np.concatenate([lim, lim])
     ok = (A >= 0) & (L >= 0)
     A, L = A[ok], L[ok]
     p = P1a[L]
-    p = np.where(cr[p] != cr[A], p, P2a[L])
+    p = np.where(crs[p] != crs[A], p, P2a[L])
     ok = p >= 0
-    A, p = rest[A[ok]], rest[p[ok]]
+    A, p = ids[A[ok]], ids[p[ok]]
     if len(A) == 0:
         return None
     return ev(np.minimum(A, p), np.maximum(A, p), special=False)
 
 
-def _u2_windows(ev, rest, cr, cap, comp):
+def _u2_windows(ev, rest, comp, cap):
     """U2 (scalar values, centroid codewords), λ > 0: the best non-special pair from the pairs whose values
     fit in a window of width 2θ, θ the largest distortion that can still win (see the module notes)."""
-    agg = ev.c.agg
-    mn, mx = agg.mn[rest], agg.mx[rest]
-    order = np.argsort(mn, kind="stable")
-    mns, mxs, crs, ids = mn[order], mx[order], cr[order], rest[order]
-    m = len(order)
-    I_parts, J_parts = [], []
-    for k in (1, 2):
-        if m > k:
-            ok = crs[:-k] != crs[k:]
-            I_parts.append(ids[:-k][ok])
-            J_parts.append(ids[k:][ok])
-    I = np.concatenate(I_parts) if I_parts else np.zeros(0, dtype=np.int64)
-    if len(I) == 0:  # neighbours share components: any cross pair bounds θ
-        other = cr != cr[0]
+    c = ev.c
+    agg = c.agg
+    ids = _restrict(c, _sorted_active(c, "min", lambda cand: agg.mn[cand]), rest)
+    mns, mxs, crs = agg.mn[ids], agg.mx[ids], comp[ids]
+    m = len(ids)
+    # an upper bound on the smallest Φ: the distortions of neighbours in that order lying in different
+    # components (or, if there are none, of the first cluster with every cluster of another component)
+    ok = crs[:-1] != crs[1:]
+    if ok.any():
+        I, J = ids[:-1][ok], ids[1:][ok]
+    else:
+        other = crs != crs[0]
         if not other.any():
             return None
-        I, J = np.full(int(other.sum()), rest[0]), rest[other]
-    else:
-        J = np.concatenate(J_parts)
-    near = ev(np.minimum(I, J), np.maximum(I, J), special=False)
-    k = min(near[0][0], cap)
+        I, J = np.full(int(other.sum()), ids[0]), ids[other]
+    k = min(ev.phi_scalar(float(agg.pair_costs(I, J).min())), cap)
+    scale = max(abs(float(mns[0])), abs(float(mxs.max())))
     # Φ(d) <= k  =>  max(D, d) <= -U_old + (k + 1/2)·tol/λ  (with slack for rounding)
     u0 = float(ev.util_old)
     theta = -u0 + (k + 0.5) * _COST_TOL / ev.lam * (1 + 1e-6) + 1e-12 * (1 + abs(u0))
     if theta < 0:
-        return near
+        return None
     w = 2 * (math.sqrt(theta) if agg.squared else theta)
-    scale = max(abs(float(mns[0])), abs(float(mxs.max()))) if m else 0.0
     w = w * (1 + 1e-9) + 1e-9 * (1 + scale)
-    hi = np.searchsorted(mns, mns + w, side="right")
-    cnt = np.where(mxs - mns <= w, hi - np.arange(m) - 1, 0)
+    # rows whose window holds at least their next cluster
+    rows = np.flatnonzero((mxs[:-1] - mns[:-1] <= w) & (mns[1:] <= mns[:-1] + w))
+    if len(rows) == 0:
+        return None
+    cnt = np.searchsorted(mns, mns[rows] + w, side="right") - rows - 1
     W = int(cnt.sum())
     if W > _MAX_WINDOW_PAIRS:
-        return _better(near, _blocks(ev, rest, comp))
-    if W == 0:
-        return near
-    Ip = np.repeat(np.arange(m), cnt)
+        return _blocks(ev, rest, comp)
+    Ip = np.repeat(rows, cnt)
     Jp = np.arange(W) - np.repeat(np.cumsum(cnt) - cnt, cnt) + Ip + 1
     ok = (mxs[Jp] <= mns[Ip] + w) & (crs[Ip] != crs[Jp])
     a, b = ids[Ip[ok]], ids[Jp[ok]]
-    if len(a) == 0:
-        return near
-    return _better(near, ev(np.minimum(a, b), np.maximum(a, b), special=False))
+    return ev(np.minimum(a, b), np.maximum(a, b), special=False) if len(a) else None
+
+
+_ORDER_CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _sorted_active(c, tag: str, key_of) -> np.ndarray:
+    """Clusters of ``c`` sorted by ``key_of(ids)`` (stable). The previous order of the same state object is
+    kept per ``tag``: between calls clusters only disappear or change by a merge, so the stable re-sort
+    runs on nearly sorted data (about 4x faster than sorting afresh)."""
+    store = _ORDER_CACHE.setdefault(c, {})
+    prev = store.get(tag)
+    cand = prev[c.active[prev]] if prev is not None else None
+    if cand is None or len(cand) != c.n_clusters:
+        cand = c.clusters()
+    order = cand[np.argsort(key_of(cand), kind="stable")]
+    store[tag] = order
+    return order
+
+
+def _restrict(c, ids, rest):
+    """``ids`` (all clusters, in some order) restricted to ``rest``, keeping the order."""
+    if len(ids) == len(rest):
+        return ids
+    keep = np.zeros(len(c.active), dtype=bool)
+    keep[rest] = True
+    return ids[keep[ids]]
 
 
 def _blocks(ev, idx, comp):
