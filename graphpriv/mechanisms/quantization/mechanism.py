@@ -114,11 +114,12 @@ def agglomerate(jr: JointRange, objective: str, lam: float, utility: Any = "U1",
     cluster caches its best partner in another component; after a merge only the new cluster and the
     clusters whose cached partner vanished or joined their component are recomputed (vectorised over the
     clusters for scalar centroid values). Algorithm 1 costs O(|Q|) vectorised work per cluster in Π.
-    Section V-C evaluates eq. (12) first for the pairs touching the (at most six) clusters that hold
-    the extreme |S| or sizes/distortions; a pair of two other clusters leaves L0 unchanged and cannot
-    raise U, so it is searched only when it can still win (vectorised, O(|Q|) per step in the common
-    case; U1 groups clusters by (|S|, size), U2 falls back to all of Ψ when every special pair has
-    ΔL > 0). All mechanisms run on :class:`~graphpriv.Contraction`.
+    Section V-C evaluates eq. (12) for the pairs touching the (at most four) clusters that hold the
+    smallest |S| or (λ > 0) the largest size/distortion; a pair of two other clusters leaves L0
+    unchanged and its ΔL grows with the merged size (U1) or distortion (U2), so its best is found
+    without listing Ψ: O(|Q| log |Q|) per step for U1 (size classes) and for U2 with scalar centroid
+    values (windows of the values sorted by cluster minimum, plus the pairs they hold); other distortion
+    utilities search all of Ψ when λ > 0. All mechanisms run on :class:`~graphpriv.Contraction`.
     """
     record_use("agglomerative")  # for gp.cite()
     from ..side_information import SideInformationRange, agglomerate_side_information

@@ -83,11 +83,17 @@ def step_winner(prob, c, comp, lam, priv_old, util_old):
     if special:
         cidx = comp[idx]
         I_parts, J_parts = [], []
+        in_small = {code for _, code in small_s}
+        windowed = lam > 0 and c.is_distortion and c.agg.fast
         for i in sorted(set(special)):
+            if windowed and i not in in_small:
+                best = _better(best, _u2_row(ev, i, comp, set(special)))
+                continue
             js = idx[cidx != comp[i]]
             I_parts.append(np.minimum(js, i))
             J_parts.append(np.maximum(js, i))
-        best = ev(np.concatenate(I_parts), np.concatenate(J_parts))
+        if I_parts:
+            best = _better(best, ev(np.concatenate(I_parts), np.concatenate(J_parts)))
         if best is not None and best[0][0] < 0:
             return best  # pairs of two non-special clusters have ΔL >= 0
         keep = np.ones(len(idx), dtype=bool)
@@ -241,9 +247,12 @@ def _u2_windows(ev, rest, comp, cap):
     m = len(ids)
     # an upper bound on the smallest Φ: the distortions of neighbours in that order lying in different
     # components (or, if there are none, of the first cluster with every cluster of another component)
-    ok = crs[:-1] != crs[1:]
-    if ok.any():
-        I, J = ids[:-1][ok], ids[1:][ok]
+    ok = np.flatnonzero(crs[:-1] != crs[1:])
+    if len(ok):
+        if len(ok) > 32:  # d̄ <= span of the union: the 32 neighbour pairs of smallest span
+            span = np.maximum(mxs[ok], mxs[ok + 1]) - mns[ok]
+            ok = ok[np.argpartition(span, 31)[:32]]
+        I, J = ids[ok], ids[ok + 1]
     else:
         other = crs != crs[0]
         if not other.any():
@@ -273,6 +282,39 @@ def _u2_windows(ev, rest, comp, cap):
     return ev(np.minimum(a, b), np.maximum(a, b), special=False) if len(a) else None
 
 
+def _u2_row(ev, h, comp, special):
+    """Best pair (h, j) of Ψ for a holder h of the largest distortion that does not hold a smallest |S|
+    (U2, scalar centroid values, λ > 0). For j outside the few listed clusters (extremes, specials) L0
+    and the largest other distortion do not depend on j, so ΔL grows with d̄(𝒳_h ⊔ 𝒳_j): after the
+    listed clusters and the neighbours of h by value bound the best ΔL, only the clusters whose values
+    fit in a window around h's remain, found by bisection in the order by cluster minimum."""
+    c, prob = ev.c, ev.prob
+    agg = c.agg
+    order = _sorted_active(c, "min", lambda cand: agg.mn[cand])
+    mns = agg.mn[order]
+    ch = comp[h]
+    pos = int(np.searchsorted(mns, agg.mn[h]))
+    listed = {code for _, code in ev.small_s} | {code for _, code in ev.big} | special
+    near = np.concatenate([np.array(sorted(listed), dtype=np.int64), order[max(0, pos - 3):pos + 4]])
+    near = np.unique(near[comp[near] != ch])
+    best = ev(np.minimum(near, h), np.maximum(near, h)) if len(near) else None
+    if best is None:  # no neighbour in another component: the whole row
+        js = order[comp[order] != ch]
+        return ev(np.minimum(js, h), np.maximum(js, h))
+    # the others: rounded ΔL = q(c0 + λ·(max(D_h, d̄) + U_old)) with c0 the (zero) change of L0
+    c0 = float(((math.log(prob.n_s) - np.log(np.array([float(ev.small_s[0][0])]))) / prob.lb)[0] - ev.priv_old)
+    u0 = float(ev.util_old)
+    theta = ((best[0][0] + 0.5) * _COST_TOL * (1 + 1e-6) + abs(c0)) / ev.lam - u0 + 1e-12 * (1 + abs(u0))
+    if theta < 0:
+        return best
+    scale = max(abs(float(mns[0])), abs(float(agg.mx[order].max())))
+    w = 2 * (math.sqrt(theta) if agg.squared else theta) * (1 + 1e-9) + 1e-9 * (1 + scale)
+    lo_, hi_ = float(agg.mx[h]) - w, float(agg.mn[h]) + w
+    js = order[np.searchsorted(mns, lo_, side="left"):np.searchsorted(mns, hi_, side="right")]
+    js = js[(agg.mx[js] <= hi_) & (comp[js] != ch)]
+    return _better(best, ev(np.minimum(js, h), np.maximum(js, h))) if len(js) else best
+
+
 _ORDER_CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
@@ -282,11 +324,13 @@ def _sorted_active(c, tag: str, key_of) -> np.ndarray:
     runs on nearly sorted data (about 4x faster than sorting afresh)."""
     store = _ORDER_CACHE.setdefault(c, {})
     prev = store.get(tag)
-    cand = prev[c.active[prev]] if prev is not None else None
+    if prev is not None and prev[0] == c.n_clusters:  # |Q| only falls: the same state
+        return prev[1]
+    cand = prev[1][c.active[prev[1]]] if prev is not None else None
     if cand is None or len(cand) != c.n_clusters:
         cand = c.clusters()
     order = cand[np.argsort(key_of(cand), kind="stable")]
-    store[tag] = order
+    store[tag] = (c.n_clusters, order)
     return order
 
 
