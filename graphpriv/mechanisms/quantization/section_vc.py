@@ -5,12 +5,16 @@ descent of eqs. (11)-(12): merge argmin ΔL over Ψ(Q, P) until G_X̂ is connect
 ΔL of a pair of Ψ depends on the rest of Q only through the smallest |[[S|𝒳]]| and the largest size
 (U1) or distortion (U2), and the two clusters of a pair of Ψ lie in different components, so their
 S-sets are disjoint and |[[S|𝒳1 ⊔ 𝒳2]]| = |[[S|𝒳1]]| + |[[S|𝒳2]]|. A cluster is *special* when it is
-one of at most two holders of the smallest |[[S|𝒳]]| or (when λ > 0) of the largest size/distortion. For a pair of
-two non-special clusters L0 is unchanged and U can only fall, so its ΔL is λ·(rise of the largest
-size/distortion) >= 0, a non-decreasing function Φ of the merged size |𝒳1| + |𝒳2| (U1) or of the
-merged distortion d̄(𝒳1 ⊔ 𝒳2) (U2). Each step therefore
+one of at most two holders of the smallest |[[S|𝒳]]| or (when λ > 0) of the largest size/distortion.
+For a pair of two non-special clusters L0 is unchanged and U can only fall, so its ΔL is
+λ·(rise of the largest size/distortion) >= 0, a non-decreasing function Φ of the merged size
+|𝒳1| + |𝒳2| (U1) or of the merged distortion d̄(𝒳1 ⊔ 𝒳2) (U2); the pair key (|S|𝒳1| + |S|𝒳2|, smaller
+index, larger index) that breaks ties is non-decreasing in each member's (|S|𝒳|, index). Each step
 
-1. evaluates every pair of Ψ holding a special cluster (at most 4 |Q| pairs, vectorised);
+1. evaluates the pairs of Ψ holding a special cluster: all of them (at most 4 |Q|, vectorised), except
+   for the largest-distortion holder of U2 with scalar centroid values, whose partners outside a few
+   listed clusters all see the same L0 change and the same largest other distortion, so only those
+   whose values fit in a window around its own can win (see below);
 2. among the non-special pairs, finds the smallest Φ and, within that Φ, the smallest
    (|S|𝒳1| + |S|𝒳2|, pair index), without listing Ψ:
 
@@ -21,14 +25,15 @@ merged distortion d̄(𝒳1 ⊔ 𝒳2) (U2). Each step therefore
      (at most √(2|X|) sizes) and keeping per size the best two clusters in distinct components, a
      prefix scan over sizes gives every cluster its best partner: O(|Q| log |Q|);
    - U2 with scalar values, centroid codewords and the "abs"/"squared" distances: a pair with
-     d̄(𝒳1 ⊔ 𝒳2) <= θ has all its values within 2θ (2√θ for "squared"), so after one sort by
-     cluster minimum the candidates are windows of that sorted order; θ is the largest distortion
-     whose Φ does not exceed the best Φ among neighbours in that order: O(|Q| log |Q| + W) for W
-     window pairs (a handful per cluster when distortions are small against the spread of the
-     values; past 3·10^6 the search falls back to all pairs of Ψ, in blocks);
+     d̄(𝒳1 ⊔ 𝒳2) <= θ has all its values within 2θ (2√θ for "squared"), so in the order by cluster
+     minimum the candidates are windows; θ is the largest distortion whose Φ does not exceed the best
+     Φ among the 32 neighbour pairs of smallest span: O(|Q| log |Q| + W) for W window pairs (tens per
+     step on random ranges; past 3·10^6 the search falls back to all pairs of Ψ, in blocks);
    - other distortion utilities (medoid or callable codewords and distances) search all pairs of Ψ
      when λ > 0.
 
+Orders by cluster size or minimum are kept per state object between calls and re-sorted stably (nearly
+sorted data); nothing else is carried over, so the step winner can be asked at any state for any λ.
 The tie rules are those of the plain loop: key (rounded ΔL, |S|𝒳1| + |S|𝒳2| (0 under the "index"
 rule), smaller index, larger index), with ΔL rounded by the tie tolerance.
 """
@@ -80,31 +85,26 @@ def step_winner(prob, c, comp, lam, priv_old, util_old):
     if lam > 0:  # at λ = 0, ΔL is ΔL0 alone and the largest cluster plays no part
         special += held
     best = None
+    special = sorted(set(special))
     if special:
-        cidx = comp[idx]
         I_parts, J_parts = [], []
         in_small = {code for _, code in small_s}
         windowed = lam > 0 and c.is_distortion and c.agg.fast
-        for i in sorted(set(special)):
+        for i in special:
             if windowed and i not in in_small:
-                best = _better(best, _u2_row(ev, i, comp, set(special)))
+                best = _better(best, _u2_row(ev, i, comp, special))
                 continue
-            js = idx[cidx != comp[i]]
+            js = idx[comp[idx] != comp[i]]
             I_parts.append(np.minimum(js, i))
             J_parts.append(np.maximum(js, i))
         if I_parts:
             best = _better(best, ev(np.concatenate(I_parts), np.concatenate(J_parts)))
         if best is not None and best[0][0] < 0:
             return best  # pairs of two non-special clusters have ΔL >= 0
-        keep = np.ones(len(idx), dtype=bool)
-        keep[np.searchsorted(idx, special)] = False
-        rest = idx[keep]
-    else:
-        rest = idx
-    if len(rest) < 2:
+    if len(idx) - len(special) < 2:
         return best
     cap = math.inf if best is None else best[0][0]
-    return _better(best, _best_nonspecial(ev, rest, comp, cap))
+    return _better(best, _best_nonspecial(ev, idx, special, comp, cap))
 
 
 _best_pair = step_winner  # the name the frontier and older callers use
@@ -120,16 +120,26 @@ def _extremes(idx, v, val):
     return _first3(v if val == v.min() else -v), idx[at].tolist()
 
 
-def _best_nonspecial(ev, rest, comp, cap):
-    """Best key over the pairs of Ψ inside ``rest`` (no special cluster); only keys with rounded ΔL <= cap matter."""
+def _best_nonspecial(ev, idx, special, comp, cap):
+    """Best key over the pairs of Ψ without a special cluster; only keys with rounded ΔL <= cap matter."""
     c = ev.c
+    if c.is_distortion and c.agg.fast and ev.lam > 0:
+        return _u2_windows(ev, idx, special, comp, cap)
+    rest = _without(idx, special)
     if ev.lam == 0:
         return _lexmin_all(ev, rest, comp)
     if not c.is_distortion:
         return _u1_threshold(ev, rest, comp, cap)
-    if c.agg.fast:
-        return _u2_windows(ev, rest, comp, cap)
     return _blocks(ev, rest, comp)
+
+
+def _without(idx, special):
+    """``idx`` (increasing) without the clusters in ``special``."""
+    if not special:
+        return idx
+    keep = np.ones(len(idx), dtype=bool)
+    keep[np.searchsorted(idx, special)] = False
+    return idx[keep]
 
 
 def _tie_key(ev, ids):
@@ -237,29 +247,37 @@ def _u1_threshold(ev, rest, comp, cap):
     return ev(np.minimum(A, p), np.maximum(A, p), special=False)
 
 
-def _u2_windows(ev, rest, comp, cap):
+def _u2_windows(ev, idx, special, comp, cap):
     """U2 (scalar values, centroid codewords), λ > 0: the best non-special pair from the pairs whose values
     fit in a window of width 2θ, θ the largest distortion that can still win (see the module notes)."""
     c = ev.c
     agg = c.agg
-    ids = _restrict(c, _sorted_active(c, "min", lambda cand: agg.mn[cand]), rest)
-    mns, mxs, crs = agg.mn[ids], agg.mx[ids], comp[ids]
-    m = len(ids)
+    order, mns, mxs, crs, scale = _u2_view(c, comp)
+    sp = list(special)
+
+    def usable(I, J):  # pairs without a special cluster
+        if not sp:
+            return I, J
+        keep = np.ones(len(I), dtype=bool)
+        for x in sp:
+            keep &= (I != x) & (J != x)
+        return I[keep], J[keep]
+
     # an upper bound on the smallest Φ: the distortions of neighbours in that order lying in different
-    # components (or, if there are none, of the first cluster with every cluster of another component)
+    # components (or, if there are none, of one cluster with every cluster of another component)
     ok = np.flatnonzero(crs[:-1] != crs[1:])
-    if len(ok):
-        if len(ok) > 32:  # d̄ <= span of the union: the 32 neighbour pairs of smallest span
-            span = np.maximum(mxs[ok], mxs[ok + 1]) - mns[ok]
-            ok = ok[np.argpartition(span, 31)[:32]]
-        I, J = ids[ok], ids[ok + 1]
-    else:
-        other = crs != crs[0]
-        if not other.any():
+    K = 32 + 2 * len(sp)
+    if len(ok) > K:  # d̄ <= span of the union: the neighbour pairs of smallest span
+        span = np.maximum(mxs[ok], mxs[ok + 1]) - mns[ok]
+        ok = ok[np.argpartition(span, K - 1)[:K]]
+    I, J = usable(order[ok], order[ok + 1])
+    if not len(I):
+        rest = _without(idx, special)
+        other = rest[comp[rest] != comp[rest[0]]]
+        if not len(other):
             return None
-        I, J = np.full(int(other.sum()), ids[0]), ids[other]
+        I, J = np.full(len(other), rest[0]), other
     k = min(ev.phi_scalar(float(agg.pair_costs(I, J).min())), cap)
-    scale = max(abs(float(mns[0])), abs(float(mxs.max())))
     # Φ(d) <= k  =>  max(D, d) <= -U_old + (k + 1/2)·tol/λ  (with slack for rounding)
     u0 = float(ev.util_old)
     theta = -u0 + (k + 0.5) * _COST_TOL / ev.lam * (1 + 1e-6) + 1e-12 * (1 + abs(u0))
@@ -268,17 +286,18 @@ def _u2_windows(ev, rest, comp, cap):
     w = 2 * (math.sqrt(theta) if agg.squared else theta)
     w = w * (1 + 1e-9) + 1e-9 * (1 + scale)
     # rows whose window holds at least their next cluster
-    rows = np.flatnonzero((mxs[:-1] - mns[:-1] <= w) & (mns[1:] <= mns[:-1] + w))
+    rows = np.flatnonzero(mns[1:] <= mns[:-1] + w)
+    rows = rows[mxs[rows] - mns[rows] <= w]
     if len(rows) == 0:
         return None
     cnt = np.searchsorted(mns, mns[rows] + w, side="right") - rows - 1
     W = int(cnt.sum())
     if W > _MAX_WINDOW_PAIRS:
-        return _blocks(ev, rest, comp)
+        return _blocks(ev, _without(idx, special), comp)
     Ip = np.repeat(rows, cnt)
     Jp = np.arange(W) - np.repeat(np.cumsum(cnt) - cnt, cnt) + Ip + 1
     ok = (mxs[Jp] <= mns[Ip] + w) & (crs[Ip] != crs[Jp])
-    a, b = ids[Ip[ok]], ids[Jp[ok]]
+    a, b = usable(order[Ip[ok]], order[Jp[ok]])
     return ev(np.minimum(a, b), np.maximum(a, b), special=False) if len(a) else None
 
 
@@ -290,16 +309,15 @@ def _u2_row(ev, h, comp, special):
     fit in a window around h's remain, found by bisection in the order by cluster minimum."""
     c, prob = ev.c, ev.prob
     agg = c.agg
-    order = _sorted_active(c, "min", lambda cand: agg.mn[cand])
-    mns = agg.mn[order]
+    order, mns, mxs, crs, scale = _u2_view(c, comp)
     ch = comp[h]
     pos = int(np.searchsorted(mns, agg.mn[h]))
-    listed = {code for _, code in ev.small_s} | {code for _, code in ev.big} | special
+    listed = {code for _, code in ev.small_s} | {code for _, code in ev.big} | set(special)
     near = np.concatenate([np.array(sorted(listed), dtype=np.int64), order[max(0, pos - 3):pos + 4]])
     near = np.unique(near[comp[near] != ch])
     best = ev(np.minimum(near, h), np.maximum(near, h)) if len(near) else None
     if best is None:  # no neighbour in another component: the whole row
-        js = order[comp[order] != ch]
+        js = order[crs != ch]
         return ev(np.minimum(js, h), np.maximum(js, h))
     # the others: rounded ΔL = q(c0 + λ·(max(D_h, d̄) + U_old)) with c0 the (zero) change of L0
     c0 = float(((math.log(prob.n_s) - np.log(np.array([float(ev.small_s[0][0])]))) / prob.lb)[0] - ev.priv_old)
@@ -307,12 +325,27 @@ def _u2_row(ev, h, comp, special):
     theta = ((best[0][0] + 0.5) * _COST_TOL * (1 + 1e-6) + abs(c0)) / ev.lam - u0 + 1e-12 * (1 + abs(u0))
     if theta < 0:
         return best
-    scale = max(abs(float(mns[0])), abs(float(agg.mx[order].max())))
     w = 2 * (math.sqrt(theta) if agg.squared else theta) * (1 + 1e-9) + 1e-9 * (1 + scale)
     lo_, hi_ = float(agg.mx[h]) - w, float(agg.mn[h]) + w
-    js = order[np.searchsorted(mns, lo_, side="left"):np.searchsorted(mns, hi_, side="right")]
-    js = js[(agg.mx[js] <= hi_) & (comp[js] != ch)]
+    a, b = np.searchsorted(mns, lo_, side="left"), np.searchsorted(mns, hi_, side="right")
+    js = order[a:b][(mxs[a:b] <= hi_) & (crs[a:b] != ch)]
     return _better(best, ev(np.minimum(js, h), np.maximum(js, h))) if len(js) else best
+
+
+def _u2_view(c, comp):
+    """Clusters sorted by smallest value, with their smallest and largest values and components, and a
+    bound on |values| (rounding slack), computed once per state."""
+    store = _ORDER_CACHE.setdefault(c, {})
+    got = store.get("u2-view")
+    if got is not None and got[0] == c.n_clusters:
+        return got[1]
+    agg = c.agg
+    if "scale" not in store:  # cluster minima and maxima stay within the original values
+        store["scale"] = float(max(np.abs(agg.mn).max(), np.abs(agg.mx).max())) if len(agg.mn) else 0.0
+    order = _sorted_active(c, "min", lambda cand: agg.mn[cand])
+    view = (order, agg.mn[order], agg.mx[order], comp[order], store["scale"])
+    store["u2-view"] = (c.n_clusters, view)
+    return view
 
 
 _ORDER_CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
