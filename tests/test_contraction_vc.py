@@ -159,17 +159,18 @@ def test_step_winner_is_the_argmin_of_eq12_at_any_state_and_lambda(inst, picks, 
             assert got[0][1:] == want[1:] and got[0][0] == want[0]
 
 
-def test_section_vc_window_overflow_falls_back_to_the_full_search(monkeypatch):
-    """U2 past the window budget searches every pair of Ψ; the trajectory is unchanged."""
+@settings(max_examples=25, deadline=None)
+@given(singleton_heavy_instances(), st.sampled_from([1.37e-9, 0.3, 3.0]), st.sampled_from(["paper", "index"]),
+       st.sampled_from(["dedupe", "blocks"]))
+def test_section_vc_u2_value_aggregates_and_block_fallback_match_reference(inst, lam, rule, mode):
+    """U2 with every window reduced to two clusters per value aggregate (what large coarse-valued
+    ranges use), and with the window budget exceeded (all of Ψ searched in blocks)."""
+    from unittest import mock
+
     import graphpriv.mechanisms.quantization.section_vc as vc
 
-    rng = np.random.default_rng(3)
-    s = rng.integers(0, 40, 30)
-    jr = gp.JointRange.from_pairs(s, np.arange(30))
-    vals = {x: float(rng.integers(0, 5)) for x in jr.public_labels.tolist()}
-    for lam in (0.3, 1.37e-9):
-        want = ref_from_range(jr, vals).problem10(lam)
-        monkeypatch.setattr(vc, "_MAX_WINDOW_PAIRS", 0)
-        _same(_fast_steps(jr, "L0|I*=0", "U2", vals, lam), want, lam)
-        monkeypatch.setattr(vc, "_MAX_WINDOW_PAIRS", 3_000_000)
-        _same(_fast_steps(jr, "L0|I*=0", "U2", vals, lam), want, lam)
+    jr, vals = inst
+    name, value = ("_DEDUPE_EXTRA", -10**9) if mode == "dedupe" else ("_MAX_WINDOW_PAIRS", 0)
+    with mock.patch.object(vc, name, value):
+        fast = _fast_steps(jr, "L0|I*=0", "U2", vals, lam, rule)
+    _same(fast, ref_from_range(jr, vals).problem10(lam, rule), lam)

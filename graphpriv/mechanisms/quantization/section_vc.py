@@ -48,7 +48,8 @@ import numpy as np
 from .contraction import Contraction
 from .problem import _COST_TOL, _Problem, _q, _Traj, upper_pair_blocks
 
-_MAX_WINDOW_PAIRS = 3_000_000
+_MAX_WINDOW_PAIRS = 3_000_000  # past this many window pairs, search all of Ψ in blocks
+_DEDUPE_EXTRA = 1_000  # keep two clusters per value aggregate when the windows hold more than |Q| + this
 
 
 def problem10(prob: _Problem, lam: float) -> _Traj:
@@ -252,7 +253,7 @@ def _u2_windows(ev, idx, special, comp, cap):
     fit in a window of width 2θ, θ the largest distortion that can still win (see the module notes)."""
     c = ev.c
     agg = c.agg
-    order, mns, mxs, crs, scale = _u2_view(c, comp)
+    order, mns, mxs, crs, scale, dup = _u2_view(c, comp)
     sp = list(special)
 
     def usable(I, J):  # pairs without a special cluster
@@ -285,13 +286,15 @@ def _u2_windows(ev, idx, special, comp, cap):
         return None
     w = 2 * (math.sqrt(theta) if agg.squared else theta)
     w = w * (1 + 1e-9) + 1e-9 * (1 + scale)
-    # rows whose window holds at least their next cluster
-    rows = np.flatnonzero(mns[1:] <= mns[:-1] + w)
-    rows = rows[mxs[rows] - mns[rows] <= w]
-    if len(rows) == 0:
-        return None
-    cnt = np.searchsorted(mns, mns[rows] + w, side="right") - rows - 1
+    rows, cnt = _window_rows(mns, mxs, w)
+    if dup and int(cnt.sum()) > len(order) + _DEDUPE_EXTRA:
+        # many equal aggregates (coarse or integer values) are interchangeable: two per aggregate
+        order = _aggregate_reps(ev, _without_any(order, sp), comp, 2)
+        mns, mxs, crs, sp = agg.mn[order], agg.mx[order], comp[order], []
+        rows, cnt = _window_rows(mns, mxs, w)
     W = int(cnt.sum())
+    if W == 0:
+        return None
     if W > _MAX_WINDOW_PAIRS:
         return _blocks(ev, _without(idx, special), comp)
     Ip = np.repeat(rows, cnt)
@@ -299,6 +302,14 @@ def _u2_windows(ev, idx, special, comp, cap):
     ok = (mxs[Jp] <= mns[Ip] + w) & (crs[Ip] != crs[Jp])
     a, b = usable(order[Ip[ok]], order[Jp[ok]])
     return ev(np.minimum(a, b), np.maximum(a, b), special=False) if len(a) else None
+
+
+def _window_rows(mns, mxs, w):
+    """Rows p (in the order by minimum) whose window [mns[p], mns[p] + w] holds their next cluster and whose
+    own span fits, with the number of later clusters whose minimum lies in that window."""
+    rows = np.flatnonzero(mns[1:] <= mns[:-1] + w)
+    rows = rows[mxs[rows] - mns[rows] <= w]
+    return rows, np.searchsorted(mns, mns[rows] + w, side="right") - rows - 1
 
 
 def _u2_row(ev, h, comp, special):
@@ -309,7 +320,7 @@ def _u2_row(ev, h, comp, special):
     fit in a window around h's remain, found by bisection in the order by cluster minimum."""
     c, prob = ev.c, ev.prob
     agg = c.agg
-    order, mns, mxs, crs, scale = _u2_view(c, comp)
+    order, mns, mxs, crs, scale, dup = _u2_view(c, comp)
     ch = comp[h]
     pos = int(np.searchsorted(mns, agg.mn[h]))
     listed = {code for _, code in ev.small_s} | {code for _, code in ev.big} | set(special)
@@ -329,12 +340,50 @@ def _u2_row(ev, h, comp, special):
     lo_, hi_ = float(agg.mx[h]) - w, float(agg.mn[h]) + w
     a, b = np.searchsorted(mns, lo_, side="left"), np.searchsorted(mns, hi_, side="right")
     js = order[a:b][(mxs[a:b] <= hi_) & (crs[a:b] != ch)]
+    if dup and len(js) > 1:  # one partner per aggregate: the best by (|S|, index)
+        js = _aggregate_reps(ev, js, comp, 1)
     return _better(best, ev(np.minimum(js, h), np.maximum(js, h))) if len(js) else best
 
 
+def _aggregate_reps(ev, ids, comp, per):
+    """Clusters of ``ids`` with equal value aggregates (count, sum, min, max) give every partner the same
+    d̄; keep per aggregate the best ``per`` (1 or 2) by (|S|, index), the second in another component
+    than the first (enough for the best pair: the pair key is monotone in each member's). Sorted by
+    cluster minimum. Groups are runs of equal aggregates after one sort by a mix of the four numbers
+    (a collision only splits a group, which keeps more clusters than needed, never fewer)."""
+    agg = ev.c.agg
+    mn, mx, cnt, sm = agg.mn[ids], agg.mx[ids], agg.cnt[ids], agg.sm[ids]
+    o = np.argsort(mn + 0.6180339887 * mx + 0.4142135624 * sm + 0.7071067812 * cnt)
+    g, mn, mx, cnt, sm = ids[o], mn[o], mx[o], cnt[o], sm[o]
+    new = np.ones(len(g), dtype=bool)
+    new[1:] = (mn[1:] != mn[:-1]) | (mx[1:] != mx[:-1]) | (cnt[1:] != cnt[:-1]) | (sm[1:] != sm[:-1])
+    starts = np.flatnonzero(new)
+    sizes = np.diff(np.append(starts, len(g)))
+    key = _tie_key(ev, g)
+    k1 = np.minimum.reduceat(key, starts)
+    is1 = key == np.repeat(k1, sizes)  # tie keys are distinct: one per group
+    keep = is1
+    if per == 2:
+        cg = comp[g]
+        k2 = np.minimum.reduceat(np.where(cg != np.repeat(cg[is1], sizes), key, np.iinfo(np.int64).max), starts)
+        keep = is1 | (key == np.repeat(k2, sizes))
+    reps = g[keep]
+    return reps[np.argsort(agg.mn[reps], kind="stable")]
+
+
+def _without_any(ids, special):
+    """``ids`` (any order) without the clusters in ``special``."""
+    if not special:
+        return ids
+    keep = np.ones(len(ids), dtype=bool)
+    for x in special:
+        keep &= ids != x
+    return ids[keep]
+
+
 def _u2_view(c, comp):
-    """Clusters sorted by smallest value, with their smallest and largest values and components, and a
-    bound on |values| (rounding slack), computed once per state."""
+    """Clusters sorted by smallest value, with their smallest and largest values and components, a bound
+    on |values| (rounding slack) and whether two clusters share a minimum, computed once per state."""
     store = _ORDER_CACHE.setdefault(c, {})
     got = store.get("u2-view")
     if got is not None and got[0] == c.n_clusters:
@@ -343,7 +392,8 @@ def _u2_view(c, comp):
     if "scale" not in store:  # cluster minima and maxima stay within the original values
         store["scale"] = float(max(np.abs(agg.mn).max(), np.abs(agg.mx).max())) if len(agg.mn) else 0.0
     order = _sorted_active(c, "min", lambda cand: agg.mn[cand])
-    view = (order, agg.mn[order], agg.mx[order], comp[order], store["scale"])
+    mns = agg.mn[order]
+    view = (order, mns, agg.mx[order], comp[order], store["scale"], bool(np.any(mns[1:] == mns[:-1])))
     store["u2-view"] = (c.n_clusters, view)
     return view
 
