@@ -108,7 +108,7 @@ def growth(args) -> None:
     """Beam cost per scored child as |X| grows: random ranges with |S| = |X|/4, about two sensitive values per x."""
     print("\nBeam cost as |X| grows (random ranges, |S| = |X|/4, default beam, L0 and problem (10), U1, λ = 0.3; CPU ms)")
     rows = []
-    for n in (20, 40, 80, 153):
+    for n in (20, 50, 80, 153):
         jr = gp.random_joint_range(max(3, n // 4), n, 2.0 / max(3, n // 4), seed=n)
         for obj in ("L0", "L0|I*=0"):
             tg, _ = best_of(lambda: gp.agglomerate(jr, obj, 0.3), 5 * args.repeat)

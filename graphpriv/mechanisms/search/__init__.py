@@ -31,12 +31,16 @@ Measured (``benchmarks/bench_search.py``, 20 seeded random ranges, |X| in [6, 9]
 exact optimum 0.465 for greedy and 0.018 for ``"beam"`` (96 % of the greedy gap closed, never worse).
 
 Cost. The beam scores every admissible merge of every kept state: at most (width + pareto) · |X|^3 / 6
-children in all (2.0 · 10^6 on the Hungarian data, |X| = 153). Each depth is a handful of array
-operations over all its children (the pair quantities live in per-state arrays that a merge updates for
-the merged cluster only), about 40-70 ns of CPU per child at |X| = 153; the time grows like |X|^1.3-1.4
-between |X| = 20 and 153 (fixed per-depth costs dominate small ranges) and tends to |X|^3. On the
-Hungarian data the default beam takes 0.10-0.17 s of CPU for L0 and problem (10) (100-270x the greedy
-run, which is O(|X|) merges with indexed partner searches), 3-6 ms for I*.
+children in all (2.0 · 10^6 on the Hungarian data, |X| = 153; the count grows like |X|^3.1). Each depth
+is a handful of array operations over all its children (the pair quantities live in per-state arrays
+that a merge updates for the merged cluster only; for L0 every pair sees the state's smallest |S|𝒳|
+except the pairs of the cluster holding it, so only those are fixed up); the width pick and the Pareto
+walk then look only at the children near the best score and at most at the privacy key of the most
+useful children. Measured with ``benchmarks/bench_search.py`` (CPU time on a shared 2-core machine,
+load average 3-5): 80-210 ns per scored child at |X| = 153 (300 ns at |X| = 80, 500-600 ns at 50, fixed
+per-depth costs dominate small ranges), so the time grows like |X|^1.3-1.4 between |X| = 20 and 153 and
+tends to |X|^3. On the Hungarian data the default beam takes 0.14-0.37 s of CPU for L0 and problem (10)
+(50-190x the greedy run, which is O(|X|) merges with indexed partner searches), 5-12 ms for I*.
 """
 
 from __future__ import annotations
