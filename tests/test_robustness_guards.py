@@ -165,3 +165,37 @@ def test_guard_messages_say_need_limit_and_instead():
         _guards.check_seconds("x", 1e4, "y", size="n = 1")
     with pytest.raises(TooLargeError, match="would enumerate 1e\\+10 subsets"):
         _guards.check_count("the subsets", 1e10, 1e6, "z", unit="subsets")
+
+
+# ---------------------------------------------------------------------- progress inside a long mechanism run
+def test_merge_progress_reports_every_step():
+    """merge_progress sees every recorded step of Algorithm 2 on the Hungarian data (clusters decreasing,
+    the last step with the components the trace records)."""
+    from graphpriv.mechanisms.quantization.progress import merge_progress
+
+    jr = gp.datasets.hungarian_range()
+    seen = []
+    with merge_progress(lambda clusters, components: seen.append((clusters, components))):
+        res = gp.agglomerate(jr, "L0", 0.0)
+    assert len(seen) == len(res.trace) - 1          # every merge step (the trace also holds t = 0)
+    clusters = [c for c, _ in seen]
+    assert all(a > b for a, b in zip(clusters, clusters[1:]))
+    with merge_progress(lambda *a: seen.append("inner")):
+        pass
+    n = len(seen)
+    gp.agglomerate(jr, "I*", 0.3)            # outside any block: nothing is reported
+    assert len(seen) == n
+
+
+def test_sanitize_progress_bar_shows_merges(monkeypatch, capsys):
+    """On a terminal the mechanism step shows a 'merging' bar with the components left."""
+    from graphpriv.cli import analyze
+
+    monkeypatch.setattr(analyze.Progress, "MERGE_REFRESH", 0.0)
+    progress = analyze.Progress(1, "sanitize", True)
+    jr = gp.datasets.hungarian_range()
+    with progress.step("mechanism"), progress.merges(jr.n_public):
+        gp.pareto_frontier(jr, "L0", "U1")
+    progress.close()
+    err = capsys.readouterr().err
+    assert "merging" in err and "component(s) left" in err

@@ -354,7 +354,7 @@ def run(args) -> int:
     try:
         df_typed, jr = load_range(args, progress, frame=True)
         values = numeric_values(jr, args.public, args.utility)
-        with progress.step("mechanism"):
+        with progress.step("mechanism"), progress.merges(jr.n_public):
             frontier = gp.pareto_frontier(jr, args.objective, args.utility, values)
             if args.lam is not None:
                 lam = args.lam

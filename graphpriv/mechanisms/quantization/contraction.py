@@ -22,6 +22,7 @@ from ...errors import InputError, InputTypeError, UnknownLabelError
 from ..trace import MergeTrace, _UnionFind
 from ..utilities import _BoundU2
 from .problem import _Problem, _Traj
+from .progress import report_step
 
 __all__ = ["Contraction"]
 
@@ -434,6 +435,7 @@ class Contraction:
         self.history.append(tuple(pairs))
         rec = (self.min_s_size(), self.n_components, self.utility(), self.n_clusters)
         self._rec.append(rec)
+        report_step(rec[3], rec[1])
         return rec
 
     def _trajectory(self, measure: str):
