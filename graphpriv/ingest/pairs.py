@@ -10,6 +10,7 @@ with a missing value are recorded during the scan for the error message.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
@@ -18,6 +19,7 @@ import numpy as np
 from .._validation import MISSING, check_missing_policy
 from ..errors import InputError, InputTypeError, MissingValueError
 from .labels import labels_from_values
+from .packed import PackedCounter, field_offset, packed_fields, unpack
 
 __all__ = ["PairCounts", "PairTable", "aggregate_pairs", "merge_pair_counts", "pair_table", "scan_pairs"]
 
@@ -94,9 +96,9 @@ def aggregate_pairs(batches: Iterable, sensitive: str, public: str, *, empty_ok:
     distinct-with-counts aggregation on (s, x); return the distinct pairs with their counts (None for
     no rows when ``empty_ok``).
 
-    Integer columns, and text columns of canonical integers, take the fast path
-    (:class:`SortedPairRuns`: packed 64-bit keys, one ``numpy.unique`` per batch on a thread pool,
-    sorted runs merged in linear time); other types go through pyarrow's streaming hash group-by.
+    Integer columns, and text columns of canonical integers, take the fast path (packed 64-bit keys
+    counted by :mod:`graphpriv.ingest.packed`) when the first batch fits it; other sources are
+    aggregated in memory up to :data:`IN_MEMORY_ROWS` rows, else by pyarrow's streaming hash group-by.
     """
     import pyarrow as pa
     import pyarrow.acero as ac
@@ -108,6 +110,13 @@ def aggregate_pairs(batches: Iterable, sensitive: str, public: str, *, empty_ok:
         if empty_ok:
             return None
         raise InputError("the data has a header but no data rows; a joint range needs at least one record")
+
+    def same_schema(batches):
+        for b in batches:
+            yield b if b.schema == first.schema else b.cast(first.schema)
+
+    if all(_int_like(f.type) for f in first.schema) and _packs(first):
+        return PairCounts(_packed_aggregate(itertools.chain([first], same_schema(it))), missing_rows)
 
     buffered, rows = [first], first.num_rows          # small data: aggregated in memory at once
     for b in it:
@@ -121,13 +130,8 @@ def aggregate_pairs(batches: Iterable, sensitive: str, public: str, *, empty_ok:
     def chain():
         while buffered:
             yield buffered.pop(0)
-        for b in it:
-            if b.schema != first.schema:
-                b = b.cast(first.schema)
-            yield b
+        yield from same_schema(it)
 
-    if all(_int_like(f.type) for f in first.schema):
-        return PairCounts(_sorted_runs_aggregate(chain()), missing_rows)
     reader = pa.RecordBatchReader.from_batches(first.schema, chain())
     decl = ac.Declaration.from_sequence([
         ac.Declaration("record_batch_reader_source", ac.RecordBatchReaderSourceNodeOptions(reader)),
@@ -174,125 +178,77 @@ def _aggregate_in_memory(batches):
                      "n": pa.array(coo.data.astype(np.int64))})
 
 
+def _packs(batch) -> bool:
+    """Whether the pairs of ``batch`` (columns s, x) fit the packed integer keys."""
+    offsets = (field_offset(batch.column(0), 0), field_offset(batch.column(1), 1))
+    return packed_fields(batch.column(0), batch.column(1), offsets) is not None
+
+
 def _int_like(t) -> bool:
     import pyarrow as pa
 
     return pa.types.is_integer(t) or pa.types.is_string(t) or pa.types.is_large_string(t)
 
 
-_U32 = 2**32
-
-
-def _as_u32(a) -> np.ndarray | None:
-    """``a`` as int64 numbers in [0, 2^32) when it is an integer array (or text of canonical integers)
-    without nulls and in that range, else None."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    from .labels import _CANONICAL_INT
-
-    if a.null_count or len(a) == 0:
-        return None
-    if not pa.types.is_integer(a.type):
-        if len(a) and not pc.all(pc.match_substring_regex(a, _CANONICAL_INT)).as_py():
-            return None
-        a = pc.cast(a, pa.int64())
-    v = np.asarray(a.to_numpy(zero_copy_only=False))
-    if v.dtype.kind == "u" and v.dtype.itemsize == 8 and v.max() >= _U32:
-        return None
-    v = v.astype(np.int64, copy=False)
-    lo, hi = v.min(), v.max()
-    return v if lo >= 0 and hi < _U32 else None
-
-
-def _batch_keys(batch):
-    """("int", sorted packed keys, counts) or ("generic", arrow table s, x, n) of one batch."""
+def _batch_keys(batch, offsets):
+    """("int", (S fields, X fields)) or ("generic", arrow table s, x, n) of one batch."""
     import pyarrow as pa
 
-    s, x = batch.column(0), batch.column(1)
-    si = _as_u32(s)
-    xi = _as_u32(x) if si is not None else None
-    if si is None or xi is None:
+    fields = packed_fields(batch.column(0), batch.column(1), offsets)
+    if fields is None:
         t = pa.Table.from_batches([batch]).group_by(["s", "x"]).aggregate([([], "count_all")])
         return "generic", pa.table({"s": t["s"], "x": t["x"], "n": t["count_all"]})
-    key = (si.astype(np.uint64) << np.uint64(32)) | xi.astype(np.uint64)
-    k, c = np.unique(key, return_counts=True)
-    return "int", k, c.astype(np.int64)
+    return "int", fields
 
 
-class SortedPairRuns:
-    """Distinct packed (s, x) keys with counts as sorted runs, merged while a run is not much larger
-    than the next (so each key takes part in O(log batches) merges; memory about twice the pairs)."""
-
-    def __init__(self):
-        self.runs: list[tuple[np.ndarray, np.ndarray]] = []
-
-    def push(self, k: np.ndarray, c: np.ndarray) -> None:
-        while self.runs and len(self.runs[-1][0]) <= 2 * len(k):
-            k0, c0 = self.runs.pop()
-            k, c = _merge_runs(k0, c0, k, c)
-        self.runs.append((k, c))
-
-    def result(self) -> tuple[np.ndarray, np.ndarray]:
-        if not self.runs:
-            return np.empty(0, np.uint64), np.empty(0, np.int64)
-        k, c = self.runs.pop()
-        while self.runs:
-            k0, c0 = self.runs.pop()
-            k, c = _merge_runs(k0, c0, k, c)
-        return k, c
-
-
-def _merge_runs(k0, c0, k1, c1):
-    k = np.concatenate([k0, k1])
-    c = np.concatenate([c0, c1])
-    order = np.argsort(k, kind="stable")          # two sorted runs: timsort merges them in linear time
-    k, c = k[order], c[order]
-    start = np.flatnonzero(np.concatenate([[True], k[1:] != k[:-1]]))
-    return k[start], np.add.reduceat(c, start)
-
-
-def _sorted_runs_aggregate(batches: Iterable):
+def _packed_aggregate(batches: Iterable):
+    """Distinct pairs with counts of integer columns (and text of canonical integers): packed 64-bit
+    keys (built on a thread pool) counted in a :class:`~graphpriv.ingest.packed.PackedCounter`;
+    a batch that does not fit the packing (text, values beyond 32 bits) goes through arrow's hash group-by."""
     import os
     from collections import deque
     from concurrent.futures import ThreadPoolExecutor
 
     import pyarrow as pa
 
-    runs = SortedPairRuns()
+    batches = iter(batches)
+    first = next(batches, None)
+    if first is None:
+        return pa.table({"s": pa.array([], pa.int64()), "x": pa.array([], pa.int64()), "n": pa.array([], pa.int64())})
+    offsets = (field_offset(first.column(0), 0), field_offset(first.column(1), 1))
     generic: list = []
-    types = None
     workers = max(1, min(4, os.cpu_count() or 1))
 
-    def take(res):
-        if res[0] == "int":
-            runs.push(res[1], res[2])
-        else:
-            generic.append(res[1])
-            if len(generic) >= 16:
-                generic[:] = [_group_by_sum(_concat(generic))]
+    with PackedCounter() as counter, ThreadPoolExecutor(max_workers=workers) as ex:   # numpy, pyarrow release the GIL
+        def take(res):
+            if res[0] == "int":
+                counter.add(*res[1])
+            else:
+                generic.append(res[1])
+                if len(generic) >= 16:
+                    generic[:] = [_group_by_sum(_concat(generic))]
 
-    with ThreadPoolExecutor(max_workers=workers) as ex:        # numpy and pyarrow release the GIL
-        pending: deque = deque()
+        pending: deque = deque([ex.submit(_batch_keys, first, offsets)])
         for b in batches:
-            if types is None:
-                types = (b.schema.field("s").type, b.schema.field("x").type)
-            pending.append(ex.submit(_batch_keys, b))
+            pending.append(ex.submit(_batch_keys, b, offsets))
             while len(pending) > workers:
                 take(pending.popleft().result())
         while pending:
             take(pending.popleft().result())
-    k, c = runs.result()
+        k, c = counter.result()
     tables = []
     if len(k):
-        s = pa.array((k >> np.uint64(32)).astype(np.int64))
-        x = pa.array((k & np.uint64(_U32 - 1)).astype(np.int64))
+        s, x = unpack(k, offsets)
         tables.append(pa.table({"s": s, "x": x, "n": pa.array(c)}))
     if generic:
         tables.append(_group_by_sum(_concat(generic)))
     if len(tables) == 1 and not generic:
         return tables[0]
     return _group_by_sum(_concat(tables))
+
+
+#: The streamed aggregator of integer columns (the name of its earlier sorted-runs version).
+_sorted_runs_aggregate = _packed_aggregate
 
 
 def _concat(tables):
