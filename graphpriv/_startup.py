@@ -41,5 +41,8 @@ def interrupt_guard():
     except KeyboardInterrupt:
         if not is_command_process():
             raise
-        print("graphpriv: interrupted while starting; nothing was written", file=sys.stderr)
-        raise SystemExit(130) from None
+        print("graphpriv: interrupted while starting; nothing was written", file=sys.stderr, flush=True)
+        # nothing to clean up yet (no output exists before main() runs); exit at once with the status a shell
+        # gives Ctrl-C. SystemExit would unwind through half-initialised library imports, after which CPython
+        # can still end the process by re-raising SIGINT (status -2 instead of 130).
+        os._exit(130)
