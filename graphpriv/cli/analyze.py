@@ -182,37 +182,6 @@ class ReadProgress:
             self._bar = tqdm(total=total, desc="read", unit=unit, unit_scale=True, file=sys.stderr, leave=False)
         self._bar.update(done - self._bar.n)
 
-    #: Seconds between two redraws of the merge bar (a run can record 10^6 steps).
-    MERGE_REFRESH = 0.5
-
-    @contextmanager
-    def merges(self, n_values: int):
-        """While a mechanism runs, a second bar over its merges (values merged of ``n_values - 1``, components
-        left), fed by :func:`graphpriv.mechanisms.quantization.progress.merge_progress`; only on a terminal."""
-        if self._bar is None or n_values < 2:
-            yield
-            return
-        from tqdm.auto import tqdm
-
-        from ..mechanisms.quantization.progress import merge_progress
-
-        bar = tqdm(total=n_values - 1, desc="merging", unit="merge", file=sys.stderr, leave=False, position=1)
-        last = [0.0]
-
-        def shown(n_clusters: int, n_components: int) -> None:
-            now = time.perf_counter()
-            if now - last[0] >= self.MERGE_REFRESH:
-                last[0] = now
-                bar.n = n_values - n_clusters
-                bar.set_postfix_str(f"{n_components} component(s) left", refresh=False)
-                bar.refresh()
-
-        try:
-            with merge_progress(shown):
-                yield
-        finally:
-            bar.close()
-
     def close(self) -> None:
         if self._bar is not None:
             self._bar.close()
