@@ -13,3 +13,14 @@ settings.register_profile("ci", deadline=None, max_examples=60, suppress_health_
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 from dask_fixtures import dask_client, dask_cluster  # noqa: E402,F401  (shared session fixtures)
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture
+def close_figures():
+    """Close every matplotlib figure after the test (figure tests use it through ``pytestmark``)."""
+    yield
+    import matplotlib.pyplot as plt
+
+    plt.close("all")

@@ -4,7 +4,6 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
@@ -16,10 +15,7 @@ EX2_P = np.array([[1, 3, 2], [2, 3, 1]]) / 12
 EX2_PW = np.array([[1, 1 / 3, 0, 1, 2 / 3, 0], [0, 2 / 3, 1, 0, 1 / 3, 1]])
 
 
-@pytest.fixture(autouse=True)
-def _close():
-    yield
-    plt.close("all")
+pytestmark = pytest.mark.usefixtures("close_figures")
 
 
 def test_plot_incidence_generic_blocks_and_signed():

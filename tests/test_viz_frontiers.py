@@ -8,7 +8,6 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
@@ -19,10 +18,7 @@ from graphpriv.viz import frontier_coordinates, plot_frontier  # noqa: E402
 from test_viz_graphs import assert_non_blank  # noqa: E402
 
 
-@pytest.fixture(autouse=True)
-def _close():
-    yield
-    plt.close("all")
+pytestmark = pytest.mark.usefixtures("close_figures")
 
 
 @pytest.fixture(scope="module")

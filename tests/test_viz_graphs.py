@@ -44,10 +44,7 @@ def edge_segments(ax) -> int:
     return sum(len(c.get_segments()) for c in ax.collections if c.get_gid() == "graphpriv-edges")
 
 
-@pytest.fixture(autouse=True)
-def _close():
-    yield
-    plt.close("all")
+pytestmark = pytest.mark.usefixtures("close_figures")
 
 
 @pytest.fixture

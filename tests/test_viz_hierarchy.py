@@ -93,8 +93,7 @@ def test_linkage_paper_example_u2_stops_early():
 
 @pytest.fixture(scope="module")
 def hungarian():
-    df = gp.datasets.load_hungarian(drop_duplicates=True)
-    return gp.JointRange.from_dataframe(df, sensitive="age", public="chol", missing="keep")
+    return gp.datasets.hungarian_range()
 
 
 @pytest.mark.parametrize("objective, lam", [("L0", 0.0), ("L0", 2.3), ("I*", 0.0), ("I*", 1.3), ("L0|I*=0", 0.5)])

@@ -7,7 +7,6 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.colors import same_color  # noqa: E402
@@ -17,10 +16,7 @@ from graphpriv import viz  # noqa: E402
 from graphpriv.reproduce import drop_single_panel_titles, typeset_labels  # noqa: E402
 
 
-@pytest.fixture(autouse=True)
-def _close():
-    yield
-    plt.close("all")
+pytestmark = pytest.mark.usefixtures("close_figures")
 
 
 def test_min_cut_sides_outside_component_palette_with_legend():

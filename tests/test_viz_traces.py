@@ -24,10 +24,7 @@ from graphpriv.viz.animation import ffmpeg_available  # noqa: E402
 from test_viz_graphs import assert_non_blank, edge_segments, node_count  # noqa: E402
 
 
-@pytest.fixture(autouse=True)
-def _close():
-    yield
-    plt.close("all")
+pytestmark = pytest.mark.usefixtures("close_figures")
 
 
 @pytest.fixture(scope="module")

@@ -21,10 +21,7 @@ from graphpriv.errors import InputError  # noqa: E402
 from test_viz_graphs import assert_non_blank  # noqa: E402
 
 
-@pytest.fixture(autouse=True)
-def _close():
-    yield
-    plt.close("all")
+pytestmark = pytest.mark.usefixtures("close_figures")
 
 
 @pytest.fixture(scope="module")
@@ -35,8 +32,7 @@ def ex3():
 
 @pytest.fixture(scope="module")
 def hungarian():
-    df = gp.datasets.load_hungarian(drop_duplicates=True)
-    return gp.JointRange.from_dataframe(df, sensitive="age", public="chol", missing="keep")
+    return gp.datasets.hungarian_range()
 
 
 def assert_stable(trace, base, ring=None):
