@@ -1,7 +1,8 @@
 """Algorithm 2 with U2 (Ding & Farokhi, *Developing Non-Stochastic Privacy-Preserving Policies Using
 Agglomerative Clustering*, Section V-B, eq. (8)): the singletons' first partners found in value order
-(a window of twice the cost to the nearest value of another component) equal those of the full scan of
-all |X|^2 pairs, and whole trajectories equal the plain reference, on ranges with ties and repeated values."""
+(two windows at the distance of the nearest value of another component) equal those of the full scan
+of all |X|^2 pairs, and whole trajectories equal the plain reference, on ranges with ties and repeated values;
+the same for Algorithm 1's U2 partners (Section V-A, step 7), searched in a window of cluster minima."""
 
 import os
 import sys
@@ -47,6 +48,7 @@ def _index(jr, vals, utility, window: bool):
     ix.c, ix.n, ix.comp = c, n, c.component_array()
     ix.bp, ix.bq = np.full(n, -1, dtype=np.int64), np.full(n, np.inf)
     ix.ver, ix.stale, ix.heap = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=bool), []
+    ix.window, ix.back = None, {}
     ix._recompute(np.arange(n))
     return ix
 
@@ -71,8 +73,8 @@ def test_trajectory_equals_reference(inst, lam, squared):
 
 
 def test_hungarian_full_trajectory_equals_reference():
-    """Paper 003's Hungarian data (S = age, X = cholesterol), λ-free U2 trajectory (one large component:
-    the windows would cover most values, so the full scan runs)."""
+    """Paper 003's Hungarian data (S = age, X = cholesterol), λ-free U2 trajectory (one large component
+    and one singleton: every value's windows lie at its distance to the singleton's value)."""
     jr = gp.datasets.hungarian_range(missing="drop")
     vals = {x: float(x) for x in jr.public_labels.tolist()}
     _same(_fast_steps(jr, "I*", "U2", vals, None), ref_from_range(jr, vals).alg2(None), None)
@@ -94,3 +96,92 @@ def test_many_components_window_applies(seed):
     bp, bq, heap = full.bp.copy(), full.bq.copy(), sorted(full.heap)
     assert full._init_scalar()
     assert full.bp.tolist() == bp.tolist() and full.bq.tolist() == bq.tolist() and sorted(full.heap) == heap
+
+
+# Algorithm 1 (Section V-A, step 7): the U2 partner of a cluster among clusters with another S-set,
+# searched in a window of cluster minima, equals the scan over all clusters at every state.
+
+def _full_scan_partner(c, sid, x):
+    ok = c.active & (sid != sid[x])
+    ok[x] = False
+    if not ok.any():
+        return -1
+    q = np.where(ok, np.round(c.agg.pair_costs(x) / 1e-9), np.inf)
+    return int(np.argmin(q))
+
+
+@settings(max_examples=60, deadline=None)
+@given(ranges(max_x=40), st.booleans(), st.data())
+def test_algorithm1_window_partner_equals_full_scan(inst, squared, data):
+    from graphpriv.mechanisms.quantization import algorithm1
+
+    jr, vals = inst
+    ut = gp.U2(distance="squared") if squared else "U2"
+    prob = _Problem(jr, "L0", ut, vals, 2)
+    c = Contraction._from_problem(prob)
+    partners = algorithm1._Partners(c)
+    partners.window.compact_min = 2                       # compact often, so the compacted order is checked too
+    while c.n_clusters > 1:
+        act = np.flatnonzero(c.active)
+        for x in act.tolist():
+            assert partners.partner(x) == _full_scan_partner(c, partners.sid, x)
+        x = data.draw(st.sampled_from(act.tolist()))
+        y = partners.partner(x)
+        if y < 0:
+            y = data.draw(st.sampled_from([j for j in act.tolist() if j != x]))
+        r = c._merge(x, y)
+        partners.merged(r, y if r == x else x)
+
+
+@settings(max_examples=30, deadline=None)
+@given(ranges(max_x=14), st.sampled_from([None, 0.0, 0.5]), st.booleans())
+def test_algorithm1_trajectory_equals_reference(inst, lam, squared):
+    jr, vals = inst
+    ut = gp.U2(distance="squared") if squared else "U2"
+    _same(_fast_steps(jr, "L0", ut, vals, lam), ref_from_range(jr, vals, squared=squared).alg1(lam), lam)
+
+
+@st.composite
+def many_components(draw, max_x=60):
+    """Ranges with up to |X| sensitive values and one or two per public value: many components, so
+    Algorithm 2 merges across components again and again (stale keys, reverse index, relabelling)."""
+    n_x = draw(st.integers(2, max_x))
+    n_s = draw(st.integers(max(1, n_x // 3), n_x))
+    sens, pub = [], []
+    for j in range(n_x):
+        for s in sorted(draw(st.sets(st.integers(0, n_s - 1), min_size=1, max_size=min(2, n_s)))):
+            sens.append(f"s{s}")
+            pub.append(f"x{j}")
+    jr = gp.JointRange.from_pairs(sens, pub)
+    grid = draw(st.sampled_from([3, 50, 10_000]))
+    vals = {x: draw(st.integers(0, grid)) * 0.5 for x in jr.public_labels.tolist()}
+    return jr, vals
+
+
+@settings(max_examples=40, deadline=None)
+@given(many_components(), st.booleans())
+def test_algorithm2_many_components_equals_reference(inst, squared):
+    jr, vals = inst
+    ut = gp.U2(distance="squared") if squared else "U2"
+    _same(_fast_steps(jr, "I*", ut, vals, None), ref_from_range(jr, vals, squared=squared).alg2(None), None)
+
+
+@settings(max_examples=25, deadline=None)
+@given(many_components(max_x=30))
+def test_algorithm2_medoid_codewords_equal_reference_path(inst):
+    """Medoid codewords (no value window): the same stale-key index over full rows; the trajectory
+    equals the one with the window disabled and every key recomputed after every merge."""
+    jr, vals = inst
+    ut = gp.U2(codeword="medoid")
+    prob = _Problem(jr, "I*", ut, vals, 2)
+    c = Contraction._from_problem(prob)
+    ix = _SmallestPairByCost(c)
+    while c.n_components > 1:
+        a, b = ix.best()
+        comp = c.component_array()
+        act = np.flatnonzero(c.active)
+        keys = [(round(c.agg.pair_costs(np.array([i]), np.array([j]))[0] / 1e-9), i, j)
+                for i in act.tolist() for j in act.tolist() if i < j and comp[i] != comp[j]]
+        assert (a, b) == min(keys)[1:]
+        r = c._merge(a, b)
+        ix.merged(r, b if r == a else a)

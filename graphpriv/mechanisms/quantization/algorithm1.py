@@ -11,11 +11,13 @@ import numpy as np
 
 from .contraction import Contraction
 from .problem import _Problem, _q, _Stopper, _Traj
+from .value_window import ValueWindow
 
 
 class _Partners:
     """Step 7's partner of 𝒳: among clusters with another S-set, the smallest |𝒳 ⊔ 𝒳'| (U1, a heap by
-    (size, index)) or d̄(𝒳 ⊔ 𝒳') (U2, vectorised over the clusters), ties to the lowest index."""
+    (size, index)) or d̄(𝒳 ⊔ 𝒳') (U2: a window of cluster minima for scalar centroid values, see
+    :class:`~.value_window.ValueWindow`; otherwise every cluster), ties to the lowest index."""
 
     def __init__(self, c: Contraction):
         self.c = c
@@ -24,17 +26,14 @@ class _Partners:
         self.sid_of = sid_of
         self.sid = np.array([sid_of.setdefault(frozenset(c._ssets[i]), len(sid_of)) for i in range(c.problem.n)], dtype=np.int64)
         self.heap = [(1, i) for i in range(c.problem.n)]
+        self.window = ValueWindow(c) if c.is_distortion and c.agg.fast else None
 
     def partner(self, x: int) -> int:
         c, sid = self.c, self.sid
         if c.is_distortion:
             agg = c.agg
             if agg.fast:
-                ok = c.active & (sid != sid[x])
-                ok[x] = False
-                if not ok.any():
-                    return -1
-                return int(np.argmin(np.where(ok, _q(agg.pair_costs(x)), np.inf)))
+                return self.window.partner(x, sid)[1]
             best = None
             for j in np.flatnonzero(c.active & (sid != sid[x])).tolist():
                 key = (float(_q(c.problem.ub.cluster_cost(agg.members[x] + agg.members[j]))), j)
@@ -55,9 +54,12 @@ class _Partners:
             heapq.heappush(heap, e)
         return partner
 
-    def merged(self, r: int) -> None:
+    def merged(self, r: int, o: int) -> None:
+        """Cluster ``o`` was merged into ``r``."""
         self.sid[r] = self.sid_of.setdefault(frozenset(self.c._ssets[r]), len(self.sid_of))
         heapq.heappush(self.heap, (int(self.c.size[r]), r))
+        if self.window is not None:
+            self.window.merged(r, o)
 
 
 def alg1(prob: _Problem, stopper: _Stopper) -> _Traj:
@@ -80,7 +82,8 @@ def alg1(prob: _Problem, stopper: _Stopper) -> _Traj:
                 continue
             in_pi.discard(y)
             merges.append((x, y))
-            partners.merged(c._merge(x, y))
+            r = c._merge(x, y)
+            partners.merged(r, y if r == x else x)
         min_s, _, u, _ = c._record(tuple(merges))
         p = prob.l0(min_s)
         if stopper.reject(priv, util, p, u) or not merges:

@@ -14,6 +14,7 @@ import numpy as np
 
 from .contraction import Contraction
 from .problem import _Problem, _q, _Stopper, _Traj
+from .value_window import ValueWindow
 
 
 class _SmallestPairBySize:
@@ -94,10 +95,16 @@ class _SmallestPairByCost:
     to the lowest pair index.
 
     Every cluster caches its best partner in another component (key: rounded cost, pair index) in a
-    heap. After a merge only the new cluster and the clusters whose cached partner vanished or joined
-    their component are re-evaluated (lazily: a stale key is a lower bound of the true one), each
-    vectorised over the clusters for scalar centroid values. For those, the singletons' first partners
-    are found in value order (a window around each value) instead of over all |X|^2 pairs.
+    heap. Invariant: every pair of Ψ has a key >= the smaller cached key of its two clusters, and a
+    cached key is either exact for its pair or (when the cached partner merged away or joined its
+    component: *stale*) a lower bound of the cluster's true best, so the smallest exact cached key is
+    eq. (8)'s pair. A merge makes only the new cluster's key exact (a pair with the new cluster is
+    covered by that key, so no other cluster has to look at it) and marks stale the clusters that
+    cached one of the two merged clusters (a reverse index) or a partner in the joined component
+    (found from the smaller of the two components, O(|X| log |X|) in all); stale keys are re-evaluated
+    lazily when they reach the top. A best partner is searched in a window of cluster minima
+    (:class:`~.value_window.ValueWindow`) for scalar centroid values, else over all clusters; the
+    singletons' first partners come from value order at once (:meth:`_init_scalar`).
     """
 
     def __init__(self, c: Contraction):
@@ -109,15 +116,26 @@ class _SmallestPairByCost:
         self.ver = np.zeros(n, dtype=np.int64)
         self.stale = np.zeros(n, dtype=bool)
         self.heap: list = []
+        self.window = ValueWindow(c) if c.agg.fast else None
+        self.back: dict[int, set] = {}                   # partner -> clusters caching it
         if not self._init_scalar():
             self._recompute(np.arange(n))
+        self.back = {}
+        for i, j in enumerate(self.bp.tolist()):
+            if j >= 0:
+                self.back.setdefault(j, set()).add(i)
+        labels = self.comp.tolist()
+        self.members: dict[int, list] = {}               # component label -> its clusters (merged ones dropped lazily)
+        for i in range(n):
+            self.members.setdefault(labels[i], []).append(i)
 
     def _init_scalar(self) -> bool:
         """Every singleton's best partner at once, for scalar values with centroid codewords: the pair cost
-        is at least half the span of the two values, so the partner lies within twice the cost to the
-        nearest value of another component (found in value order); only that window is evaluated, with the
-        same arithmetic and tie rule (rounded cost, then lowest partner) as :meth:`_recompute`. False when
-        the windows would hold more than 64 |X| pairs (e.g. long runs of equal values in one component)."""
+        of two singletons is half the distance of their values, so the best partners lie at the distance of
+        the nearest value of another component (found in value order), within the tie tolerance; only the
+        two windows of values at that distance below and above are evaluated, with the same arithmetic and
+        tie rule (rounded cost, then lowest partner) as :meth:`_recompute`. False when the windows would
+        hold more than 64 |X| pairs (e.g. long runs of equal values)."""
         c, n = self.c, self.n
         agg, comp = c.agg, self.comp
         if not agg.fast or n < 2 or not c.active.all() or (agg.cnt != 1).any():
@@ -140,16 +158,25 @@ class _SmallestPairByCost:
             q = agg.pair_costs(order[pos[has]], order[nb[has]])
             ub[has] = np.minimum(ub[has], q)
         fin = np.isfinite(ub)
-        d_ub = np.sqrt(ub + 2e-9) if agg.squared else ub + 2e-9      # any partner as good (within the rounding) has d <= d_ub
-        radius = np.where(fin, 2 * d_ub + 1e-12 * (1 + np.abs(sv)), 0.0)
-        lo = np.searchsorted(sv, sv - radius, side="left")
-        hi = np.searchsorted(sv, sv + radius, side="right")
-        cnt = np.where(fin, hi - lo, 0)
+        # a partner as good as the nearest (within the rounding) has d in [d_lb, d_ub], and d = |v - v'| / 2
+        d_ub = np.sqrt(ub + 2e-9) if agg.squared else ub + 2e-9
+        d_lb = np.sqrt(np.maximum(ub - 2e-9, 0)) if agg.squared else np.maximum(ub - 2e-9, 0)
+        slack = 1e-12 * (1 + np.abs(sv))
+        outer = np.where(fin, 2 * d_ub + slack, 0.0)
+        inner = np.where(fin, np.maximum(2 * d_lb - slack, 0.0), 0.0)
+        lo1 = np.searchsorted(sv, sv - outer, side="left")               # values below: v - outer .. v - inner
+        hi1 = np.searchsorted(sv, sv - inner, side="right")
+        lo2 = np.maximum(np.searchsorted(sv, sv + inner, side="left"), hi1)   # above: v + inner .. v + outer
+        hi2 = np.maximum(np.searchsorted(sv, sv + outer, side="right"), lo2)
+        c1, c2 = np.where(fin, hi1 - lo1, 0), np.where(fin, hi2 - lo2, 0)
+        cnt = c1 + c2
         total = int(cnt.sum())
         if total > 64 * n:
             return False
         seg = np.repeat(pos, cnt)
-        at = np.arange(total) - np.repeat(np.cumsum(cnt) - cnt, cnt) + np.repeat(lo, cnt)
+        k = np.arange(total) - np.repeat(np.cumsum(cnt) - cnt, cnt)     # rank within the row's two windows
+        c1r = np.repeat(c1, cnt)
+        at = np.where(k < c1r, np.repeat(lo1, cnt) + k, np.repeat(lo2, cnt) + k - c1r)
         I, J = order[seg], order[at]
         q = np.where((sc[at] != sc[seg]), _q(agg.pair_costs(I, J)), np.inf)
         self.bp[:] = -1
@@ -169,7 +196,21 @@ class _SmallestPairByCost:
         self.heap = heap
         return True
 
+    def _set(self, i: int, j: int, q: float) -> None:
+        old = int(self.bp[i])
+        if old >= 0:
+            self.back.get(old, set()).discard(i)
+        self.bp[i], self.bq[i] = j, q
+        if j >= 0:
+            self.back.setdefault(j, set()).add(i)
+            heapq.heappush(self.heap, (q, min(i, j), max(i, j), i, int(self.ver[i])))
+
     def _recompute(self, idx: np.ndarray) -> None:
+        if self.window is not None:
+            for i in idx.tolist():
+                q, j = self.window.partner(i, self.comp)
+                self._set(i, j, q)
+            return
         act, comp, agg = self.c.active, self.comp, self.c.agg
         chunk = max(1, 2_000_000 // max(self.n, 1))
         for s0 in range(0, len(idx), chunk):
@@ -179,10 +220,7 @@ class _SmallestPairByCost:
             j = np.argmin(q, axis=1)
             qmin = q[np.arange(len(part)), j]
             for i, jj, qq in zip(part.tolist(), j.tolist(), qmin.tolist()):
-                self.bp[i] = jj if qq < np.inf else -1
-                self.bq[i] = qq
-                if qq < np.inf:
-                    heapq.heappush(self.heap, (qq, min(i, jj), max(i, jj), i, int(self.ver[i])))
+                self._set(i, jj if qq < np.inf else -1, qq)
 
     def best(self) -> tuple[int, int]:
         act = self.c.active
@@ -196,30 +234,37 @@ class _SmallestPairByCost:
                 self._recompute(np.array([i]))
                 continue
             if self.bp[i] >= 0 and self.bq[i] == qq:
+                self.joining = (int(self.comp[lo]), int(self.comp[hi]))
                 return lo, hi
 
     def merged(self, r: int, o: int) -> None:
-        act, comp, bp, bq = self.c.active, self.comp, self.bp, self.bq
-        self.stale[o] = False
-        self.ver[o] += 1
-        self.ver[r] += 1
-        A = comp[r]
-        # clusters whose cached partner vanished or now lies in their own component become stale;
-        # their best over the remaining options is >= the cached key, the new cluster r is the only new option
-        bpc = np.where(bp >= 0, comp[np.maximum(bp, 0)], -1)
-        newly = act & ~self.stale & ((bp == r) | (bp == o) | ((comp == A) & (bpc == A)))
-        newly[r] = False
-        self.stale |= newly
-        row_ok = act & (comp != A)
-        q_r = np.where(row_ok, _q(self.c.agg.rows(np.array([r]), row_ok[None, :] if not self.c.agg.fast else None)[0]), np.inf)
-        better = row_ok & ((q_r < bq) | ((q_r == bq) & (r < bp)))
-        for j in np.flatnonzero(better).tolist():
-            self.ver[j] += 1
-            self.stale[j] = False
-            bp[j] = r
-            bq[j] = q_r[j]
-            heapq.heappush(self.heap, (float(q_r[j]), min(j, r), max(j, r), j, int(self.ver[j])))
-        self.stale[r] = False
+        """Clusters r and o (of the pair :meth:`best` returned) merged into r."""
+        comp, bp, stale, back = self.comp, self.bp, self.stale, self.back
+        act = self.c.active
+        if self.window is not None:
+            self.window.merged(r, o)
+        A = int(comp[r])
+        gone = self.joining[0] if self.joining[1] == A else self.joining[1]   # the label that disappeared
+        moved = self.members.pop(gone)
+        self.members[A].extend(moved)
+        marked = back.pop(r, set()) | back.pop(o, set())
+        for i in moved:                                   # pairs inside the joined component
+            if act[i]:
+                j = int(bp[i])
+                if j >= 0 and comp[j] == A:
+                    marked.add(i)
+                for k in back.get(i, ()):
+                    if comp[k] == A:
+                        marked.add(k)
+        for i in marked:
+            if act[i] and i != r:
+                stale[i] = True
+        for x in (r, o):
+            if bp[x] >= 0:
+                back.get(int(bp[x]), set()).discard(x)
+            bp[x] = -1
+            self.ver[x] += 1
+            stale[x] = False
         self._recompute(np.array([r]))
 
 

@@ -253,11 +253,17 @@ class Contraction:
     def component_array(self) -> np.ndarray:
         """Component label of every cluster slot (vectorised Ψ tests: ``comp[i] != comp[j]``).
 
-        The array is kept up to date by later merges (O(|X|) vectorised work per joining merge)."""
+        Labels are only compared with each other (a label is not a component id of :meth:`component`).
+        The array is kept up to date by later merges: a joining merge relabels the slots of the
+        component with fewer original values, O(|X| log |X|) in all."""
         if self._comp is None:
             find = self._cuf.find
             roots = np.array([find(c) for c in range(self.problem.n_comp0)], dtype=np.int64)
             self._comp = roots[self.comp0]
+            order = np.argsort(self._comp, kind="stable")
+            labels, starts = np.unique(self._comp[order], return_index=True)
+            self._comp_slots = {int(k): [part] for k, part in zip(labels.tolist(), np.split(order, starts[1:]))}
+            self._comp_label = {int(k): int(k) for k in labels.tolist()}   # union-find root -> label
         return self._comp
 
     @property
@@ -418,17 +424,27 @@ class Contraction:
             self.ssz[r] += self.ssz[o]
         heapq.heappush(self._smin, (int(self.ssz[r]), r))
         if ca != cb:
+            size_a, size_b = self.csize[ca], self.csize[cb]
             root = self._cuf.union(ca, cb)
-            self.csize[root] = self.csize[ca] + self.csize[cb]
+            self.csize[root] = size_a + size_b
             self.n_components -= 1
             if self._comp is not None:
-                comp = self._comp
-                comp[comp == (cb if root == ca else ca)] = root
+                self._relabel(ca, cb, root, size_a >= size_b)
         if self.agg is not None:
             d = self.agg.merge(r, o)
             self._dver[r] += 1
             heapq.heappush(self._dheap, (-float(d), r, int(self._dver[r])))
         return r
+
+    def _relabel(self, ca: int, cb: int, root: int, a_larger: bool) -> None:
+        """Components ca and cb joined under union-find root ``root``: the slots of the smaller one take
+        the larger one's label."""
+        la, lb = self._comp_label.pop(ca), self._comp_label.pop(cb)
+        big, small = (la, lb) if a_larger else (lb, la)
+        moved = self._comp_slots.pop(small)
+        self._comp[np.concatenate(moved) if len(moved) > 1 else moved[0]] = big
+        self._comp_slots[big].extend(moved)
+        self._comp_label[root] = big
 
     def _record(self, pairs: tuple) -> tuple[float, float]:
         """Close a step made of ``pairs``; return its (L0, utility)."""
@@ -494,6 +510,9 @@ class Contraction:
         new.csize, new._smin, new._dheap = list(self.csize), list(self._smin), list(self._dheap)
         new._ssets = None if self._ssets is None else {k: set(v) for k, v in self._ssets.items()}
         new._comp = None if self._comp is None else self._comp.copy()
+        if self._comp is not None:
+            new._comp_slots = {k: list(v) for k, v in self._comp_slots.items()}   # slot arrays are never changed
+            new._comp_label = dict(self._comp_label)
         new.history, new._rec = list(self.history), list(self._rec)
         new._open = None if self._open is None else list(self._open)
         if self.agg is not None:
