@@ -16,15 +16,17 @@ Instances: random joint ranges with n public values; every x has one random sens
 second one, over |S| = n/5 sensitive values (few, large components of G_X: Section V-C runs few steps) or
 |S| = n (about n/2 components: Section V-C runs about n/2 steps, the demanding family); U2 values are
 standard normal. Every cell is one full run: Section V-C (problem (10), eqs. (11)-(12)) until G_X̂ is
-connected at λ = 0, 0.3 and 3; the problem (10) frontier of ``gp.pareto_frontier(..., "L0|I*=0")``,
-printed as a multiple of one Section V-C run at λ = 0. Times are CPU seconds (``time.process_time``),
+connected at λ = 0, 0.3 and 3; the problem (10) frontier of ``gp.pareto_frontier(..., "L0|I*=0")``
+(every λ >= 0: one tree of trajectories split where the winning pair changes), printed as a multiple of
+one Section V-C run at λ = 0 and at λ = 0.3, with the tree's leaves, merge steps over all branches and
+the length of the prefix shared by all λ (steps before the first split). Times are CPU seconds (``time.process_time``),
 best of ``--repeat`` (runs over 1 s are not repeated); the load average is printed before and after,
 as the machine may be shared. A cell whose predicted time (the previous cell scaled by the series'
 growth so far) exceeds ``--budget`` is skipped and marked ``skip``; a series stops after a run longer
 than the budget.
 
-Targets (issue list): Section V-C U2 at 8,000 values under 10 s with growth at most ~n^1.5, U1 at 16,000
-under 5 s, the problem (10) frontier at most 2x one trajectory.
+Targets: Section V-C U2 at 8,000 values under 10 s with growth at most ~n^1.5, U1 at 16,000 under 5 s,
+the problem (10) frontier at most 2x one trajectory.
 """
 
 from __future__ import annotations
@@ -40,6 +42,11 @@ import numpy as np
 
 import graphpriv as gp
 from graphpriv.mechanisms.agglomerative import _Problem, _trajectory
+
+try:  # the λ-tree of Section V-C (absent in older commits, which run the frontier on a λ grid)
+    from graphpriv.mechanisms.quantization.vc_tree import _Stats, problem10_tree
+except ImportError:  # pragma: no cover
+    problem10_tree = None
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
 from reference_agglomerative import ref_from_range  # noqa: E402
@@ -149,10 +156,22 @@ def run_table(series, sizes, inst, budget, repeat):
         if skipped:
             print(f"{'':30s}(skipped {', '.join(f'{n:,d}' for n in skipped)}: predicted past the {budget:.0f} s budget)")
     for u in ("U2", "U1"):
-        f, t = table.get(f"problem (10) frontier, {u}"), table.get(f"Section V-C, {u}, λ=0")
-        if f and t:
-            ratios = [f"{f[n] / t[n]:.1f}x" if f[n] and t[n] else "skip" for n in sizes]
-            print(f"frontier ÷ one V-C run (λ=0), {u}: " + ", ".join(f"{n:,d}: {r}" for n, r in zip(sizes, ratios)))
+        f = table.get(f"problem (10) frontier, {u}")
+        for lam in ("0", "0.3"):
+            t = table.get(f"Section V-C, {u}, λ={lam}")
+            if f and t:
+                ratios = [f"{f[n] / t[n]:.2f}x" if f[n] and t[n] else "skip" for n in sizes]
+                print(f"frontier ÷ one V-C run (λ={lam}), {u}: " + ", ".join(f"{n:,d}: {r}" for n, r in zip(sizes, ratios)))
+        if f and problem10_tree is not None:
+            cells = []
+            for n in sizes:
+                if f[n] is None:
+                    continue
+                jr, values = inst[n]
+                st = _Stats()
+                leaves = problem10_tree(_Problem(jr, "L0|I*=0", u, values if u == "U2" else None, 2), stats=st)
+                cells.append(f"{n:,d}: {len(leaves)} leaves, {st.steps} steps, shared prefix {'all' if st.first_split is None else st.first_split}")
+            print(f"tree of problem (10), {u}: " + "; ".join(cells))
     return table
 
 

@@ -3,8 +3,10 @@
 For Algorithms 1 and 2 the merge *order* never depends on λ -- only the stopping test ΔL >= 0 does --
 so :func:`pareto_frontier` runs ONE full trajectory (until one cluster, resp. one component) and reads
 off, for every λ >= 0, which Q(t) the algorithm would return. Each point carries the λ range that
-selects it. For Section V-C (``"L0|I*=0"``) the merge order depends on λ and the mechanism is run once
-per λ of a grid.
+selects it. For Section V-C (``"L0|I*=0"``, problem (10), eqs. (11)-(12)) the merge order depends on λ:
+by default every λ >= 0 is covered by one tree of trajectories split only at the λ where eq. (12)'s
+winning pair changes (:func:`section_vc_tree`, exact breakpoints, common prefixes merged once); with
+``lams=`` the mechanism is run once per λ of that grid.
 
 Normalisations (Figs. 7 and 9 of paper 003): normalised privacy = privacy(X̂) / privacy(X) (L0 or I*
 of the unquantised X); utility loss = 1 - U1(X; X̂) / U1(X; X) for U1 and U2(X; X̂) / Û2 for U2, with
@@ -27,10 +29,11 @@ from .quantization.mechanism import _evaluate_groups
 from .quantization.trajectory import _trajectory
 from .quantization.problem import _DL_TOL, _check_tie_rule, _Problem
 from .quantization.result import _build_trace, _result_from_trace
+from .quantization.vc_tree import VCTree, problem10_tree
 from .trace import MergeTrace, _groups
 from ..citations import record_use
 
-__all__ = ["FrontierPoint", "Frontier", "pareto_frontier", "pareto_filter", "trace_frontier"]
+__all__ = ["FrontierPoint", "Frontier", "pareto_frontier", "pareto_filter", "trace_frontier", "section_vc_tree", "VCTree"]
 
 
 class FrontierPoint:
@@ -115,13 +118,17 @@ class Frontier:
         Non-dominated points, by increasing privacy.
     objective, utility : str
     method : str
-        "greedy" (one trajectory), "greedy-per-lambda" (Section V-C) or "exact".
+        "greedy" (one trajectory, Algorithms 1/2), "exact-lambda" (Section V-C over every λ >= 0: the
+        tree of trajectories of :func:`section_vc_tree`), "greedy-per-lambda" (Section V-C, one run
+        per λ of a grid) or "exact" (every quantisation).
     privacy_of_x, utility_of_x : float
         Privacy and utility of the unquantised X (normalisation references).
     utility_hat : float
         Û2 = U2 of the one-cluster quantisation (U2 normalisation), U of one cluster for U1 (= 0).
     trace : MergeTrace or None
         The full λ-free trajectory (greedy Algorithms 1/2).
+    tree : VCTree or None
+        Section V-C's trajectories for every λ (method "exact-lambda"): ``tree.result_at(lam)``.
     """
 
     points: tuple
@@ -132,6 +139,7 @@ class Frontier:
     utility_of_x: float
     utility_hat: float
     trace: MergeTrace | None = field(default=None, repr=False)
+    tree: VCTree | None = field(default=None, repr=False)
 
     def __len__(self) -> int:
         return len(self.points)
@@ -266,9 +274,10 @@ def pareto_frontier(jr: JointRange, objective: str, utility: Any = "U1", values:
     objective : {"L0", "I*", "L0|I*=0"}
     utility, values : as in :func:`graphpriv.agglomerate`
     lams : sequence of float >= 0, optional
-        λ values to consider. For Algorithms 1/2 the default considers *every* λ >= 0 exactly (the
-        thresholds where a step's ΔL changes sign); for ``"L0|I*=0"`` the default is
-        ``[0] + geomspace(1e-3, 1e3, 49)``.
+        λ values to consider. By default *every* λ >= 0 exactly: for Algorithms 1/2 the thresholds
+        where a step's ΔL changes sign; for ``"L0|I*=0"`` the tree of :func:`section_vc_tree`, split
+        at the exact λ where Section V-C's winning pair changes (method "exact-lambda"). Given, the
+        λ values of the grid only (for ``"L0|I*=0"`` one full run per λ, method "greedy-per-lambda").
     base : float, default 2
     tie_rule : {"paper", "index"}
         As in :func:`graphpriv.agglomerate`.
@@ -277,7 +286,8 @@ def pareto_frontier(jr: JointRange, objective: str, utility: Any = "U1", values:
     -------
     Frontier
         ``.points`` (privacy, utility, quantisation, λ range), ``.to_frame()``, normalisations
-        ``.normalized_privacy()`` and ``.utility_loss()``, and for Algorithms 1/2 the full ``.trace``.
+        ``.normalized_privacy()`` and ``.utility_loss()``, for Algorithms 1/2 the full ``.trace``, for
+        ``"L0|I*=0"`` without ``lams`` the ``.tree`` of trajectories.
 
     Examples
     --------
@@ -297,6 +307,17 @@ def pareto_frontier(jr: JointRange, objective: str, utility: Any = "U1", values:
     vectorised work for T steps and |Λ| values of λ. Points are Q(t) of the trajectory that some λ
     selects; the λ range of a point is [lam_min, lam_max) (for U2, whose utility can rise along a
     trajectory, the set of λ selecting a point is reported by its extremes).
+
+    Section V-C (problem (10)): each step merges the pair of Ψ on the lower envelope of the lines
+    ΔL(λ) = ΔL0 - λΔU, so the trajectories form a tree over λ, split only where the envelope's pair
+    changes (breakpoints computed exactly from two lines, no grid); shared prefixes are merged once,
+    and the cost is a small multiple of one run (benchmarks/bench_agglomerate.py prints it). A point's
+    λ range is [lam_min, lam_max), the extremes of the λ whose trajectory ends at its quantisation
+    (lam_min = lam_max = 0 for a point that λ = 0 alone selects). The
+    tree follows the exact envelope where a single run compares ΔL rounded to the tie tolerance 1e-9:
+    within about 1e-9 / |ΔU_p - ΔU_r| of a breakpoint between pairs p and r (and right of λ = 0, where
+    pairs with equal ΔL0 tie after rounding) ``agglomerate`` may resolve the near-tie the other way;
+    see :func:`section_vc_tree`.
     """
     record_use("agglomerative")  # for gp.cite()
     prob = _Problem(jr, objective, utility, values, base)
@@ -372,11 +393,90 @@ def trace_frontier(trace: MergeTrace, lams=None, *, utility_hat: float = float("
     return Frontier(tuple(pts), trace.objective, trace.utility, "greedy", p_x, u_x, float(utility_hat), trace)
 
 
+def section_vc_tree(jr: JointRange, utility: Any = "U1", values: Any = None, *, base: float = 2,
+                    tie_rule: str = "paper") -> VCTree:
+    """Section V-C's trajectory for every λ >= 0 at once (problem (10), eqs. (11)-(12)).
+
+    Ding & Farokhi, *Developing Non-Stochastic Privacy-Preserving Policies Using Agglomerative
+    Clustering*, Section V-C. Every step of the steepest descent merges the pair of Ψ(Q, P) with the
+    smallest ΔL(λ) = ΔL0 - λΔU, a line in λ per pair, so the winner is piecewise constant in λ: the
+    range of λ is split only where it changes, at the crossing of two lines (exact breakpoints, no
+    grid), and the pieces share the merges they have in common. :func:`pareto_frontier` with
+    ``"L0|I*=0"`` reads its frontier off these leaves.
+
+    Parameters
+    ----------
+    jr : JointRange
+    utility, values : as in :func:`graphpriv.agglomerate`
+    base : float, default 2
+    tie_rule : {"paper", "index"}
+        As in :func:`graphpriv.agglomerate`.
+
+    Returns
+    -------
+    VCTree
+        ``.leaves`` (λ segments, privacy, utility and cluster ids of each trajectory's end),
+        ``.breakpoints``, ``.leaf_at(lam)`` and ``.result_at(lam)``.
+
+    Examples
+    --------
+    >>> import graphpriv as gp
+    >>> jr, values = gp.datasets.paper_example()
+    >>> tree = gp.section_vc_tree(jr, "U2", values)
+    >>> [round(lam, 4) for lam in tree.breakpoints]            # the trajectory changes at λ = 7.0588
+    [7.0588]
+    >>> [(round(leaf.lam_min, 4), round(leaf.privacy, 3), round(leaf.utility, 3)) for leaf in tree.leaves]
+    [(0.0, 1.585, -0.7), (0.0, 1.585, -0.767), (7.0588, 2.585, -0.625)]
+    >>> tree.leaves[0].segments, tree.leaves[2].segments[0][1]  # λ = 0 alone; [7.0588, inf)
+    (((0.0, 0.0),), inf)
+    >>> r = tree.result_at(0.5)
+    >>> r.quantization == gp.agglomerate(jr, "L0|I*=0", 0.5, "U2", values).quantization
+    True
+
+    Notes
+    -----
+    The tree follows the exact lower envelope of the lines; a single run compares ΔL rounded to the tie
+    tolerance 1e-9 and breaks ties by (|S|𝒳1| + |S|𝒳2|, pair index). λ = 0 is its own point (the single
+    run's rule), and right of 0 the pair with the larger ΔU wins among pairs whose ΔL0 tie. At every λ
+    the pair the tree merges has ΔL within 3e-9 of the envelope, so ``agglomerate(jr, "L0|I*=0",
+    lam)`` follows the same trajectory unless at some step two pairs' ΔL(λ) lie within 3e-9 of each
+    other: λ within about 1e-9 / |ΔU_p - ΔU_r| of a breakpoint, or in the band right of 0 where the
+    rounded costs of pairs with equal ΔL0 tie. For U1 the search is exact on [0, inf); for U2 crossings
+    above λ = 1e6 are not searched (the trajectory at 1e6 is reported for larger λ).
+    """
+    record_use("agglomerative")  # for gp.cite()
+    prob = _Problem(jr, "L0|I*=0", utility, values, base)
+    prob.tie_rule = _check_tie_rule(tie_rule)
+    return VCTree(tuple(problem10_tree(prob)), prob)
+
+
+def _tree_frontier(prob, u_hat) -> Frontier:
+    """Problem (10)'s frontier over every λ >= 0: the ends of the trajectories of :func:`section_vc_tree`."""
+    p_x, u_x = _evaluate_groups(prob, [np.array([i]) for i in range(prob.n)])
+    tree = VCTree(tuple(problem10_tree(prob)), prob)
+    found: dict = {}
+    for leaf in tree.leaves:
+        key = leaf.ids.tobytes()
+        if key not in found:
+            found[key] = [leaf, leaf.lam_min, leaf.lam_max]
+        else:
+            found[key][1] = min(found[key][1], leaf.lam_min)
+            found[key][2] = max(found[key][2], leaf.lam_max)
+    items = list(found.values())
+    keep = pareto_filter([it[0].privacy for it in items], [it[0].utility for it in items])
+    labels = tuple(prob.labels)
+    pts = tuple(FrontierPoint(items[i][0].privacy, items[i][0].utility, None, items[i][1], items[i][2], None,
+                              ids=items[i][0].ids, labels=labels) for i in keep.tolist())
+    return Frontier(pts, prob.objective, prob.utility_name, "exact-lambda", p_x, u_x, u_hat, None, tree)
+
+
 def _section_vc_frontier(prob, lams, u_hat) -> Frontier:
-    """Problem (10)'s frontier: one full Section V-C run per λ of the grid (the merge order depends on λ)."""
+    """Problem (10)'s frontier: the tree over every λ (``lams=None``) or one full Section V-C run per λ of the grid."""
+    if lams is None:
+        return _tree_frontier(prob, u_hat)
     n = prob.n
     p_x, u_x = _evaluate_groups(prob, [np.array([i]) for i in range(n)])
-    grid = _lam_grid(np.concatenate([[0.0], np.geomspace(1e-3, 1e3, 49)]) if lams is None else lams)
+    grid = _lam_grid(lams)
     found: dict = {}
     for lam in grid.tolist():
         r = _result_from_trace(prob, _build_trace(prob, _trajectory(prob, lam), lam))

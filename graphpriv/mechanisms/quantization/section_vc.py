@@ -73,33 +73,23 @@ def step_winner(prob, c, comp, lam, priv_old, util_old):
     Stateless (reads ``c`` and ``comp = c.component_array()``, changes nothing), so it can be asked for
     any λ >= 0 at the same state; ``priv_old`` and ``util_old`` are L0 and U of the state. The key is
     compared lexicographically: rounded ΔL, then |S|𝒳1| + |S|𝒳2| (0 under the "index" tie rule), then
-    the pair index a < b. Returns None when Ψ is empty.
+    the pair index a < b. Returns None when Ψ is empty. What does not depend on λ (the extreme
+    clusters, the lines ΔL0 - λΔU of the pairs of a special cluster, the orders) is kept per state, so
+    asking again at the same state for another λ costs only the λ-dependent search.
     """
-    idx = c.clusters()
-    s_act = c.ssz[idx]
-    big_v = c.agg.dbar[idx] if c.is_distortion else c.size[idx]
-    first_s, special = _extremes(idx, s_act, s_act.min())
-    first_b, held = _extremes(idx, big_v, big_v.max())
-    small_s = [(s_act[p].item(), int(idx[p])) for p in first_s]
-    big = [(big_v[p].item(), int(idx[p])) for p in first_b]
+    idx, small_s, big, special_s, held = _prep(c)
     ev = _PairEval(prob, c, lam, small_s, big, priv_old, util_old)
-    if lam > 0:  # at λ = 0, ΔL is ΔL0 alone and the largest cluster plays no part
-        special += held
+    special = special_s + held if lam > 0 else special_s  # at λ = 0, ΔL is ΔL0 alone: the largest cluster plays no part
     best = None
     special = sorted(set(special))
     if special:
-        I_parts, J_parts = [], []
         in_small = {code for _, code in small_s}
         windowed = lam > 0 and c.is_distortion and c.agg.fast
         for i in special:
             if windowed and i not in in_small:
                 best = _better(best, _u2_row(ev, i, comp, special))
-                continue
-            js = idx[comp[idx] != comp[i]]
-            I_parts.append(np.minimum(js, i))
-            J_parts.append(np.maximum(js, i))
-        if I_parts:
-            best = _better(best, ev(np.concatenate(I_parts), np.concatenate(J_parts)))
+            else:
+                best = _better(best, ev.pick(_row_lines(ev, i, idx, comp)))
         if best is not None and best[0][0] < 0:
             return best  # pairs of two non-special clusters have ΔL >= 0
     if len(idx) - len(special) < 2:
@@ -109,6 +99,56 @@ def step_winner(prob, c, comp, lam, priv_old, util_old):
 
 
 _best_pair = step_winner  # the name the frontier and older callers use
+
+
+def step_winners(prob, c, comp, lams, priv_old, util_old) -> list:
+    """:func:`step_winner` at one state for several λ (the per-state preparation is shared)."""
+    return [step_winner(prob, c, comp, lam, priv_old, util_old) for lam in lams]
+
+
+def min_delta_l0(prob, c, comp, priv_old) -> float:
+    """The smallest rounded ΔL0 over Ψ at the state ``c`` (the intercept of the lower envelope of the lines
+    ΔL(λ) = ΔL0 - λΔU at λ = 0). ΔL0 <= 0 for every merge, and a pair without a holder of the smallest
+    |[[S|𝒳]]| (when there are at most two) has ΔL0 = 0. Shares the per-state lines with :func:`step_winner`."""
+    idx, small_s, big, special_s, _ = _prep(c)
+    ev = _PairEval(prob, c, 0.0, small_s, big, priv_old, 0.0)
+    best = 0.0
+    for i in special_s:
+        _, _, _, priv_new, _ = _row_lines(ev, i, idx, comp)
+        if len(priv_new):
+            best = min(best, float(_q(priv_new - priv_old).min()))
+    return best
+
+
+def _prep(c):
+    """Per state: the clusters, the (|S|, id) of the three smallest |[[S|𝒳]]| and the (size or distortion,
+    id) of the three largest, and the special holders of each extreme (see :func:`_extremes`)."""
+    store = _ORDER_CACHE.setdefault(c, {})
+    got = store.get("prep")
+    if got is not None and got[0] == c.n_clusters:
+        idx, small_s, big, special_s, held = got[1]
+        return idx, small_s, big, list(special_s), list(held)
+    idx = c.clusters()
+    s_act = c.ssz[idx]
+    big_v = c.agg.dbar[idx] if c.is_distortion else c.size[idx]
+    first_s, special_s = _extremes(idx, s_act, s_act.min())
+    first_b, held = _extremes(idx, big_v, big_v.max())
+    small_s = [(s_act[p].item(), int(idx[p])) for p in first_s]
+    big = [(big_v[p].item(), int(idx[p])) for p in first_b]
+    store["prep"] = (c.n_clusters, (idx, small_s, big, tuple(special_s), tuple(held)))
+    store.pop("rows", None)
+    return idx, small_s, big, special_s, held
+
+
+def _row_lines(ev, i, idx, comp):
+    """The lines of the pairs (i, j) of Ψ, as :meth:`_PairEval.lines`, kept per state."""
+    store = _ORDER_CACHE[ev.c]
+    rows = store.setdefault("rows", {})
+    got = rows.get(i)
+    if got is None:
+        js = idx[comp[idx] != comp[i]]
+        got = rows[i] = ev.lines(np.minimum(js, i), np.maximum(js, i))
+    return got
 
 
 def _extremes(idx, v, val):
@@ -477,25 +517,43 @@ class _PairEval:
         """``special=False``: neither I[k] nor J[k] is special, so L0 is unchanged and only U moves."""
         if len(I) == 0:
             return None
+        if special:
+            return self.pick(self.lines(I, J))
+        prob, c = self.prob, self.c
+        merged = c.agg.pair_costs(I, J) if c.is_distortion else c.size[I] + c.size[J]
+        qd = self.phi(merged.astype(float))
+        sums = c.ssz[I] + c.ssz[J] if prob.tie_rule == "paper" else np.zeros(len(I), dtype=np.int64)
+        k = _argbest(qd, sums, I, J)
+        return (float(qd[k]), int(sums[k]), int(I[k]), int(J[k])), float(self.priv_old), float(self._util(self.big[0][0], merged[k:k + 1].astype(float))[0])
+
+    def lines(self, I, J):
+        """The λ-free part of ΔL for pairs holding special clusters: (I, J, tie sums, L0 and U after the merge)."""
         prob, c = self.prob, self.c
         new_s = c.ssz[I] + c.ssz[J]
         merged = c.agg.pair_costs(I, J) if c.is_distortion else c.size[I] + c.size[J]
-        if special:
-            min_s_new = np.minimum(_excl(self.small_s, I, J, np.inf), new_s)
-            priv_new = (math.log(prob.n_s) - np.log(min_s_new)) / prob.lb
-            util_new = self._util(_excl(self.big, I, J, -np.inf), merged)
-            qd = _q((priv_new - self.priv_old) - self.lam * (util_new - self.util_old))
-        else:
-            qd = self.phi(merged.astype(float))
+        min_s_new = np.minimum(_excl(self.small_s, I, J, np.inf), new_s)
+        priv_new = (math.log(prob.n_s) - np.log(min_s_new)) / prob.lb
+        util_new = self._util(_excl(self.big, I, J, -np.inf), merged)
         sums = new_s if prob.tie_rule == "paper" else np.zeros(len(I), dtype=np.int64)
-        cand = np.flatnonzero(qd == qd.min())
-        if len(cand) > 1:  # lexicographic (tie sum, I, J) by successive filters
-            cand = cand[sums[cand] == sums[cand].min()]
-            cand = cand[I[cand] == I[cand].min()]
-        k = cand[np.argmin(J[cand])]
-        if special:
-            return (float(qd[k]), int(sums[k]), int(I[k]), int(J[k])), float(priv_new[k]), float(util_new[k])
-        return (float(qd[k]), int(sums[k]), int(I[k]), int(J[k])), float(self.priv_old), float(self._util(self.big[0][0], merged[k:k + 1].astype(float))[0])
+        return I, J, sums, priv_new, util_new
+
+    def pick(self, lines):
+        """Best (key, privacy, utility) of :meth:`lines` at this λ (None when there are no pairs)."""
+        I, J, sums, priv_new, util_new = lines
+        if len(I) == 0:
+            return None
+        qd = _q((priv_new - self.priv_old) - self.lam * (util_new - self.util_old))
+        k = _argbest(qd, sums, I, J)
+        return (float(qd[k]), int(sums[k]), int(I[k]), int(J[k])), float(priv_new[k]), float(util_new[k])
+
+
+def _argbest(qd, sums, I, J) -> int:
+    """Position of the smallest (rounded ΔL, tie sum, I, J), by successive filters."""
+    cand = np.flatnonzero(qd == qd.min())
+    if len(cand) > 1:
+        cand = cand[sums[cand] == sums[cand].min()]
+        cand = cand[I[cand] == I[cand].min()]
+    return int(cand[np.argmin(J[cand])])
 
 
 def _excl(vals_codes, I, J, fill):
