@@ -4,6 +4,7 @@ exponents; asserts nothing.
 
     python benchmarks/bench_agglomerate.py                      # 1,000 .. 16,000 public values
     python benchmarks/bench_agglomerate.py --quick              # 1,000 .. 4,000
+    python benchmarks/bench_agglomerate.py --sizes 1000 8000 --series "λ=0" frontier   # the frontier ratios
     python benchmarks/bench_agglomerate.py --algorithms         # also Algorithms 1 and 2
     python benchmarks/bench_agglomerate.py --json new.json      # also save the tables
     python benchmarks/bench_agglomerate.py --compare old.json   # ratios against a saved run
@@ -178,6 +179,7 @@ def run_table(series, sizes, inst, budget, repeat):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="sizes 1,000 .. 4,000")
+    ap.add_argument("--sizes", type=int, nargs="*", default=None, help="these sizes instead (e.g. 1000 2000 4000 8000)")
     ap.add_argument("--budget", type=float, default=60.0, help="skip cells predicted past this many CPU seconds")
     ap.add_argument("--repeat", type=int, default=3, help="best of this many runs (runs over 1 s are not repeated)")
     ap.add_argument("--series", nargs="*", default=None, help="only these series (substring match)")
@@ -188,6 +190,7 @@ def main(argv=None):
     ap.add_argument("--compare", default=None, help="a JSON file from another commit: print new/old ratios")
     args = ap.parse_args(argv)
     sizes = [1000, 2000, 4000] if args.quick else [1000, 2000, 4000, 8000, 16000]
+    sizes = sorted(args.sizes) if args.sizes else sizes
     series = {**VC_SERIES, **(ALG_SERIES if args.algorithms else {})}
     series = {k: v for k, v in series.items() if args.series is None or any(p in k for p in args.series)}
     t_start = time.perf_counter()

@@ -181,3 +181,52 @@ def test_frontier_points_carry_the_tree_lambda_ranges():
     r = f.tree.result_at(100.0)
     assert (r.privacy, r.utility) == (f.points[1].privacy, f.points[1].utility) and r.lam == 100.0
     assert repr(f.tree) == "VCTree(leaves=3, breakpoints=1)" and len(f.tree) == 3
+
+
+@st.composite
+def line_sets(draw):
+    """Lines ΔL(λ) = dp - λ du of up to 12 pairs, some sharing an intercept or a slope, some nearly equal."""
+    k = draw(st.integers(2, 12))
+    dps = [-draw(st.integers(0, 40)) / 8 for _ in range(k)]
+    dus = [-draw(st.integers(0, 40)) / 16 for _ in range(k)]
+    if draw(st.booleans()):  # a near-duplicate of the first line
+        dps.append(dps[0] + draw(st.sampled_from([0.0, 3e-10, -3e-10])))
+        dus.append(dus[0] + draw(st.sampled_from([0.0, 1e-12])))
+    return [(dp, du, (draw(st.integers(0, 3)), i, i + 1 + draw(st.integers(0, 3)))) for i, (dp, du) in enumerate(zip(dps, dus))]
+
+
+@settings(max_examples=150, deadline=None)
+@given(line_sets())
+def test_envelope_search_splits_at_exact_crossings(lines):
+    """The interval search of one step (vc_tree._gap) on synthetic lines, with a winner function that
+    rounds ΔL to the tie tolerance and breaks ties by the key, as Section V-C's step function does:
+    the pieces tile [0, 100] and each piece's line is within 3 tolerances of the exact lower envelope;
+    away from near-ties it is the envelope's own line, and each breakpoint is a crossing of two lines."""
+    from graphpriv.mechanisms.quantization import vc_tree as vt
+
+    def win(*lams):
+        out = []
+        for lam in lams:
+            dp, du, key = min(lines, key=lambda ln: (round((ln[0] - lam * ln[1]) / 1e-9), ln[2]))
+            out.append(vt._Line(((round((dp - lam * du) / 1e-9),) + key, dp, du), 0.0, 0.0))
+        return out
+
+    pieces = []
+    w0, w1 = win(0.0, 100.0)
+    vt._gap(0.0, 100.0, w0, w1, win, pieces, 0)
+    assert pieces[0][0] == 0.0 and pieces[-1][1] == 100.0
+    assert all(p[1] == q[0] and p[0] < p[1] for p, q in zip(pieces, pieces[1:]))
+    by_pair = {(key[1], key[2]): (dp, du) for dp, du, key in lines}
+    for lo, hi, pair in pieces:
+        for lam in np.linspace(lo, hi, 7)[1:-1].tolist():
+            costs = sorted(dp - lam * du for dp, du, _ in lines)
+            dp, du = by_pair[pair]
+            assert dp - lam * du <= costs[0] + 3e-9
+            exact = [(dp2 - lam * du2, key) for dp2, du2, key in lines]
+            best = min(exact)
+            if len(costs) > 1 and costs[1] - costs[0] > 3e-9:  # no near-tie: the envelope's own line
+                assert pair == (best[1][1], best[1][2])
+    for (_, x, p), (_, _, r) in zip(pieces, pieces[1:]):
+        if p != r:
+            (dpa, dua), (dpb, dub) = by_pair[p], by_pair[r]
+            assert abs((dpa - x * dua) - (dpb - x * dub)) <= 1e-9 + 1e-12 * (1 + x)
