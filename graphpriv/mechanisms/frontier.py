@@ -311,10 +311,11 @@ def pareto_frontier(jr: JointRange, objective: str, utility: Any = "U1", values:
     Section V-C (problem (10)): each step merges the pair of Ψ on the lower envelope of the lines
     ΔL(λ) = ΔL0 - λΔU, so the trajectories form a tree over λ, split only where the envelope's pair
     changes (breakpoints computed exactly from two lines, no grid); shared prefixes are merged once,
-    and the cost is a small multiple of one run (benchmarks/bench_agglomerate.py prints it). A point's
-    λ range is [lam_min, lam_max), the extremes of the λ whose trajectory ends at its quantisation
-    (lam_min = lam_max = 0 for a point that λ = 0 alone selects). The
-    tree follows the exact envelope where a single run compares ΔL rounded to the tie tolerance 1e-9:
+    and the cost is about one run at λ = 0 plus one run at λ > 0 per distinct trajectory, each step of
+    a branch asking the winner at its ends (benchmarks/bench_agglomerate.py prints the ratios). A
+    point's λ range is [lam_min, lam_max), the extremes of the λ whose trajectory ends at its
+    quantisation (lam_min = lam_max = 0 for a point that λ = 0 alone selects). The tree follows the
+    exact envelope where a single run compares ΔL rounded to the tie tolerance 1e-9:
     within about 1e-9 / |ΔU_p - ΔU_r| of a breakpoint between pairs p and r (and right of λ = 0, where
     pairs with equal ΔL0 tie after rounding) ``agglomerate`` may resolve the near-tie the other way;
     see :func:`section_vc_tree`.
