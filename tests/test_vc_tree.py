@@ -230,3 +230,16 @@ def test_envelope_search_splits_at_exact_crossings(lines):
         if p != r:
             (dpa, dua), (dpb, dub) = by_pair[p], by_pair[r]
             assert abs((dpa - x * dua) - (dpb - x * dub)) <= 1e-9 + 1e-12 * (1 + x)
+
+
+def test_tree_with_medoid_and_callable_distortions_equals_single_runs():
+    """Distortion utilities without the scalar-centroid fast path (medoid codewords, a cubed distance):
+    the step function searches all of Ψ; the tree's trajectory equals the single run's around its
+    breakpoints (1 % away) and at the grid λ."""
+    jr, values = gp.datasets.paper_example()
+    for u in (gp.U2(values, codeword="medoid"), gp.U2(values, distance=lambda a, b: abs(a - b) ** 3)):
+        tree = gp.section_vc_tree(jr, u)
+        assert len(tree.breakpoints) >= 1
+        lams = GRID[::4] + [x * f for x in tree.breakpoints for f in (0.99, 1.01)]
+        for lam in lams:
+            assert set(tree.result_at(lam).quantization) == set(gp.agglomerate(jr, "L0|I*=0", lam, u).quantization), lam
