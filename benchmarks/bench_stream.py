@@ -1,23 +1,35 @@
 """Benchmark of streamed ingestion: a partitioned Parquet dataset far larger than the joint range.
 
-Generates, in a temporary folder, a Parquet dataset of ``--rows`` records (default 2*10^8) in files of
-10^7 rows: two integer columns, S with 10^5 values and X with 10^6 values, each public value x seen with
-at most 10 sensitive values (s = (x * 7919 + k * 104729) mod 10^5, k uniform on 0..9), so about 10^7
-distinct (s, x) pairs once every pair has appeared. Then, each in a fresh child process (peak RSS from
-``resource.getrusage(RUSAGE_SELF).ru_maxrss`` of that child, wall time around the work only):
+Generates, in a folder, a Parquet dataset of ``--rows`` records (default 2*10^8) in files of 10^7
+rows: two integer columns, S with 10^5 values and X with 10^6 values, each public value x seen with at
+most 10 sensitive values (s = (x * 7919 + k * 104729) mod 10^5, k uniform on 0..9), so about 10^7
+distinct (s, x) pairs once every pair has appeared. Then runs, each in a fresh child process:
 
 - ``scan``: pyarrow.dataset scanning the two columns and computing nothing (the floor);
 - ``read_joint_range``: ``graphpriv.read_joint_range(folder, "s", "x")`` (distinct pairs and counts);
-- ``analyze``: the same plus every measure of the report (``graphpriv.io.analysis_report``).
+- ``analyze`` (unless ``--skip-analyze``): the same plus every measure of the report
+  (``graphpriv.io.analysis_report``);
+- ``csv``: ``graphpriv.read_joint_range`` of a ``--csv-rows`` (default 10^7) row CSV of two integer
+  columns (S on 5,000 values, X on 200,000 values), the in-memory-sized path (0 skips it); on a
+  checkout from before streaming (no ``read_joint_range``) the reader of that time,
+  ``graphpriv.io.read_columns`` then ``JointRange.from_dataframe``.
 
-Prints one line per run with the ratios to the scan. Goals: peak RSS < 2 GiB and
-``read_joint_range`` <= 1.5x the scan.
+For each run it prints the wall time and the CPU time (user + system, all threads) of the work only
+(the imports come first and are reported apart), the child's peak RSS
+(``resource.getrusage(RUSAGE_SELF).ru_maxrss``), the graphpriv it imported and ``/proc/loadavg``
+before and after; then the ratios to the scan. Goals: peak RSS < 2 GiB and ``read_joint_range`` <=
+1.5x the scan's wall time; the CSV no slower than before streaming. The children import graphpriv
+from ``PYTHONPATH`` (else the installed one), so the same script compares two checkouts::
 
-Usage::
+    PYTHONPATH=$PWD python benchmarks/bench_stream.py --rows 2e8 --keep /tmp/bench-stream --skip-analyze
+    PYTHONPATH=/path/to/older/checkout python benchmarks/bench_stream.py --rows 0 --keep /tmp/bench-stream
 
-    python benchmarks/bench_stream.py [--rows 200000000] [--keep DIR] [--skip-analyze]
-
-Disk: about 8 bytes per row (1.6 GB at 2*10^8 rows). No assertions (timings do not belong in tests).
+(``--rows 0`` runs only the CSV.) Time on 2 quiet cores: generating 2*10^8 rows takes under a
+minute (once, kept with ``--keep``), the 10^7-row CSV about 10 s; then the scan takes about 5 s,
+read_joint_range and the CSV well under a minute each, and analyze (skipped with ``--skip-analyze``)
+adds the measures of a 10^7-pair range. Disk: about 8 bytes per row (1.6 GB at 2*10^8 rows) plus
+110 MB of CSV. Load from other processes inflates the wall times most: compare the CPU times then.
+No assertions (timings do not belong in tests).
 """
 
 from __future__ import annotations
@@ -40,25 +52,37 @@ FILE_ROWS = 10_000_000
 _CHILD = r"""
 import json, resource, sys, time
 kind, folder = sys.argv[1], sys.argv[2]
-t = time.perf_counter()
+t0 = time.perf_counter()
+import pyarrow.dataset as ds
+if kind != "scan":
+    import graphpriv as gp
+imports = time.perf_counter() - t0
+t, c = time.perf_counter(), time.process_time()     # the work only, after the imports
 if kind == "scan":
-    import pyarrow.dataset as ds
     n = 0
     for b in ds.dataset(folder, format="parquet").to_batches(columns=["s", "x"], batch_size=1 << 20, use_threads=True):
         n += b.num_rows
     info = {"rows": n}
 else:
-    import graphpriv as gp
-    jr = gp.read_joint_range(folder, "s", "x")
-    info = {"rows": jr.source.n_rows, "pairs": jr.n_pairs, "n_sensitive": jr.n_sensitive, "n_public": jr.n_public}
+    info = {"module": gp.__file__}
+    if hasattr(gp, "read_joint_range"):
+        jr = gp.read_joint_range(folder, "s", "x")
+        info.update(rows=jr.source.n_rows, api="read_joint_range")
+    else:                        # before streaming: read the columns, then JointRange.from_dataframe
+        import graphpriv.io as gio
+        df = gio.read_columns(folder, ["s", "x"])
+        jr = gp.JointRange.from_dataframe(df, "s", "x")
+        info.update(rows=len(df), api="read_columns + from_dataframe")
+        del df
+    info.update(pairs=jr.n_pairs, n_sensitive=jr.n_sensitive, n_public=jr.n_public)
     if kind == "analyze":
         import graphpriv.io as gio
         t1 = time.perf_counter()
         rep = gio.analysis_report(jr)
         info.update(components=rep["components"]["count"], I_star=rep["measures"]["I_star"],
                     report_s=time.perf_counter() - t1)
-wall = time.perf_counter() - t
-print(json.dumps({"wall": wall, "maxrss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, **info}))
+wall, cpu = time.perf_counter() - t, time.process_time() - c
+print(json.dumps({"wall": wall, "cpu": cpu, "imports": imports, "maxrss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, **info}))
 """
 
 
@@ -81,37 +105,79 @@ def generate(folder: Path, rows: int, seed: int = 0) -> int:
     return sum(f.stat().st_size for f in folder.iterdir())
 
 
+def generate_csv(path: Path, rows: int, seed: int = 0) -> None:
+    """A CSV of two integer columns (S uniform on 5,000 values, X on 200,000), written atomically."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    rng = np.random.default_rng(seed)
+    tmp = path.with_suffix(".tmp")
+    pacsv.write_csv(pa.table({"s": rng.integers(0, 5_000, rows), "x": rng.integers(0, 200_000, rows)}), tmp)
+    os.replace(tmp, path)
+
+
+def loadavg() -> str:
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "n/a"
+
+
 def run(kind: str, folder: Path) -> dict:
-    proc = subprocess.run([sys.executable, "-c", _CHILD, kind, str(folder)], capture_output=True, text=True,
-                          env={**os.environ, "MPLBACKEND": "Agg"})
+    before = loadavg()
+    # cwd: the folder's parent, so that the child imports graphpriv from PYTHONPATH (or the installed
+    # one), never from the directory the script was started in
+    proc = subprocess.run([sys.executable, "-c", _CHILD, kind, str(folder.resolve())], capture_output=True, text=True,
+                          env={**os.environ, "MPLBACKEND": "Agg"}, cwd=folder.resolve().parent)
     if proc.returncode != 0:
         raise SystemExit(f"{kind} failed (exit {proc.returncode}): {proc.stderr[-2000:]}")
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    out["load"] = f"load {before} -> {loadavg()}"
+    return out
+
+
+def line(kind: str, r: dict) -> str:
+    return (f"{kind}: wall {r['wall']:.2f} s, CPU {r['cpu']:.2f} s (imports {r['imports']:.1f} s before), peak RSS {r['maxrss_kb'] / 2**20:.2f} GiB, "
+            f"rows {r['rows']:,}" + (f", pairs {r['pairs']:,}" if "pairs" in r else "") + f"  [{r['load']}]")
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--rows", type=int, default=200_000_000)
+    ap.add_argument("--rows", type=float, default=2e8, help="rows of the Parquet dataset (default 2e8; 0 skips it)")
+    ap.add_argument("--csv-rows", type=float, default=1e7, help="rows of the CSV (default 1e7; 0 skips it)")
     ap.add_argument("--keep", metavar="DIR", help="generate into (or reuse) DIR and keep it")
-    ap.add_argument("--skip-analyze", action="store_true", help="time only the scan and read_joint_range")
+    ap.add_argument("--skip-analyze", action="store_true", help="time only the scan, read_joint_range and the CSV")
     args = ap.parse_args()
+    rows, csv_rows = int(args.rows), int(args.csv_rows)
     folder = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="graphpriv-stream-"))
     try:
         data = folder / "data"
-        if not (data.exists() and any(data.iterdir())):
+        if rows and not (data.exists() and any(data.iterdir())):
             t = time.perf_counter()
-            size = generate(data, args.rows)
-            print(f"generated {args.rows:,} rows in {time.perf_counter() - t:.1f} s: {len(list(data.iterdir()))} "
+            size = generate(data, rows)
+            print(f"generated {rows:,} rows in {time.perf_counter() - t:.1f} s: {len(list(data.iterdir()))} "
                   f"Parquet files, {size / 1e9:.2f} GB")
-        base = run("scan", data)
-        print(f"scan (pyarrow, nothing computed): wall {base['wall']:.1f} s, peak RSS {base['maxrss_kb'] / 2**20:.2f} GiB, "
-              f"{base['rows']:,} rows")
-        for kind in ("read_joint_range",) + (() if args.skip_analyze else ("analyze",)):
+        for kind in (("scan", "read_joint_range") + (() if args.skip_analyze else ("analyze",))) if rows else ():
             r = run(kind, data)
+            if kind == "scan":
+                base = r
+                if r["rows"] != rows:
+                    print(f"note: {data} holds {r['rows']:,} rows, not --rows {rows:,} (generated earlier)")
+                print(line("scan (pyarrow, nothing computed)", r))
+                continue
             extra = f", report {r['report_s']:.1f} s, {r['components']} components, I* = {r['I_star']:.3f}" if kind == "analyze" else ""
-            print(f"{kind}: wall {r['wall']:.1f} s ({r['wall'] / base['wall']:.2f}x the scan; goal <= 1.5x), "
-                  f"peak RSS {r['maxrss_kb'] / 2**20:.2f} GiB (goal < 2 GiB); rows {r['rows']:,}, pairs {r['pairs']:,}, "
-                  f"|S| = {r['n_sensitive']:,}, |X| = {r['n_public']:,}{extra}")
+            print(line(kind, r) + extra)
+            print(f"  {kind} / scan: wall {r['wall'] / base['wall']:.2f}x (goal <= 1.5x), CPU {r['cpu'] / base['cpu']:.2f}x; "
+                  f"peak RSS {r['maxrss_kb'] / 2**20:.2f} GiB (goal < 2 GiB); graphpriv from {r['module']}")
+        if csv_rows:
+            csv = folder / f"ints-{csv_rows}.csv"
+            if not csv.exists():
+                t = time.perf_counter()
+                generate_csv(csv, csv_rows)
+                print(f"generated {csv} ({csv.stat().st_size / 1e6:.0f} MB) in {time.perf_counter() - t:.1f} s")
+            r = run("csv", csv)
+            print(line(f"{r['api']} of a {csv_rows:,}-row CSV", r) + f"; graphpriv from {r['module']}")
     finally:
         if not args.keep:
             shutil.rmtree(folder, ignore_errors=True)

@@ -116,7 +116,6 @@ class BatchScan:
 
     def _csv(self):
         import pyarrow as pa
-        import pyarrow.compute as pc
 
         na = None if self.raw or not self.na_values else pa.array(self.na_values, pa.string())
         null = pa.scalar(None, pa.string())
@@ -130,9 +129,17 @@ class BatchScan:
             for batch in csv_batches(f, opts, header, line, idx, on_bytes=cb, engine=self.engine):
                 arrays = [batch.column(f"c{i}") for i in idx]
                 if na is not None:
-                    arrays = [pc.if_else(pc.is_in(a, value_set=na), null, a) for a in arrays]
+                    arrays = [_nulled(a, na, null) for a in arrays]
                 yield pa.RecordBatch.from_arrays(arrays, names=self.columns)
             offset += f.stat().st_size
+
+
+def _nulled(a, na, null):
+    """``a`` with the values in ``na`` (missing-value tokens) as nulls; ``a`` itself when it has none."""
+    import pyarrow.compute as pc
+
+    hit = pc.is_in(a, value_set=na)
+    return pc.if_else(hit, null, a) if pc.any(hit).as_py() else a
 
 
 def iter_batches(source: Any, columns: Sequence[str] | None = None, **options) -> Iterator["object"]:

@@ -25,6 +25,49 @@ MAX_LABEL_CHARS = 10_000
 _CANONICAL_INT = r"^-?(0|[1-9][0-9]{0,17})$"
 
 
+#: 10, 100, ..., 10^17: a canonical integer of at most 18 digits has ``1 + #(powers <= |v|)`` digits.
+_POW10 = 10 ** np.arange(1, 18, dtype=np.int64)
+
+
+def canonical_int_values(a):
+    """The int64 values of the arrow text array ``a`` when every non-null value is a canonical decimal
+    integer of at most 18 digits (``_CANONICAL_INT``), else None.
+
+    Arrow's cast parses the text (a few times cheaper than the regular expression); the cast also
+    accepts ``007`` and hexadecimal ``0x1F``, so each text's byte length must be that of the
+    canonical text of its value (any other way to write a value in decimal is longer); a text
+    holding an ``x``, or a zero written with two characters (``-0`` matches, ``00`` does not), is
+    left to the regular expression.
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    try:
+        v = pc.cast(a, pa.int64())
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None
+    if v.null_count == len(v):
+        return v
+    mm = pc.min_max(v)
+    if mm["min"].as_py() <= -10**18 or mm["max"].as_py() >= 10**18:
+        return None
+    off_type = np.int64 if pa.types.is_large_string(a.type) else np.int32
+    offsets = np.frombuffer(a.buffers()[1], dtype=off_type)[a.offset:a.offset + len(a) + 1]
+    data = a.buffers()[2]
+    raw = np.frombuffer(data, dtype=np.uint8)[offsets[0]:offsets[-1]] if data is not None else np.empty(0, np.uint8)
+    if np.any((raw | 0x20) == ord("x")):
+        return v if pc.all(pc.match_substring_regex(a, _CANONICAL_INT)).as_py() else None
+    length = np.diff(offsets)
+    val = np.asarray(v.fill_null(0).to_numpy(zero_copy_only=False))
+    want = 1 + np.searchsorted(_POW10, np.abs(val), side="right") + (val < 0)
+    ok = length == want
+    if np.any((val == 0) & (length == 2)):  # "-0" matches the expression, "00" does not: let it decide
+        return v if pc.all(pc.match_substring_regex(a, _CANONICAL_INT)).as_py() else None
+    if v.null_count:
+        ok |= np.asarray(pc.is_null(v).to_numpy(zero_copy_only=False))
+    return v if ok.all() else None
+
+
 def _is_text(arr) -> bool:
     import pyarrow as pa
 

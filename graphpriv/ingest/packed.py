@@ -3,19 +3,21 @@
 Each row's pair becomes one key ``(s - offset_s) << 32 | (x - offset_x)`` (S in a 31-bit field, X in
 a 32-bit field, a missing value as a reserved field value). Keys are copied into a chunk buffer of
 :data:`CHUNK_ROWS` rows; a full chunk is sorted (``numpy.sort``: vectorised, cache-friendly, and it
-releases the GIL, so it runs on a worker thread while the next chunk fills), its distinct keys are
-counted, and the result is merged into the distinct keys seen so far (one sorted array) by a linear
-merge: the keys are the column indices of a one-row canonical ``scipy.sparse`` matrix, so the merge is
-scipy's compiled addition of two sorted sparse rows (about 6 ns a key).
+releases the GIL, so two chunks are sorted on two worker threads while the next chunk fills), its
+distinct keys are counted, and the result is merged (one chunk at a time, in order) into the
+distinct keys seen so far (one sorted array) by a linear merge: the keys are the column indices of
+a one-row canonical ``scipy.sparse`` matrix, so the merge is scipy's compiled addition of two
+sorted sparse rows (about 6 ns a key on a quiet machine).
 
 Work per row: its share of one sort of its chunk, plus ``distinct pairs / chunk rows`` merged keys.
 Random-access structures (hash tables, binary searches) over ~10^7 pairs cost a cache miss or a
-branch misprediction per row and level, several times more. Memory: two chunk buffers and twice
-the distinct pairs (16 bytes each), never the rows.
+branch misprediction per row and level, several times more. Memory: three chunk buffers (one
+filling, two sorting) and twice the distinct pairs (16 bytes each), never the rows.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -38,17 +40,14 @@ def _integers(a):
     """``a`` as an arrow integer array when it is one, or text whose every value is a canonical
     decimal integer (see :mod:`graphpriv.ingest.labels`); else None."""
     import pyarrow as pa
-    import pyarrow.compute as pc
 
-    from .labels import _CANONICAL_INT
+    from .labels import canonical_int_values
 
     if pa.types.is_integer(a.type):
         return a
-    if not (pa.types.is_string(a.type) or pa.types.is_large_string(a.type)):
+    if not (pa.types.is_string(a.type) or pa.types.is_large_string(a.type)) or a.null_count == len(a):
         return None
-    if a.null_count == len(a) or not pc.all(pc.match_substring_regex(a, _CANONICAL_INT)).as_py():
-        return None
-    return pc.cast(a, pa.int64())
+    return canonical_int_values(a)
 
 
 def field_offset(a, role: int) -> int:
@@ -133,7 +132,7 @@ def _add(a: np.ndarray, ca: np.ndarray, b: np.ndarray, cb: np.ndarray) -> tuple[
 class PackedCounter:
     """Counts of packed keys: sorted chunks merged into sorted slices of the distinct keys.
 
-    Use as a context manager (it owns a worker thread): :meth:`add` the fields of each batch, then
+    Use as a context manager (it owns ``workers`` threads): :meth:`add` the fields of each batch, then
     :meth:`result`. The distinct keys are held as consecutive slices of about :data:`SLICE_KEYS`
     keys, so a merge needs memory for one slice besides the chunk and the keys.
 
@@ -149,14 +148,15 @@ class PackedCounter:
     ([0, 0, 1], [1, 3, 5], [1, 1, 3])
     """
 
-    def __init__(self, chunk_rows: int = CHUNK_ROWS):
-        self.chunk_rows = chunk_rows
+    def __init__(self, chunk_rows: int | None = None, workers: int = 2):
+        self.chunk_rows = CHUNK_ROWS if chunk_rows is None else chunk_rows
+        self.workers = max(1, workers)
         self._buf = None
         self._n = 0
         self._slices: list[tuple[np.ndarray, np.ndarray]] = []
         self._n_keys = 0
-        self._future = None
-        self._pool = ThreadPoolExecutor(max_workers=1)
+        self._inflight: deque = deque()
+        self._pool = ThreadPoolExecutor(max_workers=self.workers)
 
     def __enter__(self):
         return self
@@ -185,15 +185,25 @@ class PackedCounter:
         return int(min(self.chunk_rows, max(MIN_CHUNK_ROWS, 2 * self._n_keys)))
 
     def _submit(self) -> None:
+        """Hand the full chunk to the workers: up to ``workers`` chunks are sorted at once (numpy's
+        sort releases the GIL, so they use the other cores while this thread packs the next chunk);
+        each then waits for the previous chunk's merge, so merges happen one at a time, in order."""
         buf, n = self._buf, self._n
         self._buf, self._n = None, 0
-        if self._future is not None:
-            self._future.result()              # one chunk in flight: memory stays two buffers
-        self._future = self._pool.submit(self._merge, buf, n)
+        while len(self._inflight) >= self.workers:   # memory stays workers + 1 chunk buffers
+            self._inflight.popleft().result()
+        prev = self._inflight[-1] if self._inflight else None
+        self._inflight.append(self._pool.submit(self._sort_merge, buf, n, prev))
 
-    def _merge(self, buf: np.ndarray, n: int) -> None:
+    def _sort_merge(self, buf: np.ndarray, n: int, prev) -> None:
         k, c = _counted(buf[:n])
         del buf
+        if prev is not None:
+            prev.result()                        # the previous chunk is merged (or its error is raised here)
+        self._merge(k, c)
+
+    def _merge(self, k: np.ndarray, c: np.ndarray) -> None:
+        """Merge the distinct keys ``k`` (sorted) and counts ``c`` of one chunk into the slices."""
         if not self._slices:
             self._slices = [(k, c)]
         else:
@@ -217,9 +227,8 @@ class PackedCounter:
         """(sorted distinct keys, their counts)."""
         if self._n:
             self._submit()
-        if self._future is not None:
-            self._future.result()
-            self._future = None
+        while self._inflight:
+            self._inflight.popleft().result()
         if not self._slices:
             return np.empty(0, np.uint64), np.empty(0, np.int64)
         keys = np.concatenate([sk for sk, _ in self._slices])
@@ -228,11 +237,20 @@ class PackedCounter:
         return keys, counts
 
 
-def _codes(field: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(sorted distinct values of ``field``, the code of every entry): a dense table when the values
-    span a range not much larger than their number, else a sort and a binary search."""
+def _codes(field: np.ndarray, is_sorted: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """(sorted distinct values of ``field``, the code of every entry): one pass over the runs when
+    ``field`` is sorted, a dense table when the values span a range not much larger than their
+    number, else a sort and a binary search."""
     if not len(field):
         return field, np.empty(0, np.int32)
+    if is_sorted:
+        new = np.empty(len(field), dtype=bool)
+        new[:1] = True
+        np.not_equal(field[1:], field[:-1], out=new[1:])
+        values = field[new]
+        code = np.cumsum(new, dtype=np.int32)
+        code -= 1
+        return values, code
     lo, hi = int(field.min()), int(field.max())
     if hi - lo <= max(1 << 20, 4 * len(field)):
         rel = (field - np.uint64(lo)).astype(np.intp)
@@ -250,13 +268,14 @@ def _codes(field: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def unpack(keys: np.ndarray, offsets) -> tuple:
-    """The S and X columns of packed ``keys`` as dictionary-encoded arrow arrays (sorted dictionaries
-    of int64 values, missing values as nulls)."""
+    """The S and X columns of packed ``keys`` (sorted) as dictionary-encoded arrow arrays (sorted
+    dictionaries of int64 values, missing values as nulls)."""
     import pyarrow as pa
 
     cols = []
-    for field, off, null in ((keys >> _SHIFT, offsets[0], NULL_S), (keys & _LOW, offsets[1], NULL_X)):
-        values, idx = _codes(field)
+    for field, off, null, srt in ((keys >> _SHIFT, offsets[0], NULL_S, True), (keys & _LOW, offsets[1], NULL_X, False)):
+        values, idx = _codes(field, srt)
+        del field
         missing = bool(len(values)) and values[-1] == null
         if missing:
             values = values[:-1]

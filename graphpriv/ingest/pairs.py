@@ -219,7 +219,8 @@ def _packed_aggregate(batches: Iterable):
     generic: list = []
     workers = max(1, min(4, os.cpu_count() or 1))
 
-    with PackedCounter() as counter, ThreadPoolExecutor(max_workers=workers) as ex:   # numpy, pyarrow release the GIL
+    # numpy and pyarrow release the GIL: keys are built on `workers` threads, chunks sorted on two
+    with PackedCounter(workers=min(2, workers)) as counter, ThreadPoolExecutor(max_workers=workers) as ex:
         def take(res):
             if res[0] == "int":
                 counter.add(*res[1])
@@ -357,14 +358,21 @@ def _encode(a, column: str, numbers: bool) -> tuple[np.ndarray, np.ndarray]:
     import pyarrow.compute as pc
 
     enc = a if pa.types.is_dictionary(a.type) else pc.dictionary_encode(a)
-    idx = np.asarray(enc.indices.fill_null(-1).to_numpy(zero_copy_only=False), dtype=np.int64)
     dictionary = enc.dictionary
-    used = np.bincount(idx[idx >= 0], minlength=len(dictionary)) > 0
+    nulls = enc.indices.null_count > 0
+    if nulls:
+        idx = np.asarray(enc.indices.fill_null(-1).to_numpy(zero_copy_only=False), dtype=np.int64)
+        used = np.bincount(idx[idx >= 0], minlength=len(dictionary)) > 0
+    else:                                 # no missing value: the indices as they are, no copy
+        idx = np.asarray(enc.indices.to_numpy(zero_copy_only=False))
+        used = np.bincount(idx, minlength=len(dictionary)) > 0 if len(idx) else np.zeros(len(dictionary), bool)
     if not used.all():                    # values of dropped pairs only are not labels
         new = np.cumsum(used) - 1
         idx = np.where(idx >= 0, new[np.maximum(idx, 0)] if len(new) else 0, -1)
         dictionary = dictionary.filter(pa.array(used))
     labels, rank = labels_from_values(dictionary, column, numbers)
+    if not nulls and np.array_equal(rank, np.arange(len(rank))):
+        return labels, (idx if idx.flags.writeable else idx.copy())   # already in label order (sorted integers)
     codes = np.where(idx >= 0, rank[np.maximum(idx, 0)] if len(rank) else 0, len(labels))
     if (idx < 0).any():
         out = np.empty(len(labels) + 1, dtype=object)
