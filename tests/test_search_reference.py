@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import graphpriv as gp
+from graphpriv.mechanisms import search
 import reference_search as ref
 
 OBJECTIVES = ["L0", "I*", "L0|I*=0"]
@@ -75,3 +76,42 @@ def test_hungarian_beam_equals_reference(objective, utility, lam):
     jr = gp.datasets.hungarian_range(missing="drop")
     vals = "labels" if utility == "U2" else None
     same(gp.agglomerate(jr, objective, lam, utility, vals, search="beam"), ref.beam_search(jr, objective, lam, utility, vals))
+
+
+class _blocks_from:
+    """Block scoring of the beam's children from ``k`` clusters on (by default only from 200 on)."""
+
+    def __init__(self, k):
+        self.k = k
+
+    def __enter__(self):
+        self.old, search._BLOCK_MIN = search._BLOCK_MIN, self.k
+
+    def __exit__(self, *exc):
+        search._BLOCK_MIN = self.old
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from(["L0", "L0|I*=0"]), st.sampled_from([0.0, 0.1, 0.3, 1.0, 3.0]),
+       st.sampled_from([(1, 0), (3, 3), (2, 5)]), st.sampled_from([(3, 9), (10, 24), (25, 45)]))
+def test_beam_block_scoring_equals_reference(seed, objective, lam, wp, n_range):
+    """Scoring only blocks of children, with bounds on the others, from the first depth on (U1): exactly
+    the beam that scores every child."""
+    jr, _ = instance(seed, n_range)
+    width, pareto = wp
+    opts = dict(width=width, pareto=pareto, local=False)
+    with _blocks_from(3):
+        new = gp.agglomerate(jr, objective, lam, "U1", search="beam", **opts)
+    same(new, ref.beam_search(jr, objective, lam, "U1", **opts))
+
+
+@pytest.mark.parametrize("objective,lam", [("L0", 0.3), ("L0", 3.0), ("L0|I*=0", 1.0)])
+def test_hungarian_beam_block_scoring_equals_reference(objective, lam):
+    """Hungarian data with block scoring from the first depth: the reference's beam, with most depths
+    decided by their blocks and far fewer children scored."""
+    jr = gp.datasets.hungarian_range(missing="drop")
+    with _blocks_from(3):
+        new = gp.agglomerate(jr, objective, lam, "U1", search="beam")
+    same(new, ref.beam_search(jr, objective, lam, "U1"))
+    assert new.info["block_depths"] >= 0.9 * (jr.n_public - 2) * (0.5 if lam == 3.0 else 1)
+    assert new.info["children_scored"] < new.info["children"] / 10

@@ -30,17 +30,25 @@ returns the same :class:`~graphpriv.AgglomerationResult` as the greedy run.
 Measured (``benchmarks/bench_search.py``, 20 seeded random ranges, |X| in [6, 9], 360 runs): mean gap to the
 exact optimum 0.465 for greedy and 0.018 for ``"beam"`` (96 % of the greedy gap closed, never worse).
 
-Cost. The beam scores every admissible merge of every kept state: at most (width + pareto) · |X|^3 / 6
-children in all (2.0 · 10^6 on the Hungarian data, |X| = 153; the count grows like |X|^3.1). Each depth
-is a handful of array operations over all its children (the pair quantities live in per-state arrays
-that a merge updates for the merged cluster only; for L0 every pair sees the state's smallest |S|𝒳|
-except the pairs of the cluster holding it, so only those are fixed up); the width pick and the Pareto
-walk then look only at the children near the best score and at most at the privacy key of the most
-useful children. Measured with ``benchmarks/bench_search.py`` (CPU time on a shared 2-core machine,
-load average 3-5): 80-210 ns per scored child at |X| = 153 (300 ns at |X| = 80, 500-600 ns at 50, fixed
-per-depth costs dominate small ranges), so the time grows like |X|^1.3-1.4 between |X| = 20 and 153 and
-tends to |X|^3. On the Hungarian data the default beam takes 0.14-0.37 s of CPU for L0 and problem (10)
-(50-190x the greedy run, which is O(|X|) merges with indexed partner searches), 5-12 ms for I*.
+Cost. An expanded state with k clusters has k (k - 1) / 2 children (merges), (width + pareto) · |X|^3 / 6 in
+all (2.0 · 10^6 on the Hungarian data, |X| = 153; the count grows like |X|^3.06). Below 200 clusters a depth
+scores all of them with a handful of array operations (the pair quantities live in per-state arrays that a
+merge updates for the merged cluster only; for L0 every pair sees the state's smallest |S|𝒳| except the
+pairs of the cluster holding it, so only those are fixed up); the width pick and the Pareto walk then look
+only at the children near the best score and at most at the privacy key of the most useful children. From
+200 clusters on (U1, problems (3) and (10)) a depth scores only a block of O(width) children per class of
+merges and the merges of the bottleneck cluster, and proves with bounds on the others that the beam picks
+the same children (see ``_block_depth``); when a bound fails the depth scores every child. The picks are
+identical either way (checked against the first implementation with blocks forced from three clusters
+on). Measured with ``benchmarks/bench_search.py`` (CPU time, random ranges with |S| = |X|/4, L0 and
+problem (10), U1, λ = 0.3, shared 2-core machine at load average 4): 240-680 µs per expanded state and
+7,000 / 600 / 350 / 140-180 ns per child at |X| = 20 / 50 / 80 / 153 (fixed per-depth costs dominate
+small ranges), so the time grows like |X|^1.4 between 20 and 153 and tends to |X|^3 while every child is
+scored; at |X| = 300 the first 100 depths take blocks (40 % of the children scored, 72-77 ns per child
+of the expanded states) and the depths below 200 clusters dominate. On the Hungarian data (153 values,
+never 200 clusters) the default beam takes 0.2-0.5 s of CPU for L0 and problem (10) (66-260x the greedy
+run, which is O(|X|) merges with indexed partner searches), 15-27 ms for I*. The floor is the number of
+array operations per depth: about 150 depths of up to 6 states, some hundred NumPy calls per state.
 """
 
 from __future__ import annotations
@@ -58,7 +66,7 @@ from ..quantization.contraction import Contraction
 from ..quantization.result import _result_from_groups, _returned_index
 from ..quantization.trajectory import _trajectory
 from ..trace import _groups, _UnionFind
-from .state import _Eval, _State, _triu, _children, _first_group
+from .state import _Eval, _State, _children, _first_group, _partner_pos, _pos, _score_pairs, _triu
 
 __all__ = [
     "SEARCHES",
@@ -67,6 +75,9 @@ __all__ = [
 ]
 
 _TOL = 1e-12
+#: Smallest number of clusters at which a depth of the beam scores blocks of children (U1, problems (3) and
+#: (10)) instead of every child: below it the O(|Q|^2) array scoring is cheaper than the per-state work.
+_BLOCK_MIN = 200
 
 
 # ====================================================================== candidates
@@ -131,89 +142,296 @@ def _beam(ev: _Eval, width: int, max_depth: int | None, pareto: int = 0, stats: 
     best = root if ev.feasible(np.array([root.ncomp]))[0] else None
     beam = [root]
     depth = 0
+    blocks = ev.objective != "I*" and not ev.is_u2
     while beam and (max_depth is None or depth < max_depth):
         depth += 1
-        ch = _children(ev, beam)
+        k = len(beam[0].members)
         if stats is not None:
-            k = len(beam[0].members)
             stats["expanded"] = stats.get("expanded", 0) + len(beam)
             stats["children"] = stats.get("children", 0) + len(beam) * (k * (k - 1) // 2)
-        if ch is None:
-            break
-        k, ok, priv, util, L, score = ch["k"], ch["ok"], ch["priv"], ch["util"], ch["L"], ch["score"]
-        I, J = _triu(k)
-        P = len(I)
-        feas = ok
-        if ev.objective == "L0|I*=0":
-            feas = ch["ncomp"] == 1
-        if feas is None or feas.any():
-            a = int(np.argmin(L if feas is None else np.where(feas, L, np.inf)))
-            if best is None or L[a] < best.L - _TOL:
-                best = beam[a // P].merge(ev, int(I[a % P]), int(J[a % P]), float(priv[a]), float(util[a]))
-        # branch and bound: merges never raise the utility and the privacy is >= 0, so no descendant of a
-        # child beats -λ·U(child); drop children that cannot improve on the best feasible partition
-        if best is not None:
-            alive = -ev.lam * util < best.L - _TOL
-            if ok is not None:
-                alive &= ok
-            if not alive.any():
+        new = None
+        # block scoring computes the quantities of its pairs itself: children carry their parent's pair
+        # arrays only when the next depth scores every child
+        ev.carry_pairs = not blocks or k - 1 < _BLOCK_MIN
+        got = _block_depth(ev, beam, width, pareto, best) if blocks and k >= max(_BLOCK_MIN, 3) else None
+        if got is not None:
+            ch, cand, best_b = got
+            if stats is not None:
+                stats["scored"] = stats.get("scored", 0) + len(ch["L"])
+            if cand is None:
+                best = best_b
                 break
-            cand = np.flatnonzero(alive)
-        else:
-            cand = np.arange(len(score)) if ok is None else np.flatnonzero(ok)
-        sc = score[cand]
-        at = np.zeros(len(cand), dtype=np.int64) if ch["at_min"] is None else ch["at_min"][cand]
-        new, keys = [], set()
-
-        def take(c):
-            a = int(cand[c])
-            st, i, j = beam[a // P], int(I[a % P]), int(J[a % P])
-            lab = st.child_lab(i, j)
-            key = lab.tobytes()
-            if key not in keys:
-                keys.add(key)
-                new.append(st.merge(ev, i, j, float(priv[a]), float(util[a]), lab))
-
-        # the `width` best distinct children in the order (score rounded to 1e-12, clusters at the
-        # bottleneck, index): walk the groups of equal (score, at_min) from the smallest. The walk runs on
-        # the children within 1e-9 of the smallest score (every group there is whole) and again on all
-        # children only when that subset runs out before `width` are taken.
-        lo = float(sc.min())
-        near = np.flatnonzero(sc <= lo + 1e-9)
-        if not _take_best(near, sc, at, width, take, new, lo + 5e-10) and len(near) < len(cand):
-            new.clear()
-            keys.clear()
-            _take_best(np.arange(len(cand)), sc, at, width, take, new, np.inf)
-        if pareto:
-            # keep a few children spread along the (privacy, utility) Pareto front of this depth, so that
-            # states at other utility levels than the current best-L ones survive (the objectives are
-            # bottlenecks: the optimum often needs merges that first raise L). The front, walked in the
-            # order (privacy key, -utility, index), takes each child whose utility beats the last taken by
-            # 1e-12; such a child has a strictly higher utility than every child before it, so only these
-            # records are visited (each found by two masked minima). Every record is the first of its
-            # upper set {u > t}, so none has a larger privacy key than the children of the largest
-            # utility: the walk only looks at the children whose key is within 1e-8 of theirs.
-            u = util[cand]
-            approx = sc + ev.lam * u + 1e-6 * at
-            top_u = u == u.max()
-            sub = np.flatnonzero(approx <= float(approx[top_u].min()) + 1e-8)
-            u = u[sub]
-            pkey = np.round(sc[sub] + ev.lam * u, 9) + 1e-6 * at[sub]
-            ru = np.round(u, 9)
-            rest = np.arange(len(sub))
-            front, best_u = [], -np.inf
-            while rest.size:
-                e = int(rest[np.argmax(_first_group(rest, pkey, ru, largest_secondary=True))])
-                if u[e] > best_u + 1e-12:
-                    front.append(int(sub[e]))
-                    best_u = u[e]
-                rest = rest[u[rest] > u[e]]
-            if len(front) > pareto:
-                front = [front[int(round(q))] for q in np.linspace(0, len(front) - 1, pareto)]
-            for c in front:
-                take(c)
+            new = _select(ev, beam, ch, cand, width, pareto, ch["rest_key"])
+            if new is not None:
+                best = best_b
+                if stats is not None:
+                    stats["blocks"] = stats.get("blocks", 0) + 1
+        if new is None:
+            got = _full_depth(ev, beam, best)
+            if got is None:
+                break
+            ch, cand, best = got
+            if stats is not None:
+                stats["scored"] = stats.get("scored", 0) + len(ch["L"])
+            if cand is None:
+                break
+            new = _select(ev, beam, ch, cand, width, pareto, None)
         beam = new
     return best
+
+
+def _select(ev: _Eval, beam: list, ch: dict, cand: np.ndarray, width: int, pareto: int, rest_key) -> list | None:
+    """The next beam: the ``width`` best distinct children of ``cand`` and a few along the Pareto front.
+    ``rest_key`` (block scoring): lower bounds (rounded score, bottleneck count) of the unscored children of
+    the states that have some; None when the ``width`` picks do not all come strictly before them."""
+    priv, util, score, cw, ci, cj = ch["priv"], ch["util"], ch["score"], ch["w"], ch["i"], ch["j"]
+    sc = score[cand]
+    at = np.zeros(len(cand), dtype=np.int64) if ch["at_min"] is None else ch["at_min"][cand]
+    new, keys = [], set()
+
+    last: list = []
+
+    def take(c):
+        last.append(c)
+        a = int(cand[c])
+        st, i, j = beam[int(cw[a])], int(ci[a]), int(cj[a])
+        lab = st.child_lab(i, j)
+        key = lab.tobytes()
+        if key not in keys:
+            keys.add(key)
+            new.append((st, i, j, a, lab))
+
+    # the `width` best distinct children in the order (score rounded to 1e-12, clusters at the
+    # bottleneck, index): walk the groups of equal (score, at_min) from the smallest. The walk runs on
+    # the children within 1e-9 of the smallest score (every group there is whole) and again on all
+    # children only when that subset runs out before `width` are taken.
+    lo = float(sc.min())
+    near = np.flatnonzero(sc <= lo + 1e-9)
+    if not _take_best(near, sc, at, width, take, new, lo + 5e-10) and len(near) < len(cand):
+        new.clear()
+        keys.clear()
+        last.clear()
+        _take_best(np.arange(len(cand)), sc, at, width, take, new, np.inf)
+    if rest_key is not None and len(rest_key[0]):
+        if len(new) < width:
+            return None
+        c = last[-1]
+        r, m, g = np.round(sc[c], 12), at[c], ch["gidx"][cand[c]]
+        rr, rm, rg = rest_key
+        if not ((r < rr) | ((r == rr) & ((m < rm) | ((m == rm) & (g < rg))))).all():
+            return None
+    if pareto:
+        # keep a few children spread along the (privacy, utility) Pareto front of this depth, so that
+        # states at other utility levels than the current best-L ones survive (the objectives are
+        # bottlenecks: the optimum often needs merges that first raise L). The front, walked in the
+        # order (privacy key, -utility, index), takes each child whose utility beats the last taken by
+        # 1e-12; such a child has a strictly higher utility than every child before it, so only these
+        # records are visited (each found by two masked minima). Every record is the first of its
+        # upper set {u > t}, so none has a larger privacy key than the children of the largest
+        # utility: the walk only looks at the children whose key is within 1e-8 of theirs.
+        u = util[cand]
+        approx = sc + ev.lam * u + 1e-6 * at
+        top_u = u == u.max()
+        sub = np.flatnonzero(approx <= float(approx[top_u].min()) + 1e-8)
+        u = u[sub]
+        pkey = np.round(sc[sub] + ev.lam * u, 9) + 1e-6 * at[sub]
+        ru = np.round(u, 9)
+        rest = np.arange(len(sub))
+        front, best_u = [], -np.inf
+        while rest.size:
+            e = int(rest[np.argmax(_first_group(rest, pkey, ru, largest_secondary=True))])
+            if u[e] > best_u + 1e-12:
+                front.append(int(sub[e]))
+                best_u = u[e]
+            rest = rest[u[rest] > u[e]]
+        if len(front) > pareto:
+            front = [front[int(round(q))] for q in np.linspace(0, len(front) - 1, pareto)]
+        for c in front:
+            take(c)
+    return [st.merge(ev, i, j, float(priv[a]), float(util[a]), lab) for st, i, j, a, lab in new]
+
+
+def _full_depth(ev: _Eval, beam: list, best: _State | None):
+    """Every child of the depth (:func:`_children`): (children, indices of the children that may enter the
+    beam, best) with ``best`` updated by the best feasible child; indices None: no child can improve
+    on ``best`` (stop); None: no admissible merge."""
+    ch = _children(ev, beam)
+    if ch is None:
+        return None
+    k, ok, priv, util, L = ch["k"], ch["ok"], ch["priv"], ch["util"], ch["L"]
+    I, J = _triu(k)
+    P = len(I)
+    flat = np.arange(len(L))
+    ch["w"], ch["i"], ch["j"] = flat // P, I[flat % P], J[flat % P]
+    feas = ok
+    if ev.objective == "L0|I*=0":
+        feas = ch["ncomp"] == 1
+    if feas is None or feas.any():
+        a = int(np.argmin(L if feas is None else np.where(feas, L, np.inf)))
+        if best is None or L[a] < best.L - _TOL:
+            best = beam[a // P].merge(ev, int(I[a % P]), int(J[a % P]), float(priv[a]), float(util[a]))
+    # branch and bound: merges never raise the utility and the privacy is >= 0, so no descendant of a
+    # child beats -λ·U(child); drop children that cannot improve on the best feasible partition
+    if best is not None:
+        alive = -ev.lam * util < best.L - _TOL
+        if ok is not None:
+            alive &= ok
+        if not alive.any():
+            return ch, None, best
+        return ch, np.flatnonzero(alive), best
+    return ch, (flat if ok is None else np.flatnonzero(ok)), best
+
+
+_BIG = np.iinfo(np.int64).max // 4
+
+
+def _suffix_min(z: np.ndarray, sel: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """z on ``sel`` (a huge value elsewhere) and, at every position, the smallest of it after that position."""
+    zs = np.where(sel, z, _BIG)
+    return zs, np.append(np.minimum.accumulate(zs[::-1])[::-1][1:], _BIG)
+
+
+def _first_pairs(z, left, right, t: int, m: int, Sp=None, equal: bool = False, rows: int = 3):
+    """The first m pairs (a, b), a < b, in index order with z[a] + z[b] <= t, one cluster in ``left`` and
+    the other in ``right`` (each (mask, z on it, its suffix minima) from :func:`_suffix_min`; the same for
+    pairs within one set); with packed S-sets ``Sp``: only pairs of different (``equal``: equal) sets.
+    Looks at most at ``rows`` first clusters a. Returns the pairs and the first cluster a not looked at
+    (None when every pair was seen or m were found; then the next is after the last found)."""
+    (lm, zl, nl), (rm, zr, nr) = left, right
+    out: list[tuple[int, int]] = []
+    hits = np.flatnonzero((zl + nr <= t) | (zr + nl <= t)).tolist()
+    for n, x in enumerate(hits):
+        if n == rows:
+            return out, x
+        ok = (rm[x + 1:] if lm[x] else False) | (lm[x + 1:] if rm[x] else False)
+        ok = ok & (z[x + 1:] <= t - z[x])
+        if Sp is not None:
+            same = (Sp[x + 1:] == Sp[x]).all(axis=1)
+            ok &= same if equal else ~same
+        ys = x + 1 + np.flatnonzero(ok)
+        out.extend((x, int(y)) for y in ys[:m - len(out)].tolist())
+        if len(out) >= m:
+            break
+    return out, None
+
+
+def _block_depth(ev: _Eval, beam: list, width: int, pareto: int, best: _State | None):
+    """Like :func:`_full_depth` (U1 utility), but scoring only a block of the children of every state when
+    bounds prove that the others cannot change the beam's picks; None otherwise (then every child is
+    scored).
+
+    Off the cluster o0 holding the bottleneck min |S|𝒳| = m0 (every merge of o0 is in the block), a merge
+    of clusters a and b keeps the privacy of the state (m0 stays), its utility depends only on the level
+    max(|a| + |b|, largest cluster), and its bottleneck count is c0 - [a at m0] - [b at m0] (problem (10):
+    +1 for two equal S-sets at m0). So its class -- both, one or none of a, b at m0 (problem (10): and
+    equal sets) -- its level and its index fix its place in the beam's order (score, count, index) and
+    in the Pareto walk (privacy key, -utility, index). For every class the block holds the first
+    ``width`` + 1 merges, in index order, at the class's smallest level (found from suffix minima of the
+    cluster sizes, looking at three rows at most). Every other merge of the class comes after them in
+    index order or lies at a higher level, which bounds its key from below in both orders and in L; and
+    the block's first merge of the class precedes it in the Pareto walk and is at least as useful (when
+    the class has none in the block, a block child of an earlier class must be; checked). When every
+    bound comes after the ``width`` picks (checked by :func:`_select`) and after the best feasible child,
+    the picks from the block are exactly the picks from all children. A depth then costs O(|Q|) per
+    state instead of O(|Q|^2)."""
+    W, k = len(beam), len(beam[0].members)
+    I, J = _triu(k)
+    P = len(I)
+    pen_on = ev.objective == "L0|I*=0"
+    pos, groups, loose = [], [], []                        # groups: (w, level, bottleneck count, first index)
+    for w, st in enumerate(beam):
+        s, z = st.iv[:, 1], st.iv[:, 0]
+        if pen_on and st.ncomp > 1:
+            return None
+        m0 = int(s.min())
+        f = s == m0
+        F = np.flatnonzero(f)
+        c0, zmax = len(F), int(z.max())
+        A = float(ev.tab_l0[m0])
+        x = (A + (float(ev.tab_penalty[st.ncomp]) if pen_on else 0.0)) * 1e9
+        if abs(x - math.floor(x) - 0.5) < 1e-3:            # privacy key at a rounding boundary
+            return None
+        mask = np.zeros(P, dtype=bool)
+        mask[_partner_pos(k, int(F[0]))[0]] = True
+        m = width + 1
+        nf = ~f
+        sf, sn = (f, *_suffix_min(z, f)), (nf, *_suffix_min(z, nf))
+        Sp = np.packbits(st.Sb, axis=1)
+        classes = []                                       # (first pairs at the class's top level, level, count)
+        if c0 >= 2:
+            zF = np.sort(z[F])
+            t = max(int(zF[0] + zF[1]), zmax)
+            for cls in ((False, True) if pen_on else (False,)):
+                classes.append((_first_pairs(z, sf, sf, t, m, Sp, cls), t, c0 - 2 + cls))
+        if c0 >= 2 and k - c0 >= 1:
+            t = max(int(z[F].min() + z[nf].min()), zmax)
+            classes.append((_first_pairs(z, sf, sn, t, m), t, c0 - 1))
+        if k - c0 >= 2:
+            zn = np.sort(z[nf])
+            t = max(int(zn[0] + zn[1]), zmax)
+            classes.append((_first_pairs(z, sn, sn, t, m, Sp if ev.objective == "L0" else None), t, c0))
+        for (pairs, stop), t, cnt in classes:
+            if pairs:
+                pp = np.array([_pos(k, x, y) for x, y in pairs], dtype=np.int64)
+                mask[pp] = True
+            if len(pairs) == m:                            # more merges at the top level, later in index order
+                groups.append((w, t, cnt, w * P + int(pp[-1]) + 1))
+            elif stop is not None:                         # and from the first cluster not looked at
+                groups.append((w, t, cnt, w * P + _pos(k, stop, stop + 1)))
+            if not pairs and (stop is not None or t + 1 <= ev.n):
+                # the class's first of largest utility is not in the block: a block child of a class
+                # before it in the Pareto walk must be at least as useful (checked below)
+                loose.append((w, cnt, t if stop is not None else t + 1))
+            if t + 1 <= ev.n:                              # merges below the top level
+                groups.append((w, t + 1, cnt, -1))
+        pos.append(np.flatnonzero(mask))
+    ch = _score_pairs(ev, beam, pos)
+    ok, priv, util, L, score, at_min = ch["ok"], ch["priv"], ch["util"], ch["L"], ch["score"], ch["at_min"]
+    # bounds of every group of unscored merges: utility at most u_max, L and score at least those at u_max
+    gw = np.array([g[0] for g in groups], dtype=np.int64)
+    uR = ev.tab_u1[np.array([g[1] for g in groups], dtype=np.int64)]
+    g_at = np.array([g[2] for g in groups], dtype=np.int64)
+    g_ix = np.array([g[3] for g in groups], dtype=np.int64)
+    m0s = np.array([int(st.iv[:, 1].min()) for st in beam], dtype=np.int64)
+    L_lb = ev.tab_l0[m0s[gw]] - ev.lam * uR
+    score_lb = L_lb + ev.tab_penalty[np.array([st.ncomp for st in beam], dtype=np.int64)[gw]] if pen_on else L_lb
+    feas = ch["ncomp"] == 1 if pen_on else ok
+    # the best feasible child: before every unscored merge in (L, index)
+    a = -1
+    if feas.any():
+        a = int(np.argmin(np.where(feas, L, np.inf)))
+    ga = int(ch["w"][a]) * P + _pos(k, int(ch["i"][a]), int(ch["j"][a])) if a >= 0 else -1
+    if a >= 0 and (best is None or L[a] < best.L - _TOL):
+        if not ((L_lb > L[a]) | ((L_lb == L[a]) & (g_ix > ga))).all():
+            return None
+        best = beam[int(ch["w"][a])].merge(ev, int(ch["i"][a]), int(ch["j"][a]), float(priv[a]), float(util[a]))
+    elif best is None:
+        if len(groups):
+            return None
+    elif not (L_lb >= best.L - _TOL).all():
+        return None
+    if best is None:
+        alive = ok if ok is not None else np.ones(len(L), dtype=bool)
+        g_alive = np.ones(len(groups), dtype=bool)
+    else:
+        thr = best.L - _TOL
+        alive = -ev.lam * util < thr
+        if ok is not None:
+            alive &= ok
+        g_alive = -ev.lam * uR < thr
+    if not alive.any():
+        return None if g_alive.any() or best is None else (ch, None, best)
+    if pareto and loose:
+        u = util[alive]
+        pk = np.round(score[alive] + ev.lam * u, 9) + 1e-6 * at_min[alive]
+        pens = ev.tab_penalty[np.array([st.ncomp for st in beam], dtype=np.int64)] if pen_on else np.zeros(W)
+        for w, cnt, t in loose:
+            if -ev.lam * ev.tab_u1[t] < (np.inf if best is None else best.L - _TOL) and not (
+                    (pk < np.round(ev.tab_l0[m0s[w]] + pens[w], 9) + 1e-6 * cnt - 1e-9) & (u >= ev.tab_u1[t])).any():
+                return None
+    ch["gidx"] = ch["w"] * P + _pos(k, ch["i"], ch["j"])
+    ch["rest_key"] = (np.round(score_lb[g_alive], 12), g_at[g_alive], g_ix[g_alive])
+    return ch, np.flatnonzero(alive), best
 
 
 def _take_best(idx: np.ndarray, sc: np.ndarray, at: np.ndarray, width: int, take, new: list, whole: float) -> bool:
@@ -421,7 +639,9 @@ def beam_search(jr: JointRange, objective: str, lam: float, utility: Any = "U1",
         Its ``trace`` replays merges that build the returned quantisation (single merges; local moves are
         re-expressed as merges of the final clusters); ``info["search"] == "beam"``,
         ``info["source"]`` says which candidate won ("greedy", "beam", "capped", "local"), and
-        ``info["states_expanded"]`` / ``info["children_scored"]`` count the beam's work.
+        ``info["states_expanded"]``, ``info["children"]`` (all merges of the expanded states) and
+        ``info["children_scored"]`` (those scored; fewer when blocks were scored, ``info["block_depths"]``)
+        count the beam's work.
 
     Examples
     --------
@@ -446,9 +666,11 @@ def beam_search(jr: JointRange, objective: str, lam: float, utility: Any = "U1",
 
     Notes
     -----
-    Each depth expands ``width`` states by all O(|Q|^2) admissible merges (vectorised), so the beam costs
-    O(width · |X|^3) plus the greedy run and the local moves (O(|X| · |Q|) evaluations per pass). Practical
-    to a few hundred public values; for larger ranges use ``search="local"``.
+    Each depth expands ``width`` + ``pareto`` states by all O(|Q|^2) admissible merges (vectorised; from 200
+    clusters on, U1, problems (3) and (10): a block of O(|Q|) of them per state, when bounds show that the
+    others cannot change the picks), so the beam costs up to O(width · |X|^3) plus the greedy run and the
+    local moves (O(|X| · |Q|) evaluations per pass). Practical to a few hundred public values; for larger
+    ranges use ``search="local"``.
     """
     _check_options("beam", unknown, beam_search)
     width = _check_int(width, "width")
@@ -484,7 +706,8 @@ def beam_search(jr: JointRange, objective: str, lam: float, utility: Any = "U1",
             if loc.L < best.L - _TOL:
                 best, source = loc, "local"
     return _result(ev, best, "beam", {"source": source, "width": width, "pareto": pareto, "greedy_L": float(greedy_L),
-                                      "states_expanded": stats.get("expanded", 0), "children_scored": stats.get("children", 0)})
+                                      "states_expanded": stats.get("expanded", 0), "children": stats.get("children", 0),
+                                      "children_scored": stats.get("scored", 0), "block_depths": stats.get("blocks", 0)})
 
 
 def local_search(jr: JointRange, objective: str, lam: float, utility: Any = "U1", values: Any = None, *, base: float = 2,

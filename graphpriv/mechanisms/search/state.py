@@ -53,6 +53,7 @@ class _Eval:
             self.tab_istar = np.log(np.arange(self.n + 1)) / self.lb
             self.tab_penalty = self.penalty * np.log(np.arange(self.n + 1)) / self.lb
         self._cost_cache: dict[tuple, float] = {}
+        self.carry_pairs = True                        # children inherit their parent's pair arrays
 
     # ---------------------------------------------------------------- scalar measures
     def priv_from(self, min_s, ncomp):
@@ -229,9 +230,9 @@ class _State:
         """Fill the pair arrays (once per state; children of an expanded state inherit them)."""
         if self.U is None:
             I, J = _triu(len(self.members))
-            S = self.Sb.astype(np.int64)
+            S = self.Sb.astype(np.float32)             # exact counts (< 2^24) by a BLAS product
             ssz = self.iv[:, 1]
-            self.U = ssz[I] + ssz[J] - (S @ S.T)[I, J]
+            self.U = ssz[I] + ssz[J] - (S @ S.T).astype(np.int64)[I, J]
             if not ev.is_u2:
                 z = self.iv[:, 0]
                 self.Z = z[I] + z[J]
@@ -282,7 +283,7 @@ class _State:
             else:
                 fv[i, 0] = ev.cost(mi)
         st.U = st.Z = st.D = None
-        if self.U is not None:
+        if self.U is not None and ev.carry_pairs:
             # pairs without j keep their values (triu order survives deleting j); rewrite i's pairs
             kp = _pairs_without(k, j)
             pos, other = _partner_pos(k - 1, i)
@@ -467,3 +468,57 @@ def _first_group(idx: np.ndarray, primary: np.ndarray, secondary: np.ndarray, la
     s = secondary[idx]
     best = s[m].max() if largest_secondary else s[m].min()
     return m & (s == best)
+
+
+def _smallest3(vals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per state (rows of ``vals``, (W, k), k >= 3): the positions of the three smallest values (stable
+    order) and the values."""
+    order = np.argsort(vals, axis=1, kind="stable")[:, :3]
+    return order, np.take_along_axis(vals, order, axis=1)
+
+
+def _excl_at(order: np.ndarray, v: np.ndarray, w: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The smallest value over the clusters other than a and b of state w, from :func:`_smallest3`."""
+    o0, o1 = order[w, 0], order[w, 1]
+    first = (o0 != a) & (o0 != b)
+    second = (o1 != a) & (o1 != b)
+    return np.where(first, v[w, 0], np.where(second, v[w, 1], v[w, 2]))
+
+
+def _score_pairs(ev: _Eval, states: list, pos: list) -> dict:
+    """Scores of the merges ``pos[w]`` (increasing flat pair positions of :func:`_triu`) of every state w,
+    with the same arithmetic as :func:`_children` (the same floats for every child), as flat arrays in the
+    order (state, position). Objectives "L0" and "L0|I*=0", utility U1. Returns the arrays of :func:`_children`
+    plus ``w``, ``i``, ``j`` (the state and the merged cluster positions of every child)."""
+    k = len(states[0].members)
+    I, J = _triu(k)
+    w = np.repeat(np.arange(len(states)), [len(q) for q in pos])
+    p = np.concatenate(pos)
+    a, b = I[p], J[p]
+    iv = np.stack([st.iv for st in states])                                 # (W, k, 3)
+    ssz = iv[:, :, 1]
+    # the pair quantities of :meth:`_State.pairs`, for these pairs only (same arithmetic, same values)
+    Sp = np.packbits(np.stack([st.Sb for st in states]), axis=2)              # (W, k, bytes)
+    U = np.bitwise_count(Sp[w, a] | Sp[w, b]).sum(axis=1, dtype=np.int64)
+    sa, sb = ssz[w, a], ssz[w, b]
+    nc = np.array([st.ncomp for st in states])
+    cross = None
+    if ev.objective != "L0" and (nc > 1).any():
+        comp = iv[:, :, 2]
+        cross = comp[w, a] != comp[w, b]
+        ncomp = nc[w] - cross
+    else:
+        ncomp = nc[w]
+    ok = 2 * U > sa + sb if ev.objective == "L0" else None
+    order, v = _smallest3(ssz)
+    ms = np.minimum(U, _excl_at(order, v, w, a, b)).astype(np.int64)
+    priv = ev.tab_l0[ms]
+    width = ev.n_s + 2
+    W = len(states)
+    cnt_s = np.bincount((ssz + width * np.arange(W)[:, None]).ravel(), minlength=W * width)
+    at_min = cnt_s[ms + width * w] - (sa == ms) - (sb == ms) + (U == ms)
+    util = ev.tab_u1[np.maximum(iv[w, a, 0] + iv[w, b, 0], iv[:, :, 0].max(axis=1)[w])]
+    L = priv - ev.lam * util
+    score = L + ev.tab_penalty[ncomp] if ev.objective == "L0|I*=0" else L
+    return {"k": k, "ok": ok, "priv": priv, "util": util, "L": L, "score": score,
+            "ncomp": ncomp if ev.objective != "L0" else None, "at_min": at_min, "w": w, "i": a, "j": b}
