@@ -150,7 +150,9 @@ def test_exact_frontier_dominates_grid_frontier_and_its_points_are_single_runs(i
     for e in exact.points:
         leaf = next(leaf for leaf in leaves if np.array_equal(leaf.ids, e._ids))
         assert (e.privacy, e.utility) == (leaf.privacy, leaf.utility)
-        assert e.lam_min <= leaf.lam_min and leaf.lam_max <= e.lam_max
+        assert e.lam_min <= max(leaf.lam_min, math.ulp(0.0)) and leaf.lam_max <= e.lam_max
+        holds_zero = any((0.0, 0.0) in lf.segments for lf in leaves if np.array_equal(lf.ids, e._ids))
+        assert (e.lam_min == 0.0) == holds_zero  # λ = 0 is in a point's range only if it selects the point
         for lo, hi in leaf.segments:
             lam = 0.0 if hi == lo else (lo * 2 + 1 if hi == math.inf else 0.5 * (lo + hi))
             assert leaf.contains(lam)

@@ -314,7 +314,8 @@ def pareto_frontier(jr: JointRange, objective: str, utility: Any = "U1", values:
     and the cost is about one run at λ = 0 plus one run at λ > 0 per distinct trajectory, each step of
     a branch asking the winner at its ends (benchmarks/bench_agglomerate.py prints the ratios). A
     point's λ range is [lam_min, lam_max), the extremes of the λ whose trajectory ends at its
-    quantisation (lam_min = lam_max = 0 for a point that λ = 0 alone selects). The tree follows the
+    quantisation (lam_min = lam_max = 0 for a point that λ = 0 alone selects; lam_min = 5e-324, the
+    smallest positive float, for one that every small λ > 0 but not λ = 0 selects). The tree follows the
     exact envelope where a single run compares ΔL rounded to the tie tolerance 1e-9:
     within about 1e-9 / |ΔU_p - ΔU_r| of a breakpoint between pairs p and r (and right of λ = 0, where
     pairs with equal ΔL0 tie after rounding) ``agglomerate`` may resolve the near-tie the other way;
@@ -458,10 +459,12 @@ def _tree_frontier(prob, u_hat) -> Frontier:
     found: dict = {}
     for leaf in tree.leaves:
         key = leaf.ids.tobytes()
+        # a leaf of (0, hi) without λ = 0 itself starts at the smallest positive float
+        lo = leaf.lam_min if leaf.lam_min > 0 or (0.0, 0.0) in leaf.segments else math.ulp(0.0)
         if key not in found:
-            found[key] = [leaf, leaf.lam_min, leaf.lam_max]
+            found[key] = [leaf, lo, leaf.lam_max]
         else:
-            found[key][1] = min(found[key][1], leaf.lam_min)
+            found[key][1] = min(found[key][1], lo)
             found[key][2] = max(found[key][2], leaf.lam_max)
     items = list(found.values())
     keep = pareto_filter([it[0].privacy for it in items], [it[0].utility for it in items])
