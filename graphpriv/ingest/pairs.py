@@ -115,8 +115,10 @@ def aggregate_pairs(batches: Iterable, sensitive: str, public: str, *, empty_ok:
         for b in batches:
             yield b if b.schema == first.schema else b.cast(first.schema)
 
-    if all(_int_like(f.type) for f in first.schema) and _packs(first):
-        return PairCounts(_packed_aggregate(itertools.chain([first], same_schema(it))), missing_rows)
+    if all(_int_like(f.type) for f in first.schema):
+        first_int = _as_integers(first)      # text of canonical integers parsed once, not once per check
+        if _packs(first_int):
+            return PairCounts(_packed_aggregate(itertools.chain([first_int], same_schema(it))), missing_rows)
 
     buffered, rows = [first], first.num_rows          # small data: aggregated in memory at once
     for b in it:
@@ -176,6 +178,19 @@ def _aggregate_in_memory(batches):
 
     return pa.table({"s": values(dicts[0], coo.row, shape[0]), "x": values(dicts[1], coo.col, shape[1]),
                      "n": pa.array(coo.data.astype(np.int64))})
+
+
+def _as_integers(batch):
+    """``batch`` with each text column of canonical decimal integers as int64 (others unchanged)."""
+    import pyarrow as pa
+
+    from .packed import _integers
+
+    cols = []
+    for a in batch.columns:
+        v = _integers(a) if not pa.types.is_integer(a.type) else a
+        cols.append(a if v is None else v)
+    return pa.RecordBatch.from_arrays(cols, names=batch.schema.names)
 
 
 def _packs(batch) -> bool:
