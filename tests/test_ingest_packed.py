@@ -78,7 +78,8 @@ def test_parquet_folder_in_small_chunks_equals_counter(missing, chunk, tmp_path,
 
 
 TEXTS = st.one_of(st.none(), st.integers(-10**19, 10**19).map(str),
-                  st.sampled_from(["0", "-0", "007", "+7", "0x1F", "0X3B9ACA00", "1000000000", " 7", "7.0", "1e3", "",
+                  st.sampled_from(["0", "-0", "00", "007", "-07", "+7", "0x1F", "0X3B9ACA00", "-0x3B9ACA00", "1000000000",
+                                   "-1000000000", " 7", "7.0", "1e3", "",
                                    "-", "999999999999999999", "1000000000000000000", "-999999999999999999"]))
 
 

@@ -25,8 +25,9 @@ MAX_LABEL_CHARS = 10_000
 _CANONICAL_INT = r"^-?(0|[1-9][0-9]{0,17})$"
 
 
-#: 10, 100, ..., 10^17: a canonical integer of at most 18 digits has ``1 + #(powers <= |v|)`` digits.
-_POW10 = 10 ** np.arange(1, 18, dtype=np.int64)
+#: A canonical integer of d digits (d <= 18) has ``_LO[d] <= |v| < _HI[d]``; d = 0 or d > 18 never do.
+_LO = np.array([1, 0] + [10 ** (d - 1) for d in range(2, 19)] + [1], dtype=np.int64)
+_HI = np.array([0] + [10 ** d for d in range(1, 19)] + [0], dtype=np.int64)
 
 
 def canonical_int_values(a):
@@ -59,8 +60,9 @@ def canonical_int_values(a):
         return v if pc.all(pc.match_substring_regex(a, _CANONICAL_INT)).as_py() else None
     length = np.diff(offsets)
     val = np.asarray(v.fill_null(0).to_numpy(zero_copy_only=False))
-    want = 1 + np.searchsorted(_POW10, np.abs(val), side="right") + (val < 0)
-    ok = length == want
+    digits = np.minimum(length - (val < 0), 19)          # digits of the text, if it is canonical
+    size = np.abs(val)
+    ok = (size >= _LO[digits]) & (size < _HI[digits])
     if np.any((val == 0) & (length == 2)):  # "-0" matches the expression, "00" does not: let it decide
         return v if pc.all(pc.match_substring_regex(a, _CANONICAL_INT)).as_py() else None
     if v.null_count:
