@@ -143,6 +143,7 @@ def _beam(ev: _Eval, width: int, max_depth: int | None, pareto: int = 0, stats: 
     beam = [root]
     depth = 0
     blocks = ev.objective != "I*" and not ev.is_u2
+    wait = 0
     while beam and (max_depth is None or depth < max_depth):
         depth += 1
         k = len(beam[0].members)
@@ -150,10 +151,9 @@ def _beam(ev: _Eval, width: int, max_depth: int | None, pareto: int = 0, stats: 
             stats["expanded"] = stats.get("expanded", 0) + len(beam)
             stats["children"] = stats.get("children", 0) + len(beam) * (k * (k - 1) // 2)
         new = None
-        # block scoring computes the quantities of its pairs itself: children carry their parent's pair
-        # arrays only when the next depth scores every child
-        ev.carry_pairs = not blocks or k - 1 < _BLOCK_MIN
-        got = _block_depth(ev, beam, width, pareto, best) if blocks and k >= max(_BLOCK_MIN, 3) else None
+        use = blocks and k >= max(_BLOCK_MIN, 3) and not wait
+        wait = max(0, wait - 1)
+        got = _block_depth(ev, beam, width, pareto, best) if use else None
         if got is not None:
             ch, cand, best_b = got
             if stats is not None:
@@ -161,12 +161,18 @@ def _beam(ev: _Eval, width: int, max_depth: int | None, pareto: int = 0, stats: 
             if cand is None:
                 best = best_b
                 break
+            # block scoring computes the quantities of its pairs itself: children carry their parent's
+            # pair arrays only for a depth that scores every child
+            ev.carry_pairs = k - 1 < _BLOCK_MIN
             new = _select(ev, beam, ch, cand, width, pareto, ch["rest_key"])
             if new is not None:
                 best = best_b
                 if stats is not None:
                     stats["blocks"] = stats.get("blocks", 0) + 1
         if new is None:
+            if use:                                # the bounds failed: score every child for a few depths
+                wait = 4
+            ev.carry_pairs = True
             got = _full_depth(ev, beam, best)
             if got is None:
                 break

@@ -502,7 +502,6 @@ def _score_pairs(ev: _Eval, states: list, pos: list) -> dict:
     U = np.bitwise_count(Sp[w, a] | Sp[w, b]).sum(axis=1, dtype=np.int64)
     sa, sb = ssz[w, a], ssz[w, b]
     nc = np.array([st.ncomp for st in states])
-    cross = None
     if ev.objective != "L0" and (nc > 1).any():
         comp = iv[:, :, 2]
         cross = comp[w, a] != comp[w, b]
