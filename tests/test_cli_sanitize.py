@@ -358,3 +358,38 @@ def test_sanitize_text_column_labels(tmp_path, capsys):
     for r_ in rows[1:]:
         value = r_.split(",", 1)[1].strip('"')
         assert value in {v["value"] for v in mapping["values"] if not v["changed"]} | {c["released"] for c in merged}
+
+
+@pytest.mark.parametrize("utility,choice", [("U2", ["--lam", "0.5"]), ("U1", ["--min-utility", "3"]),
+                                            ("U2", ["--min-utility", "-8"])])
+def test_sanitize_section_vc_runs_the_mechanism_once(tmp_path, capsys, monkeypatch, utility, choice):
+    """Section V-C (problem (10) of Ding & Farokhi): the frontier's tree of trajectories gives the λ
+    choice and the release; no second run of the mechanism (``agglomerate`` is never called), and the
+    release equals a direct ``agglomerate`` at the chosen λ."""
+    import graphpriv.mechanisms.agglomerative as agg
+
+    df = gp.datasets.load_hungarian()[["age", "chol"]].dropna()
+    df.to_csv(tmp_path / "h.csv", index=False)
+    direct = gp.agglomerate
+    calls = []
+
+    def counted(*a, **k):
+        calls.append(a[1] if len(a) > 1 else k.get("objective"))
+        return direct(*a, **k)
+
+    monkeypatch.setattr(gp, "agglomerate", counted)
+    monkeypatch.setattr(agg, "agglomerate", counted)
+    proc = run_inproc(["sanitize", tmp_path / "h.csv", "-s", "age", "-x", "chol", "--missing", "drop", "--objective",
+                       "L0|I*=0", "--utility", utility, *choice, "--out", tmp_path / "rel", "--no-animation",
+                       "--no-explorer"], capsys)
+    assert proc.returncode == 0, proc.stderr
+    assert calls == []
+    summ = json.loads((tmp_path / "rel" / "summary.json").read_text())
+    jr = gp.JointRange.from_dataframe(df, sensitive="age", public="chol")
+    values = {v: float(v) for v in jr.public_labels.tolist()} if utility == "U2" else None
+    r = direct(jr, "L0|I*=0", summ["lam"], utility, values)
+    assert summ["after"]["privacy"] == pytest.approx(r.privacy, abs=1e-9)
+    assert summ["after"]["utility"] == pytest.approx(r.utility, abs=1e-9)
+    assert summ["after"]["n_public"] == r.n_clusters and summ["after"]["I_star"] == 0.0
+    if choice[0] == "--min-utility":
+        assert r.utility >= float(choice[1]) - 1e-12

@@ -3,9 +3,10 @@
 Runs Algorithm 1 (``--objective L0``), Algorithm 2 (``I*``) or Section V-C (``L0|I*=0``) of Ding &
 Farokhi's agglomerative mechanisms with utility U1 or U2 and a Lagrange multiplier given by ``--lam``,
 or chosen from the privacy-utility frontier as the most private point whose utility is at least
-``--min-utility``. For Algorithms 1 and 2 one λ-free trajectory gives the frontier, the choice of λ,
-the trace and the release (the merge order does not depend on λ, only where the run stops). Writes
-into ``--out DIR``:
+``--min-utility``. The mechanism runs once: for Algorithms 1 and 2 one λ-free trajectory gives the
+frontier, the choice of λ, the trace and the release (the merge order does not depend on λ, only where
+the run stops); for Section V-C the tree of trajectories over every λ >= 0
+(:func:`graphpriv.section_vc_tree`) gives them. Writes into ``--out DIR``:
 
 - ``sanitized.csv`` (or ``.parquet`` for Parquet input): the input table with the public column
   released (``--release``): ``label`` (default for U1) replaces a merged value by its cluster's
@@ -64,8 +65,9 @@ problem (10): the release always has I* = 0). Quote them in a shell ('I*').
 --utility: U1 = I0(X -> X^) in bits (worst-case resolution kept); U2 = -(largest |x - codeword|) with
 centroid codewords (needs numeric public values; missing values must be dropped: --missing drop).
 --lam X runs with multiplier X; --min-utility T picks, from the frontier over λ
-(graphpriv.pareto_frontier: exact over every λ for L0 and I*, a λ grid for L0|I*=0), the most private
-release with utility >= T (U1: bits, e.g. 3; U2: minus the allowed distortion, e.g. -10).
+(graphpriv.pareto_frontier: exact over every λ >= 0 for all three objectives), the most private
+release with utility >= T (U1: bits, e.g. 3; U2: minus the allowed distortion, e.g. -10). One run of
+the mechanism gives the frontier, the chosen λ, the trace and the release.
 --release: label (default for U1) writes "[240, 260]" for a cluster of numbers contiguous in value
 order, else "{132, 243}"; codeword (default for U2) the cluster centroid rounded to the column's
 precision; id the cluster number. Values nothing was merged into stay as they were (label, codeword).
@@ -129,9 +131,11 @@ def numeric_values(jr, column: str, utility: str):
 
 
 def result_at(jr, frontier, objective: str, utility: str, values, lam: float):
-    """The result of ``graphpriv.agglomerate(jr, objective, lam, utility, values)``, read off the λ-free
-    trajectory the frontier already ran (Algorithms 1 and 2: the merge order does not depend on λ, only
-    the step where ΔL >= 0 stops the run). Section V-C (no shared trajectory) runs the mechanism."""
+    """The result of ``graphpriv.agglomerate(jr, objective, lam, utility, values)``, read off the work
+    the frontier already did: Algorithms 1 and 2 from the λ-free trajectory (the merge order does not
+    depend on λ, only the step where ΔL >= 0 stops the run); Section V-C from the leaf of the tree of
+    trajectories (:func:`graphpriv.section_vc_tree`) whose λ range holds ``lam``. Only a frontier with
+    neither (a λ grid) runs the mechanism again."""
     import dataclasses
 
     import numpy as np
@@ -141,6 +145,8 @@ def result_at(jr, frontier, objective: str, utility: str, values, lam: float):
 
     full = frontier.trace
     if full is None:
+        if frontier.tree is not None:
+            return frontier.tree.result_at(lam)
         return gp.agglomerate(jr, objective, lam, utility, values)
     priv = np.asarray(full.step_privacy, dtype=float)
     util = np.asarray(full.step_utility, dtype=float)
@@ -194,8 +200,10 @@ def choose_release(jr, frontier, objective: str, utility: str, values, min_utili
                          "(the original data); lower the threshold")
     point = min(pts, key=lambda p: (round(p.privacy, 12), -p.utility))
     lo, hi = point.lam_min, point.lam_max
-    candidates = [lam for lam in (lo, (lo + hi) / 2 if math.isfinite(hi) else lo * 2 + 1.0, hi * (1 - 1e-9))
-                  if math.isfinite(lam) and lam >= 0]
+    # the middle of the λ range first: at its ends ΔL ties (a breakpoint, or λ ~ 0 where only the tie
+    # key decides), and a run at the λ written to summary.json must give this same release
+    mid = (lo + hi) / 2 if math.isfinite(hi) else max(lo * 2, 1.0)
+    candidates = [lam for lam in (mid, lo, hi * (1 - 1e-9)) if math.isfinite(lam) and lam >= 0]
     fallback = None
     for lam in candidates:
         r = result_at(jr, frontier, objective, utility, values, lam)
