@@ -25,20 +25,15 @@ MAX_LABEL_CHARS = 10_000
 _CANONICAL_INT = r"^-?(0|[1-9][0-9]{0,17})$"
 
 
-#: A canonical integer of d digits (d <= 18) has ``_LO[d] <= |v| < _HI[d]``; d = 0 or d > 18 never do.
-_LO = np.array([1, 0] + [10 ** (d - 1) for d in range(2, 19)] + [1], dtype=np.int64)
-_HI = np.array([0] + [10 ** d for d in range(1, 19)] + [0], dtype=np.int64)
-
-
 def canonical_int_values(a):
     """The int64 values of the arrow text array ``a`` when every non-null value is a canonical decimal
     integer of at most 18 digits (``_CANONICAL_INT``), else None.
 
-    Arrow's cast parses the text (a few times cheaper than the regular expression); the cast also
-    accepts ``007`` and hexadecimal ``0x1F``, so each text's byte length must be that of the
-    canonical text of its value (any other way to write a value in decimal is longer); a text
-    holding an ``x``, or a zero written with two characters (``-0`` matches, ``00`` does not), is
-    left to the regular expression.
+    Arrow's cast parses the text (a few times cheaper than the regular expression). It accepts an
+    optional ``-`` and decimal digits, leading zeros included (``007``, ``-07``, ``00``), or ``0x``/``0X``
+    and hexadecimal digits, and nothing else (no ``+``, no blank, no other digits). So a text the cast
+    accepts is canonical exactly when its first digit (after the ``-``) is not a ``0`` followed by more
+    characters: one gather of the first byte (and of the second, after a ``-``) per value.
     """
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -56,18 +51,18 @@ def canonical_int_values(a):
     offsets = np.frombuffer(a.buffers()[1], dtype=off_type)[a.offset:a.offset + len(a) + 1]
     data = a.buffers()[2]
     raw = np.frombuffer(data, dtype=np.uint8)[offsets[0]:offsets[-1]] if data is not None else np.empty(0, np.uint8)
-    if np.any((raw | 0x20) == ord("x")):
-        return v if pc.all(pc.match_substring_regex(a, _CANONICAL_INT)).as_py() else None
+    if not len(raw):
+        return v
+    start = offsets[:-1] - offsets[0]
     length = np.diff(offsets)
-    val = np.asarray(v.fill_null(0).to_numpy(zero_copy_only=False))
-    digits = np.minimum(length - (val < 0), 19)          # digits of the text, if it is canonical
-    size = np.abs(val)
-    ok = (size >= _LO[digits]) & (size < _HI[digits])
-    if np.any((val == 0) & (length == 2)):  # "-0" matches the expression, "00" does not: let it decide
-        return v if pc.all(pc.match_substring_regex(a, _CANONICAL_INT)).as_py() else None
+    last = len(raw) - 1
+    first = raw[np.minimum(start, last)]
+    neg = first == ord("-")
+    digit = np.where(neg, raw[np.minimum(start + 1, last)], first)
+    bad = (digit == ord("0")) & (length > 1 + neg)             # 007, -07, 00, 0x1F: written otherwise than str(v)
     if v.null_count:
-        ok |= np.asarray(pc.is_null(v).to_numpy(zero_copy_only=False))
-    return v if ok.all() else None
+        bad &= length > 0
+    return None if bad.any() else v
 
 
 def _is_text(arr) -> bool:
