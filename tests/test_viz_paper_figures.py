@@ -60,16 +60,38 @@ def test_typeset_labels_and_single_panel_titles():
 
 
 def test_polytope_zoom_inset_on_crowded_vertices():
-    """Table I model at n = 3 (paper 004): two vertices of S nearly coincide; an inset separates them."""
+    """Table I model at n = 4 (paper 004): 130 vertices of S, some nearly coincide in the view; an inset
+    separates them. At n = 3 the 9 vertices are apart (no inset)."""
     from graphpriv.mechanisms.sample_privacy import iid_samples_model, synergistic_disclosure
     from graphpriv.reproduce.paper004 import _TABLE1
 
-    pw, px = iid_samples_model(_TABLE1["p_w"], _TABLE1["p_x_given_w"], 3)
+    pw, px = iid_samples_model(_TABLE1["p_w"], _TABLE1["p_x_given_w"], 4)
     ax = viz.plot_privacy_polytope(synergistic_disclosure(pw, px))
     zoom = [a for a in ax.child_axes if a.get_gid() == "graphpriv-zoom"]
     assert len(zoom) == 1
     x0, x1 = zoom[0].get_xlim()
     assert (x1 - x0) < 0.3 * np.ptp(ax.get_xlim())          # a real magnification
+    pw, px = iid_samples_model(_TABLE1["p_w"], _TABLE1["p_x_given_w"], 3)
+    ax = viz.plot_privacy_polytope(synergistic_disclosure(pw, px))
+    assert not [a for a in ax.child_axes if a.get_gid() == "graphpriv-zoom"]
+
+
+def test_polytope_view_depends_on_the_null_space_not_its_basis():
+    """The 2-D view of S is fixed by the null space of P: any orthonormal basis of it (LAPACK builds
+    return different SVD bases when the nullity exceeds 2) gives the same coordinates."""
+    from graphpriv.mechanisms.sample_privacy import iid_samples_model, synergistic_disclosure
+    from graphpriv.reproduce.paper004 import _TABLE1
+    from graphpriv.viz.hypergraphs import _view_basis
+
+    pw, px = iid_samples_model(_TABLE1["p_w"], _TABLE1["p_x_given_w"], 3)
+    hg = synergistic_disclosure(pw, px).hypergraph
+    N = hg.null_basis("svd")
+    assert N.shape[1] == 4
+    B = _view_basis(N, 2)
+    assert np.allclose(B.T @ B, np.eye(2)) and np.allclose(N @ (N.T @ B), B)   # orthonormal, inside the null space
+    for seed in range(3):
+        Q, _ = np.linalg.qr(np.random.default_rng(seed).standard_normal((4, 4)))
+        assert np.allclose(_view_basis(N @ Q, 2), B, atol=1e-12)
 
 
 def test_no_zoom_when_vertices_are_apart():

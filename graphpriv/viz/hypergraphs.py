@@ -338,13 +338,8 @@ def plot_privacy_polytope(result, *, ax=None, title: str | None = None, label_ve
         ax.axis("off")
         ax.set_title(title or "polytope S")
         return ax
-    N = hg.null_basis("svd")
-    # orient the basis so the picture is deterministic: first nonzero entry of each column positive
-    for k in range(N.shape[1]):
-        nz = np.flatnonzero(np.abs(N[:, k]) > 1e-9)
-        if nz.size and N[nz[0], k] < 0:
-            N[:, k] = -N[:, k]
-    Z = (V - p[None, :]) @ N[:, : min(2, nul)]
+    N = _view_basis(hg.null_basis("svd"), min(2, nul))
+    Z = (V - p[None, :]) @ N
     if nul == 1:
         Z = np.column_stack([Z[:, 0], np.zeros(len(Z))])
     used = np.zeros(len(V), dtype=bool)
@@ -412,6 +407,22 @@ def plot_privacy_polytope(result, *, ax=None, title: str | None = None, label_ve
     extra = "" if nul <= 2 else f" (projection, nullity {nul})"
     ax.set_title(title or f"polytope S: {len(V)} vertices{extra}")
     return ax
+
+
+def _view_basis(N: np.ndarray, k: int) -> np.ndarray:
+    """An orthonormal basis of a ``k``-dimensional view of the null space spanned by the columns of ``N``,
+    fixed by the null space alone: the projector N Nᵀ applied to a seeded Gaussian matrix, orthonormalised,
+    each column with its first nonzero entry positive. Any orthonormal ``N`` of the same space (LAPACK
+    builds differ in the SVD's choice) gives the same picture; a generic view keeps distinct vertices apart
+    where a coordinate view of a symmetric polytope can make two coincide."""
+    P = N @ N.T
+    G = np.random.default_rng(20240).standard_normal((P.shape[0], k))
+    B, _ = np.linalg.qr(P @ G)
+    for j in range(k):
+        nz = np.flatnonzero(np.abs(B[:, j]) > 1e-9)
+        if nz.size and B[nz[0], j] < 0:
+            B[:, j] = -B[:, j]
+    return B
 
 
 def _zoom_crowded_corner(ax, Z: np.ndarray, draw) -> None:
