@@ -479,7 +479,8 @@ def _frontier_figure(frontier, lam, result, args, tmp: Path) -> list[str]:
         if args.min_utility is not None:
             ax.axvline(args.min_utility, color=ROLE["cut"], lw=0.8, ls="--", label=f"--min-utility {args.min_utility:g}")
         ax.legend(frameon=False, loc="upper left")
-        ax.set_title(f"{frontier.method} frontier, objective {args.objective}")
+        over = "a grid of λ" if frontier.method == "greedy-per-lambda" else "every λ ≥ 0"
+        ax.set_title(f"{args.objective} with {args.utility}: privacy-utility frontier over {over}")
         fig.tight_layout()
     save_figure(fig, tmp / "frontier")
     plt.close(fig)
