@@ -503,12 +503,22 @@ def read_joint_range(source, sensitive: str, public: str, missing: str = "error"
     >>> jr.public_labels.tolist(), jr.source.n_rows, jr.counts.toarray().tolist()
     (['007', '7'], 4, [[2, 0], [0, 2]])
     """
-    from .ingest import BatchScan, pair_table, scan_pairs
-
     if isinstance(source, pd.DataFrame):
         return JointRange.from_dataframe(source, sensitive=sensitive, public=public, missing=missing)
     if type(source).__module__.startswith(("dask", "dask_expr")) and hasattr(source, "to_delayed"):
         return JointRange.from_dask(source, sensitive=sensitive, public=public, missing=missing, client=client)
+    pt = _read_pair_table(source, sensitive, public, missing, sep=sep, encoding=encoding, na_values=na_values,
+                          numbers=numbers, client=client, on_progress=on_progress, engine=engine)
+    return JointRange._from_pair_table(pt, counts=counts)
+
+
+def _read_pair_table(source, sensitive: str, public: str, missing: str = "error", *, sep=None, encoding="utf-8",
+                     na_values=None, numbers=False, client=None, on_progress=None, engine: str = "auto",
+                     keep_values: bool = False):
+    """The :class:`graphpriv.ingest.PairTable` behind :func:`read_joint_range` of a file source (same
+    arguments); ``keep_values`` keeps the public values as read with their label codes."""
+    from .ingest import BatchScan, pair_table, scan_pairs
+
     for role, c in (("sensitive", sensitive), ("public", public)):
         if not isinstance(c, str):
             raise InputTypeError(f"{role} must be one column name (a string) when reading files, got {c!r}")
@@ -532,8 +542,7 @@ def read_joint_range(source, sensitive: str, public: str, missing: str = "error"
     else:
         pc_ = scan_pairs(source, sensitive, public, sep=sep, encoding=encoding, na_values=na_values,
                          on_progress=on_progress, engine=engine)
-    return JointRange._from_pair_table(pair_table(pc_, missing=missing, names=(sensitive, public), numbers=roles),
-                                       counts=counts)
+    return pair_table(pc_, missing=missing, names=(sensitive, public), numbers=roles, keep_values=keep_values)
 
 
 # ---------------------------------------------------------------------- helpers

@@ -14,10 +14,15 @@ everything else exactly as it was:
   an integer, float or decimal column) and becomes text for generalisation labels.
 
 Both take the per-row codes of the public values (positions in ``release.labels``; -1 for a missing
-value without a label of its own, -2 for a value outside the labels, which is suppressed) as an
-iterator of arrays of any lengths, so the caller can compute them batch by batch from a streamed reader;
-both count rows and raise when the codes and the file disagree. Memory: one block (CSV, 4 MiB by
-default) or one record batch (Parquet) at a time.
+value without a label of its own, -2 for a value outside the labels, which is suppressed): the CSV
+writer as an iterator of arrays of any lengths, which :mod:`graphpriv.release_stream` feeds from a
+streamed scan of the same file's public column (:func:`graphpriv.ingest.iter_batches`, the reader of
+the analysis), the Parquet writer as a function of each record batch's public column. Both count rows
+and raise when the codes and the file disagree; the CSV writer splits records as the reader does
+(the header is the first non-empty line, blank lines are not records, a line break inside quotes is
+data, a UTF-8 byte-order mark is not part of the first column's name) and refuses, naming the line,
+what the two could count differently: a lone carriage return as a line end, a quote inside an unquoted
+field. Memory: one block (CSV, 4 MiB by default) or one record batch (Parquet) at a time.
 """
 
 from __future__ import annotations
@@ -198,6 +203,11 @@ def write_csv_release(src: str | os.PathLike, dst: str | os.PathLike, public: st
                 continue
             cut = int(ends[-1]) + 1 if ends[-1] < len(arr) else len(arr)
             _check_quotes(arr[:cut], isq[:cut], inside[:cut], sepb, buf, line0, where)
+            lone = np.flatnonzero((arr[:cut - 1] == cr) & (arr[1:cut] != nl) & ~inside[:cut - 1])
+            if len(lone):                                    # the reader ends a record there, this writer would not
+                line = line0 + buf[:int(lone[0])].count(b"\n")
+                raise InputError(f"{where}: line {line} ends with a lone carriage return (\\r without \\n); convert the "
+                                 "line ends to \\n or \\r\\n first")
             rec_end = ends                                   # exclusive end of each record's text
             rec_start = np.concatenate([[0], ends[:-1] + 1])
             body_end = rec_end.copy()                        # drop a '\r' before the '\n'
@@ -219,7 +229,10 @@ def write_csv_release(src: str | os.PathLike, dst: str | os.PathLike, public: st
                 import csv
                 import io as _io
 
-                header = next(csv.reader(_io.StringIO(buf[rec_start[h]:body_end[h]].decode(encoding)), delimiter=sep))
+                import codecs
+
+                head_enc = "utf-8-sig" if codecs.lookup(encoding).name == "utf-8" else encoding   # a BOM is not a name
+                header = next(csv.reader(_io.StringIO(buf[rec_start[h]:body_end[h]].decode(head_enc)), delimiter=sep))
                 if public not in header:
                     raise InputError(f"{where}: column {public!r} is not in the header line")
                 col, ncols = header.index(public), len(header)

@@ -203,12 +203,14 @@ def _numbers(args) -> tuple[str, ...]:
     return () if not v else ("sensitive", "public") if v == "both" else (v,)
 
 
-def load_range(args, progress: Progress, frame: bool = False):
+def load_range(args, progress: Progress, frame: bool = False, values: bool = False):
     """Read the two columns of ``args.data`` and build the joint range (shared with sanitize).
 
     Files are streamed (:func:`graphpriv.read_joint_range`: only the distinct pairs are kept), on the
     dask cluster of :func:`scheduler_address` when there is one. Returns ``(frame, jr)``: with
-    ``frame=True`` also the two columns as a DataFrame whose values are the range's labels (else None).
+    ``frame=True`` also the two columns as a DataFrame whose values are the range's labels (else None);
+    with ``values=True`` (files only) a :class:`graphpriv.ingest.values.ValueCodes` in place of the frame,
+    which gives the rows of any batch of the public column their label codes as ingestion assigned them.
     """
     import graphpriv as gp
     from .. import io as gio
@@ -232,9 +234,21 @@ def load_range(args, progress: Progress, frame: bool = False):
                 address = scheduler_address(args)
                 bar = ReadProgress(progress_enabled(args) and address is None)
                 try:
-                    jr = gp.read_joint_range(args.data, sensitive=args.sensitive, public=args.public, missing=args.missing,
-                                             sep=args.sep, encoding=args.encoding, na_values=args.na_values,
-                                             numbers=numbers, client=address, on_progress=bar)
+                    if values:
+                        from ..ingest.values import ValueCodes
+                        from ..ranges import _read_pair_table
+
+                        pt = _read_pair_table(args.data, args.sensitive, args.public, args.missing, sep=args.sep,
+                                              encoding=args.encoding, na_values=args.na_values, numbers=numbers,
+                                              client=address, on_progress=bar, keep_values=True)
+                        df = ValueCodes.from_pair_table(pt, args.public)
+                        jr = gp.JointRange._from_pair_table(pt)
+                        del pt
+                    else:
+                        jr = gp.read_joint_range(args.data, sensitive=args.sensitive, public=args.public,
+                                                 missing=args.missing, sep=args.sep, encoding=args.encoding,
+                                                 na_values=args.na_values, numbers=numbers, client=address,
+                                                 on_progress=bar)
                 finally:
                     bar.close()
                 logger.info("read %d rows of %s", jr.source.n_rows, args.data)

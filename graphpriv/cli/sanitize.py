@@ -222,11 +222,12 @@ def public_decimals(args, fmt: str, typed_column, jr=None):
     decimal or 0 for an integer type (Parquet), else from the values' shortest form.
 
     For CSV the texts as written are the joint range's public labels when every row is in the range
-    (none dropped) and the labels are text or integers: then the file is not read again."""
+    (none dropped) and the labels are text or integers: then the file is not read again. Otherwise a
+    file's column is scanned batch by batch (:func:`graphpriv.release_stream.scan_decimals`: the
+    distinct raw texts of each batch); ``typed_column`` (the bundled table's column) is read in memory."""
     import numpy as np
     import pandas as pd
 
-    from .. import io as gio
     from ..mechanisms.release import column_decimals
 
     if fmt == "csv" and jr is not None and jr.source is not None and jr.source.n_dropped == 0:
@@ -235,18 +236,21 @@ def public_decimals(args, fmt: str, typed_column, jr=None):
         if labels.dtype.kind in "iu" or all(isinstance(v, str) or (isinstance(v, (int, np.integer)) and not isinstance(v, bool))
                                             for v in labels.tolist()):
             return column_decimals(labels)
-    if fmt == "csv":
-        raw = gio.read_columns(args.data, [args.public], sep=args.sep, raw=True, encoding=args.encoding)[args.public]
-        return column_decimals(pd.unique(raw.to_numpy(dtype=object)))
     if fmt == "parquet":
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        t = pq.read_schema(str(args.data)).field(args.public).type
+        from ..ingest import resolve_source
+
+        t = pq.read_schema(str(resolve_source(args.data).files[0])).field(args.public).type
         if pa.types.is_integer(t):
             return 0
         if pa.types.is_decimal(t):
             return int(t.scale)
+    if typed_column is None:
+        from ..release_stream import scan_decimals
+
+        return scan_decimals(args.data, args.public, fmt, sep=args.sep, encoding=args.encoding)
     return column_decimals(pd.unique(pd.Series(typed_column).dropna().to_numpy(dtype=object)))
 
 
@@ -265,74 +269,43 @@ def row_codes(release, typed_column):
     return out.astype(np.int64)
 
 
-def write_release(args, fmt: str, release, codes, decimals, path: Path) -> dict:
-    """Write the sanitised table to ``path`` (streamed); returns the row counts."""
+def write_builtin_release(args, release, codes, path: Path) -> dict:
+    """Write the sanitised bundled table (held in memory) to ``path`` as CSV; returns the row counts."""
     import numpy as np
 
     from .. import io as gio
     from .. import release_writer as rw
 
-    n_suppressed = int(np.count_nonzero(codes == rw.CODE_SUPPRESSED))
-    cl = release.cluster
-    replaced = release.changed[cl]                                   # per code
-    if fmt == "builtin":
-        table = gio.read_columns(args.data, None)
-        col = release.transform(table[args.public], unknown="ignore")
-        table[args.public] = col
-        gio.write_table(path, table, fmt="csv")
-        n = len(table)
-        return {"read": n, "written": n, "replaced": int(np.count_nonzero((codes >= 0) & replaced[np.maximum(codes, 0)])),
-                "suppressed": n_suppressed}
-    if release.is_noop and n_suppressed == 0:
-        rw.copy_file(args.data, path)
-        return {"read": len(codes), "written": len(codes), "replaced": 0, "suppressed": 0}
-    if fmt == "csv":
-        sep = args.sep or ("\t" if str(args.data).lower().endswith((".tsv", ".tab")) else ",")
-        texts = [rw.released_text(v, decimals) if c else "" for v, c in zip(release.released, release.changed.tolist())]
-        return rw.write_csv_release(args.data, path, args.public, rw.batches_of(codes), replaced, texts, text_index=cl,
-                                    sep=sep, encoding=args.encoding)
-    per_code, out_type = _parquet_per_code(args, release, decimals)
-
-    def codes_of(arr):
-        return row_codes(release, arr.to_pandas())
-
-    return rw.write_parquet_release(args.data, path, args.public, codes_of, per_code, out_type)
+    table = gio.read_columns(args.data, None)
+    table[args.public] = release.transform(table[args.public], unknown="ignore")
+    gio.write_table(path, table, fmt="csv")
+    n = len(table)
+    replaced = release.changed[release.cluster]                       # per code
+    return {"read": n, "written": n, "replaced": int(np.count_nonzero((codes >= 0) & replaced[np.maximum(codes, 0)])),
+            "suppressed": int(np.count_nonzero(codes == rw.CODE_SUPPRESSED))}
 
 
-def _parquet_per_code(args, release, decimals):
-    """The released value of every public label as a pyarrow array, and its type: the column's own
-    type when the released values fit it (ids: int64; codewords of an integer, float or decimal
-    column), else text."""
-    import decimal
+def _default_out(data) -> Path:
+    """``<DATA stem>_sanitized``; for a glob, the name of its fixed leading folder."""
+    from ..ingest.sources import _is_glob
+    from ..release_stream import _glob_base
 
-    import pyarrow as pa
-    import pyarrow.parquet as pq
+    p = Path(str(data))
+    if _is_glob(str(data)):
+        p = _glob_base(str(data)).resolve()
+    return Path(f"{p.name.split('.')[0] or 'data'}_sanitized")
 
-    from .._validation import MISSING
-    from ..mechanisms.release import number_text
 
-    t = pq.read_schema(str(args.data)).field(args.public).type
-    rel = [release.released[k] for k in release.cluster.tolist()]
-    changed = release.changed[release.cluster]
-    vals = [None if v is MISSING else v for v in rel]
-    if release.mode == "id":
-        return pa.array(vals, type=pa.int64()), pa.int64()
-    if release.mode == "codeword":
-        new = [v for v, c in zip(vals, changed.tolist()) if c]
-        if pa.types.is_integer(t) and all(isinstance(v, int) for v in new):
-            return pa.array(vals, type=t), t
-        if pa.types.is_floating(t):
-            return pa.array(vals, type=pa.float64()).cast(t), t
-        if pa.types.is_decimal(t):
-            q = decimal.Decimal(1).scaleb(-t.scale)
-            dec = [None if v is None else (v if isinstance(v, decimal.Decimal) else decimal.Decimal(repr(float(v)))).quantize(q)
-                   for v in vals]
-            return pa.array(dec, type=t), t
-        return pa.array([None if v is None else float(v) for v in vals], type=pa.float64()), pa.float64()
-    text_type = pa.large_string() if pa.types.is_large_string(t) else pa.string()
-    texts = [None if v is None else v if isinstance(v, str) else number_text(v) if isinstance(v, (int, float)) else str(v)
-             for v in vals]
-    return pa.array(texts, type=text_type), text_type
+def _check_out_outside(args, out_dir: Path) -> None:
+    """Refuse an output folder inside the input folder (a later run would read the release as input)."""
+    from ..errors import InputError
+
+    data = Path(str(args.data))
+    if data.is_dir():
+        d, o = data.resolve(), out_dir.resolve()
+        if o == d or d in o.parents:
+            raise InputError(f"--out {str(out_dir)!r} is inside the input folder {str(args.data)!r}; write the release "
+                             "outside it (a later run would read the release as input)")
 
 
 # ---------------------------------------------------------------------- main
@@ -356,11 +329,19 @@ def run(args) -> int:
     mode = getattr(args, "release", None) or default_release(args.utility)
     if mode == "codeword" and args.utility != "U2":
         raise InputError("--release codeword needs --utility U2 (codewords are cluster centroids); use --release label or id")
-    out_dir = Path(args.out) if args.out is not None else Path(f"{Path(str(args.data)).name.split('.')[0]}_sanitized")
+    out_dir = Path(args.out) if args.out is not None else _default_out(args.data)
     fmt = gio.table_format(args.data)
+    builtin = fmt == "builtin"
+    if not builtin:
+        from ..release_stream import check_writable
+
+        check_writable(args.data)                # compressed CSV is refused before anything is read
+        _check_out_outside(args, out_dir)
     progress = Progress(6, "sanitize", progress_enabled(args))
     try:
-        df_typed, jr = load_range(args, progress, frame=True)
+        # files: streamed, the rows are never held (value_codes gives each batch its codes while writing)
+        df_typed, jr = load_range(args, progress, frame=builtin, values=not builtin)
+        value_codes = None if builtin else df_typed
         values = numeric_values(jr, args.public, args.utility)
         with progress.step("mechanism"), progress.merges(jr.n_public):
             frontier = gp.pareto_frontier(jr, args.objective, args.utility, values)
@@ -373,11 +354,12 @@ def run(args) -> int:
             measures_before = {"L0": gp.L0(jr), "I_star": gp.maximin_information(jr), "k_anonymity": gp.k_anonymity(jr)}
             measures_after = {"L0": gp.L0(qjr), "I_star": gp.maximin_information(qjr), "k_anonymity": gp.k_anonymity(qjr)}
         with progress.step("release"):
-            decimals = public_decimals(args, fmt, df_typed[args.public], jr) if mode == "codeword" else None
+            typed = df_typed[args.public] if builtin else None
+            decimals = public_decimals(args, fmt, typed, jr) if mode == "codeword" else None
             release = Release.from_result(result, mode, decimals=decimals)
-            codes = row_codes(release, df_typed[args.public])
-            n_read = len(df_typed)
-            del df_typed
+            codes = row_codes(release, typed) if builtin else None
+            n_read = len(df_typed) if builtin else jr.source.n_rows
+            del df_typed, typed
             mapping_text = release.to_json(public_column=args.public, sensitive_column=args.sensitive)
             noop = release.is_noop
             privacy_name = "I*" if args.objective == "I*" else "L0"
@@ -399,15 +381,29 @@ def run(args) -> int:
         with gio.staged_output(out_dir, overwrite=args.overwrite, command="sanitize") as tmp:
             with progress.step("write"):
                 name = "sanitized.parquet" if fmt == "parquet" else "sanitized.csv"
-                stats = write_release(args, fmt, release, codes, decimals, tmp / name)
+                if builtin:
+                    stats = write_builtin_release(args, release, codes, tmp / name)
+                    parts = [{"input": str(args.data), "output": name, "read": stats["read"], "written": stats["written"]}]
+                else:
+                    from ..release_stream import part_outputs, write_parts
+
+                    outputs = part_outputs(args.data, check_writable(args.data), name)
+                    per_part = write_parts(outputs, fmt, args.public, release, value_codes, decimals, tmp, sep=args.sep,
+                                           encoding=args.encoding, na_values=args.na_values,
+                                           n_dropped=jr.source.n_dropped)
+                    stats = {k: sum(p[k] for p in per_part) for k in ("read", "written", "replaced", "suppressed")}
+                    parts = [{k: p[k] for k in ("input", "output", "read", "written")} for p in per_part]
+                    if name not in {p["output"] for p in parts}:
+                        name = "sanitized/"
                 if stats["read"] != n_read or stats["written"] != n_read:
                     raise InputError(f"{args.data}: {stats['read']} rows read while writing the release but {n_read} for "
-                                     "the analysis; the file changed while reading or is malformed")
+                                     "the analysis; the data changed while reading or is malformed")
                 summary["rows"] = {"read": n_read, "written": stats["written"], "replaced_public": stats["replaced"],
                                    "suppressed_public": stats["suppressed"],
                                    **({} if jr.source is None else {"dropped_from_analysis": jr.source.n_dropped,
                                                                     "missing_sensitive": jr.source.n_missing_sensitive,
-                                                                    "missing_public": jr.source.n_missing_public})}
+                                                                    "missing_public": jr.source.n_missing_public}),
+                                   "parts": parts}
                 gio.write_text(tmp / "mapping.json", mapping_text)
                 trace = result.trace
                 gio.write_text(tmp / "trace.json", trace.to_json(**({"indent": 1} if len(trace) <= 2000 else {})) + "\n")

@@ -52,6 +52,10 @@ class PairTable:
     x_codes: np.ndarray
     counts: np.ndarray
     report: dict
+    #: With ``pair_table(..., keep_values=True)``: the distinct non-null public values as read (an arrow
+    #: array) and the label code of each; :class:`graphpriv.ingest.values.ValueCodes` looks rows up in them.
+    x_values: Any = None
+    x_rank: np.ndarray | None = None
 
 
 def _normalise(a, column: str):
@@ -344,10 +348,12 @@ def apply_missing_to_counts(n: np.ndarray, ns: np.ndarray, nx: np.ndarray, missi
 
 
 def pair_table(pc_: PairCounts, *, missing: str = "error", names: tuple[str, str] = ("sensitive", "public"),
-               numbers: Sequence[str] = (), rows_note: str = "") -> PairTable:
+               numbers: Sequence[str] = (), rows_note: str = "", keep_values: bool = False) -> PairTable:
     """Labels, codes and counts of the aggregated pairs under the ``missing`` policy.
 
     ``numbers`` lists the roles ("sensitive", "public") whose text values are parsed as numbers.
+    ``keep_values`` also keeps the public values as read with their label codes (``x_values``,
+    ``x_rank``), so the rows of the source can be given label codes later with exactly this mapping.
     """
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -362,13 +368,18 @@ def pair_table(pc_: PairCounts, *, missing: str = "error", names: tuple[str, str
         mask = pa.array(keep)
         s, x, counts = pc.filter(s, mask), pc.filter(x, mask), counts[keep]
     s_labels, s_codes = _encode(s, names[0], "sensitive" in numbers)
-    x_labels, x_codes = _encode(x, names[1], "public" in numbers)
-    return PairTable(s_labels, x_labels, s_codes, x_codes, counts, report)
+    kept: list = []
+    x_labels, x_codes = _encode(x, names[1], "public" in numbers, kept if keep_values else None)
+    pt = PairTable(s_labels, x_labels, s_codes, x_codes, counts, report)
+    if keep_values:
+        pt.x_values, pt.x_rank = kept
+    return pt
 
 
-def _encode(a, column: str, numbers: bool) -> tuple[np.ndarray, np.ndarray]:
+def _encode(a, column: str, numbers: bool, kept: list | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Labels (graphpriv order, :data:`MISSING` last) and the code of every entry of ``a`` (a plain or
-    dictionary-encoded arrow array)."""
+    dictionary-encoded arrow array). A list ``kept`` receives the distinct non-null values of ``a`` the
+    labels were made from (an arrow array) and the label code of each."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -386,6 +397,8 @@ def _encode(a, column: str, numbers: bool) -> tuple[np.ndarray, np.ndarray]:
         idx = np.where(idx >= 0, new[np.maximum(idx, 0)] if len(new) else 0, -1)
         dictionary = dictionary.filter(pa.array(used))
     labels, rank = labels_from_values(dictionary, column, numbers)
+    if kept is not None:
+        kept[:] = [dictionary, np.asarray(rank, dtype=np.int64)]
     if not nulls and np.array_equal(rank, np.arange(len(rank))):
         return labels, (idx if idx.flags.writeable else idx.copy())   # already in label order (sorted integers)
     codes = np.where(idx >= 0, rank[np.maximum(idx, 0)] if len(rank) else 0, len(labels))
