@@ -14,9 +14,13 @@ the run stops); for Section V-C the tree of trajectories over every λ >= 0
   ``{132, 243}``; ``codeword`` (default for U2) by the cluster's centroid rounded to the precision of
   the column; ``id`` by the cluster number. Values nothing was merged into stay exactly as they were.
   Every row, every other column and every unchanged field is copied exactly: CSV byte for byte
-  (only the rewritten fields change), Parquet with its schema (types, nullability, metadata). The
-  table is streamed (a block of CSV bytes or a Parquet record batch at a time) and the number of rows
-  written is checked against the number read.
+  (only the rewritten fields change), Parquet with its schema (types, nullability, metadata). A
+  folder or glob (as ``graphpriv analyze`` takes) gives ``sanitized/``: one part per input file at
+  its path relative to the folder (or to the glob's fixed leading folders). Files are never held in
+  memory: the analysis keeps only the distinct pairs, and each file is then copied a block of CSV
+  bytes or a Parquet record batch at a time while its rows get their codes from a streamed scan of
+  its public column (:mod:`graphpriv.release_stream`); the rows written are checked against those
+  read, per part and in total. Compressed CSV is refused (it cannot be copied byte for byte).
 - ``mapping.json``: every public value -> released value, cluster id, and the clusters' members
   (schema :data:`graphpriv.MAPPING_SCHEMA_VERSION`, ``graphpriv/schemas/mapping.schema.json``);
   ``graphpriv.Release.from_json`` reads it back and ``.transform`` of the original column gives the
@@ -34,7 +38,8 @@ A run that merges nothing (e.g. I* is already 0) says so on stderr and in ``summ
 ``summary.json`` (schema version 2): ``{schema_version, input, objective, utility, release, lam,
 lam_chosen_by, privacy_measure, noop, before: {privacy, utility, n_public, L0, I_star, k_anonymity},
 after: {...same...}, rows: {read, written, replaced_public, suppressed_public, dropped_from_analysis,
-missing_sensitive, missing_public}, frontier: [{privacy, utility, n_clusters, lam_min, lam_max}], files}``.
+missing_sensitive, missing_public, parts: [{input, output, read, written}]}, frontier: [{privacy, utility,
+n_clusters, lam_min, lam_max}], files}`` (``parts``: one per input file, its output path relative to ``--out``).
 """
 
 from __future__ import annotations
