@@ -109,11 +109,11 @@ def run(path: Path, out: Path, utility: str, lam: float, timeout: float, repo: s
     argv = ["-v", "sanitize", str(path), "-s", "s", "-x", "x", "--objective", "I*", "--utility", utility,
             "--lam", str(lam), "--no-animation", "--out", str(out), *extra]
     env = dict(os.environ, MPLBACKEND="Agg")
-    if repo:
+    if repo:                     # run from the checkout: `python -c/-m` puts the working folder first on sys.path
         env["PYTHONPATH"] = str(Path(repo).resolve())
     try:
         p = subprocess.run([sys.executable, "-c", _WRAPPER, *argv], capture_output=True, text=True, timeout=timeout,
-                           env=env)
+                           env=env, cwd=str(Path(repo).resolve()) if repo else None)
     except subprocess.TimeoutExpired:
         return {"rc": None, "wall": float("inf"), "maxrss_kb": 0, "steps": {}, "stdout": "", "stderr": "timeout"}
     res = json.loads(p.stdout)

@@ -106,8 +106,21 @@ def _gather(src: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndar
     if len(lengths) == 0:
         return np.empty(0, dtype=np.uint8)
     ends = np.cumsum(lengths)
-    offs = np.repeat(starts - (ends - lengths), lengths)
-    return src[offs + np.arange(int(ends[-1]), dtype=np.int64)]
+    total = int(ends[-1])
+    it = np.int32 if len(src) < 2**31 and total < 2**31 else np.int64     # half the index traffic of int64
+    offs = np.repeat((starts - (ends - lengths)).astype(it), lengths)
+    offs += np.arange(total, dtype=it)
+    return src[offs]
+
+
+def _inside_quotes(isq: np.ndarray, n_quotes: int) -> np.ndarray:
+    """Per byte: whether it lies between an opening quote and its closing one (an odd number of quotes
+    before it). The running count is kept in uint8: it wraps modulo 256, which keeps its parity."""
+    if n_quotes == 0:
+        return np.zeros(len(isq), dtype=bool)
+    cs = np.cumsum(isq, dtype=np.uint8)
+    cs -= isq
+    return (cs & 1).view(bool)
 
 
 def _check_quotes(arr, isq, inside, sepb: int, buf: bytes, line0: int, where: str) -> None:
@@ -188,10 +201,11 @@ def write_csv_release(src: str | os.PathLike, dst: str | os.PathLike, public: st
                 break
             arr = np.frombuffer(buf, dtype=np.uint8)
             isq = arr == quote
-            inside = (np.cumsum(isq) - isq) % 2 == 1        # between an opening and its closing quote
-            ends = np.flatnonzero((arr == nl) & ~inside)
+            n_quotes = int(np.count_nonzero(isq))
+            inside = _inside_quotes(isq, n_quotes)           # between an opening and its closing quote
+            ends = np.flatnonzero((arr == nl) & ~inside) if n_quotes else np.flatnonzero(arr == nl)
             if eof:
-                if np.count_nonzero(isq) % 2 == 1:
+                if n_quotes % 2 == 1:
                     opener = int(np.flatnonzero(isq & ~inside)[-1])
                     line = line0 + buf[:opener].count(b"\n")
                     raise InputError(f"{where}: the quote on line {line} never closes; fix "
@@ -214,7 +228,7 @@ def write_csv_release(src: str | os.PathLike, dst: str | os.PathLike, public: st
             has_cr = (body_end > rec_start) & (arr[np.maximum(body_end - 1, 0)] == cr)
             body_end[has_cr] -= 1
             nonempty = body_end > rec_start
-            seps = np.flatnonzero((arr[:cut] == sepb) & ~inside[:cut])
+            seps = np.flatnonzero((arr[:cut] == sepb) & ~inside[:cut]) if n_quotes else np.flatnonzero(arr[:cut] == sepb)
             first = np.searchsorted(seps, rec_start)
             nsep = np.searchsorted(seps, rec_end) - first
             out_parts = []

@@ -144,7 +144,10 @@ def test_csv_folder_parts_equal_the_single_file_release(sources, tmp_path, capsy
     assert [p["read"] for p in rows_parts["parts"]] == [p["written"] for p in rows_parts["parts"]] == [25, 36, 29]
     assert [Path(p["input"]).name for p in rows_parts["parts"]] == ["part-0.csv", "part-1.csv", "part-2.csv"]
     assert rows_one["parts"] == [{"input": str(sources["csv"]), "output": "sanitized.csv", "read": 90, "written": 90}]
-    assert "sanitized/" in parts["files"] and "sanitized.csv" in single["files"]
+    assert parts["files"][:3] == [f"sanitized/{n}" for n in sources["csv_names"]] and single["files"][0] == "sanitized.csv"
+    on_disk = sorted(str(p.relative_to(tmp_path / "parts")) for p in (tmp_path / "parts").rglob("*")
+                     if p.is_file() and not p.name.startswith("."))
+    assert sorted(parts["files"]) == on_disk
     # (b) every part byte-faithful: only the public field of a record changes, to its released text
     mapping = json.loads((tmp_path / "parts" / "mapping.json").read_text())
     released = {"" if v["value"] is None else str(v["value"]): (v["released"], v["changed"]) for v in mapping["values"]}
@@ -354,3 +357,15 @@ def test_streamed_codes_equal_in_memory_row_codes(tmp_path_factory, data, fmt, m
         assert [c == CODE_MISSING for c in streamed.tolist()] == [v is None for v in x_all]
     else:                                # every value, missing included, is a label: nothing suppressed
         assert CODE_SUPPRESSED not in streamed.tolist() and CODE_MISSING not in streamed.tolist()
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.booleans(), max_size=2000), st.integers(0, 3))
+def test_quote_parity_in_uint8_equals_the_full_count(bits, repeat):
+    """The writer's running quote count in uint8 (wrapping modulo 256) gives the same inside-quotes mask
+    as the exact int64 count, also past 256 quotes."""
+    from graphpriv.release_writer import _inside_quotes
+
+    isq = np.array(bits * (1 + 200 * repeat), dtype=bool)
+    exact = (np.cumsum(isq.astype(np.int64)) - isq) % 2 == 1
+    assert _inside_quotes(isq, int(np.count_nonzero(isq))).tolist() == exact.tolist()

@@ -398,8 +398,6 @@ def run(args) -> int:
                                            n_dropped=jr.source.n_dropped)
                     stats = {k: sum(p[k] for p in per_part) for k in ("read", "written", "replaced", "suppressed")}
                     parts = [{k: p[k] for k in ("input", "output", "read", "written")} for p in per_part]
-                    if name not in {p["output"] for p in parts}:
-                        name = "sanitized/"
                 if stats["read"] != n_read or stats["written"] != n_read:
                     raise InputError(f"{args.data}: {stats['read']} rows read while writing the release but {n_read} for "
                                      "the analysis; the data changed while reading or is malformed")
@@ -412,7 +410,7 @@ def run(args) -> int:
                 gio.write_text(tmp / "mapping.json", mapping_text)
                 trace = result.trace
                 gio.write_text(tmp / "trace.json", trace.to_json(**({"indent": 1} if len(trace) <= 2000 else {})) + "\n")
-                summary["files"] = [name, "mapping.json", "trace.json", "summary.json"]
+                summary["files"] = [p["output"] for p in parts] + ["mapping.json", "trace.json", "summary.json"]
             with progress.step("figures"):
                 summary["files"] += _frontier_figure(frontier, lam, result, args, tmp)
                 if not args.no_animation and not noop:
@@ -460,7 +458,11 @@ def _print_summary(summary: dict, args, out_dir: Path) -> None:
     print(f"rows: {rows['read']} read, {rows['written']} written (same order), {rows['replaced_public']} public value(s) "
           "replaced" + (f", {rows['suppressed_public']} suppressed" if rows["suppressed_public"] else "")
           + (" -- nothing merged, the table is unchanged" if summary["noop"] else ""))
-    print(f"wrote {', '.join(summary['files'])} to {out_dir}")
+    files = [f for f in summary["files"] if not f.startswith("sanitized/")]
+    n_parts = len(summary["files"]) - len(files)
+    if n_parts:
+        files.insert(0, f"sanitized/ ({n_parts} part{'s' if n_parts != 1 else ''})")
+    print(f"wrote {', '.join(files)} to {out_dir}")
 
 
 def _frontier_figure(frontier, lam, result, args, tmp: Path) -> list[str]:
