@@ -287,7 +287,7 @@ def test_no_frame_of_all_rows_for_a_file(tmp_path, capsys, monkeypatch):
 
 
 # ---------------------------------------------------------------------- (f) streamed codes = in-memory codes
-TEXT_POOL = ["7", "007", "-0", "0", "12", "-3", "1.5", "2.50", "a", "b c", "1e3", "", "NA", "?", "nan", "null"]
+TEXT_POOL = ["7", "007", "0", "12", "-3", "1.5", "2.50", "a", "b c", "1e3", "", "NA", "?", "nan", "null"]
 NUMBER_POOL = ["7", "12", "-3", "1.5", "2.50", "1e3", "0.10", "", "NA", "?"]
 S_POOL = ["1", "2", "3", "4", "", "NA"]
 FLOAT_POOL = [1.0, 2.5, 7.0, -3.0, 0.1, float("nan"), None]
@@ -369,3 +369,49 @@ def test_quote_parity_in_uint8_equals_the_full_count(bits, repeat):
     isq = np.array(bits * (1 + 200 * repeat), dtype=bool)
     exact = (np.cumsum(isq.astype(np.int64)) - isq) % 2 == 1
     assert _inside_quotes(isq, int(np.count_nonzero(isq))).tolist() == exact.tolist()
+
+
+def test_text_counted_as_integers_finds_the_integer_it_was_counted_as(tmp_path):
+    """A column of canonical integer text is counted as int64 (``-0`` as 0, as ingestion's packed keys do);
+    its rows find those integer labels, "-0" included, and a value seen only in dropped rows is suppressed."""
+    from graphpriv.ingest import iter_batches
+    from graphpriv.ingest.values import ValueCodes
+    from graphpriv.ranges import _read_pair_table
+
+    src = tmp_path / "z.csv"
+    src.write_text("s,x\n1,0\n2,-0\n3,7\n,12\n4,\n")
+    pt = _read_pair_table(src, "s", "x", "drop", keep_values=True)
+    assert pa.types.is_integer(pt.x_values.type) and pt.x_labels.tolist() == [0, 7]
+    codes = np.concatenate([ValueCodes.from_pair_table(pt, "x").codes(b.column(0)) for b in iter_batches(src, ["x"])])
+    assert codes.tolist() == [0, 0, 1, CODE_SUPPRESSED, CODE_MISSING]
+    jr = gp.JointRange._from_pair_table(pt)
+    assert jr.counts.toarray().sum(axis=0).tolist() == [2, 1]
+
+
+def test_noop_release_copies_every_part_and_counts_its_rows(tmp_path, capsys):
+    """I* is already 0: each part is copied byte for byte (CSV and Parquet) and counted; with --missing drop
+    and a value seen only in dropped rows the parts are rewritten instead, that value suppressed."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "a.csv").write_text('s,x,note\n1,10,"q,1"\n1,11,x\n2,11,\n')
+    (folder / "b.csv").write_text("s,x,note\n2,12,y\n3,12,z\n")
+    opts = ["-x", "x", "--objective", "I*", "--utility", "U1", "--lam", "0"]
+    summ = _sanitize(capsys, folder, tmp_path / "rel", *opts)
+    assert summ["noop"] is True
+    for name in ("a.csv", "b.csv"):
+        assert (tmp_path / "rel" / "sanitized" / name).read_bytes() == (folder / name).read_bytes()
+    assert [(p["output"], p["read"], p["written"]) for p in summ["rows"]["parts"]] == [
+        ("sanitized/a.csv", 3, 3), ("sanitized/b.csv", 2, 2)]
+    pfolder = tmp_path / "pin"
+    pfolder.mkdir()
+    for k, (srows, xrows) in enumerate((([1, 1, 2], [10, 11, 11]), ([2, 3], [12, 12]))):
+        pq.write_table(pa.table({"s": srows, "x": xrows}), pfolder / f"p{k}.parquet")
+    summ = _sanitize(capsys, pfolder, tmp_path / "prel", *opts)
+    assert summ["noop"] is True and summ["rows"]["written"] == 5
+    for k in range(2):
+        assert (tmp_path / "prel" / "sanitized" / f"p{k}.parquet").read_bytes() == (pfolder / f"p{k}.parquet").read_bytes()
+    (folder / "b.csv").write_text("s,x,note\n2,12,y\n3,12,z\nNA,99,w\n")
+    summ = _sanitize(capsys, folder, tmp_path / "rel2", *opts, "--missing", "drop")
+    assert summ["noop"] is True and summ["rows"]["suppressed_public"] == 1
+    assert (tmp_path / "rel2" / "sanitized" / "a.csv").read_bytes() == (folder / "a.csv").read_bytes()
+    assert (tmp_path / "rel2" / "sanitized" / "b.csv").read_text() == "s,x,note\n2,12,y\n3,12,z\nNA,,w\n"

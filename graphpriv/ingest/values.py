@@ -6,9 +6,10 @@ Ingestion turns the distinct public values it read into labels (:func:`graphpriv
 :class:`ValueCodes` keeps those distinct values as read, with the label code of each, and gives the
 rows of any record batch of the same column their codes by looking the values up (pyarrow's hash
 lookup, the same equality as the dictionary encoding that found the distinct values). Nothing is
-converted a second time, so a row's code is the code of its label exactly as ingestion assigned it:
-``"007"`` and ``7`` stay different values, a column of canonical integers finds its integer labels,
-``--numbers`` labels are found from the texts they were parsed from.
+converted a second time (a text column that ingestion counted as integers is converted by the same
+function, :func:`graphpriv.ingest.packed._integers`), so a row's code is the code of its label exactly
+as ingestion assigned it: ``"007"`` and ``7`` stay different values, a column of canonical integers
+finds its integer labels, ``--numbers`` labels are found from the texts they were parsed from.
 """
 
 from __future__ import annotations
@@ -62,9 +63,8 @@ class ValueCodes:
         return cls(pt.x_values, pt.x_rank, missing, column)
 
     def _values_as(self, t):
-        """The distinct values in the arrow type ``t`` of a batch. Ingestion may hold them in another type
-        than the column (a text column of canonical integers is aggregated as int64; casting back gives
-        the exact texts they were read from)."""
+        """The distinct values in the arrow type ``t`` of a batch (another integer width, text of another
+        offset size; integers as their canonical text for a batch that is not all canonical integers)."""
         import pyarrow as pa
         import pyarrow.compute as pc
 
@@ -83,11 +83,19 @@ class ValueCodes:
         """The code of every row of ``array`` (a pyarrow Array or ChunkedArray of the column, as the
         scan gives it): its label's code, :attr:`missing_code` or :attr:`MISSING` for a missing value,
         :attr:`UNKNOWN` for a value outside the labels."""
+        import pyarrow as pa
         import pyarrow.compute as pc
 
+        from .packed import _integers
         from .pairs import _normalise
 
         a = _normalise(array, self.column)
+        if pa.types.is_integer(self.values.type) and (pa.types.is_string(a.type) or pa.types.is_large_string(a.type)):
+            # ingestion counted this text column as integers (every batch was canonical integer text):
+            # convert it the same way (packed.py), so each text finds the integer it was counted as
+            ints = _integers(a)
+            if ints is not None:
+                a = ints
         idx = pc.index_in(a, value_set=self._values_as(a.type))
         pos = np.asarray(idx.fill_null(-1).to_numpy(zero_copy_only=False), dtype=np.int64)
         found = pos >= 0
