@@ -415,3 +415,59 @@ def test_noop_release_copies_every_part_and_counts_its_rows(tmp_path, capsys):
     assert summ["noop"] is True and summ["rows"]["suppressed_public"] == 1
     assert (tmp_path / "rel2" / "sanitized" / "a.csv").read_bytes() == (folder / "a.csv").read_bytes()
     assert (tmp_path / "rel2" / "sanitized" / "b.csv").read_text() == "s,x,note\n2,12,y\n3,12,z\nNA,,w\n"
+
+
+def test_reader_and_writer_count_the_same_records(tmp_path, capsys):
+    """A byte-order mark before the public column's name, blank lines before the header and between records,
+    CRLF line ends, quoted line breaks and no final line break: the scan feeding the codes and the writer
+    split the same records, and only the public fields change. A lone carriage return as a line end and a
+    quote inside an unquoted field (both read by the reader) are refused by the writer: one line, exit 2."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    a = '\ufeffx,s,note\r\n\r\n10,1,"two\r\nlines"\r\n\r\n11,1,plain\r\n'
+    b = '\nx,s,note\n11,2,"a,b"\n\n12,2,"""q"""\n13,3,end'
+    (folder / "a.csv").write_bytes(a.encode())
+    (folder / "b.csv").write_bytes(b.encode())
+    summ = _sanitize(capsys, folder, tmp_path / "rel", "-x", "x", "--objective", "I*", "--utility", "U1", "--lam", "0")
+    assert [(p["read"], p["written"]) for p in summ["rows"]["parts"]] == [(2, 2), (3, 3)]
+    rel = {v["value"]: v for v in json.loads((tmp_path / "rel" / "mapping.json").read_text())["values"]}
+    assert sum(v["changed"] for v in rel.values()) >= 2
+
+    def expected(text):                  # every record starts with its x value (10..13) at the start of a line
+        import re
+
+        def field(m):
+            v = rel[int(m.group(2))]
+            return m.group(1) + (_csv_field(v["released"], ",") if v["changed"] else m.group(2)) + ","
+        return re.sub(r"(^|\n)(1[0-3]),", field, text).encode()
+    assert (tmp_path / "rel" / "sanitized" / "a.csv").read_bytes() == expected(a)
+    assert (tmp_path / "rel" / "sanitized" / "b.csv").read_bytes() == expected(b)
+    common = ["-s", "s", "-x", "x", "--objective", "I*", "--utility", "U1", "--lam", "0"]
+    for name, text, needle in (("cr.csv", "s,x\r1,10\r1,11\r2,11\r3,12\r", "carriage return"),
+                               ("q.csv", 's,x\n1,10\n1,1"1\n2,1"1\n3,12\n', "quote")):
+        d = tmp_path / name.split(".")[0]
+        d.mkdir()
+        (d / name).write_bytes(text.encode())
+        proc = run_inproc(["sanitize", d / name, *common, "--out", d / "rel"], capsys)
+        assert_one_line_error(proc, needle, name)
+        only_inputs_left(d, {name})
+
+
+def test_streamed_decimals_equal_those_of_the_whole_column(sources, tmp_path):
+    """The codeword precision scanned batch by batch equals column_decimals of the whole column in memory
+    (CSV: raw texts, dropped rows included; Parquet: the values)."""
+    import pandas as pd
+
+    from graphpriv.io import read_columns
+    from graphpriv.mechanisms.release import column_decimals
+    from graphpriv.release_stream import scan_decimals
+
+    for col in ("x", "y"):
+        raw = read_columns(sources["csv"], [col], raw=True)[col]
+        want = column_decimals(pd.unique(raw.to_numpy(dtype=object)))
+        assert scan_decimals(sources["csv_parts"], col, "csv") == scan_decimals(sources["csv"], col, "csv") == want
+    assert scan_decimals(sources["csv"], "x", "csv") == 2                 # "7.50" as written
+    vals = pq.read_table(sources["parquet"]).column("x").to_pandas()
+    assert scan_decimals(sources["pq_parts"], "x", "parquet") == column_decimals(pd.unique(vals.dropna().to_numpy(dtype=object)))
+    (tmp_path / "w.csv").write_text("s,x\n1,0.125\n2,3\n3,1e-2\n")
+    assert scan_decimals(tmp_path / "w.csv", "x", "csv") == 3
