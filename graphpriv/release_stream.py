@@ -20,8 +20,6 @@ import os
 from pathlib import Path
 from typing import Any, Sequence
 
-import numpy as np
-
 from . import release_writer as rw
 from .errors import InputError
 from .ingest.sources import Source, resolve_source

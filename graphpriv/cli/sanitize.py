@@ -315,8 +315,6 @@ def _check_out_outside(args, out_dir: Path) -> None:
 
 # ---------------------------------------------------------------------- main
 def run(args) -> int:
-    import numpy as np
-
     import graphpriv as gp
     from .. import io as gio
     from ..errors import InputError
