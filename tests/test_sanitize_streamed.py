@@ -234,6 +234,8 @@ def test_refusals_one_line_exit2_nothing_written(tmp_path):
         assert_one_line_error(proc, *needles)
     proc = run_cli("sanitize", inside, *common, "--out", inside / "rel")
     assert_one_line_error(proc, "inside the input folder")
+    proc = run_cli("sanitize", str(inside) + "/**/*.csv", *common, "--out", inside / "sub" / "rel")
+    assert_one_line_error(proc, "inside the input folder")
     only_inputs_left(tmp_path, before)
     only_inputs_left(inside, {"a.csv"})
 

@@ -302,12 +302,17 @@ def _default_out(data) -> Path:
 
 
 def _check_out_outside(args, out_dir: Path) -> None:
-    """Refuse an output folder inside the input folder (a later run would read the release as input)."""
+    """Refuse an output folder inside the input folder, or below the fixed folders of a recursive glob
+    (``**``): a later run would read the release as input."""
     from ..errors import InputError
+    from ..ingest.sources import _is_glob
+    from ..release_stream import _glob_base
 
     data = Path(str(args.data))
-    if data.is_dir():
-        d, o = data.resolve(), out_dir.resolve()
+    base = data if data.is_dir() else _glob_base(str(args.data)) if _is_glob(str(args.data)) and "**" in str(args.data) \
+        else None
+    if base is not None:
+        d, o = base.resolve(), out_dir.resolve()
         if o == d or d in o.parents:
             raise InputError(f"--out {str(out_dir)!r} is inside the input folder {str(args.data)!r}; write the release "
                              "outside it (a later run would read the release as input)")
