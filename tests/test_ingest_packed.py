@@ -63,7 +63,6 @@ def test_parquet_folder_in_small_chunks_equals_counter(missing, chunk, tmp_path,
                                  "x": pa.array([r[1] for r in part], pa.int64())}), tmp_path / f"p{k}.parquet",
                        row_group_size=97)
     monkeypatch.setattr(packed, "CHUNK_ROWS", chunk)
-    monkeypatch.setattr(packed, "MIN_CHUNK_ROWS", 1)
     monkeypatch.setattr(packed, "SLICE_KEYS", 16)
     jr = gp.read_joint_range(tmp_path, "s", "x", missing=missing)
     want = collections.Counter(r for r in rows if missing == "keep" or None not in r)
