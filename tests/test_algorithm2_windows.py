@@ -64,12 +64,15 @@ def test_window_partners_equal_full_scan(inst, utility):
     assert sorted(w.heap) == sorted(full.heap)
 
 
+@pytest.mark.parametrize("objective,algorithm", [("I*", "alg2"), ("L0", "alg1")])
 @settings(max_examples=30, deadline=None)
 @given(ranges(max_x=14), st.sampled_from([None, 0.0, 0.5]), st.booleans())
-def test_trajectory_equals_reference(inst, lam, squared):
+def test_trajectory_equals_reference(objective, algorithm, inst, lam, squared):
+    """Algorithm 2 (I*) and Algorithm 1 (L0) with U2: the fast trajectory equals the plain reference."""
     jr, vals = inst
     ut = gp.U2(distance="squared") if squared else "U2"
-    _same(_fast_steps(jr, "I*", ut, vals, lam), ref_from_range(jr, vals, squared=squared).alg2(lam), lam)
+    ref = getattr(ref_from_range(jr, vals, squared=squared), algorithm)
+    _same(_fast_steps(jr, objective, ut, vals, lam), ref(lam), lam)
 
 
 def test_hungarian_full_trajectory_equals_reference():
@@ -131,14 +134,6 @@ def test_algorithm1_window_partner_equals_full_scan(inst, squared, data):
             y = data.draw(st.sampled_from([j for j in act.tolist() if j != x]))
         r = c._merge(x, y)
         partners.merged(r, y if r == x else x)
-
-
-@settings(max_examples=30, deadline=None)
-@given(ranges(max_x=14), st.sampled_from([None, 0.0, 0.5]), st.booleans())
-def test_algorithm1_trajectory_equals_reference(inst, lam, squared):
-    jr, vals = inst
-    ut = gp.U2(distance="squared") if squared else "U2"
-    _same(_fast_steps(jr, "L0", ut, vals, lam), ref_from_range(jr, vals, squared=squared).alg1(lam), lam)
 
 
 @st.composite
