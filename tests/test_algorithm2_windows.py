@@ -22,16 +22,20 @@ from reference_agglomerative import ref_from_range  # noqa: E402
 from test_mechanisms_agglomerative import _fast_steps, _same  # noqa: E402
 
 
-@st.composite
-def ranges(draw, max_x=40):
-    n_x = draw(st.integers(2, max_x))
-    n_s = draw(st.integers(1, max(1, n_x // 2)))
+def _one_or_two_each(draw, n_x: int, n_s: int):
+    """A joint range of n_x public values, each with one or two of n_s sensitive values."""
     sens, pub = [], []
     for j in range(n_x):
         for s in sorted(draw(st.sets(st.integers(0, n_s - 1), min_size=1, max_size=min(2, n_s)))):
             sens.append(f"s{s}")
             pub.append(f"x{j}")
-    jr = gp.JointRange.from_pairs(sens, pub)
+    return gp.JointRange.from_pairs(sens, pub)
+
+
+@st.composite
+def ranges(draw, max_x=40):
+    n_x = draw(st.integers(2, max_x))
+    jr = _one_or_two_each(draw, n_x, draw(st.integers(1, max(1, n_x // 2))))
     grid = draw(st.sampled_from([2, 8, 1000]))               # 2: many equal values; 1000: few ties
     scale = draw(st.sampled_from([0.25, 1.0, 1e6]))
     vals = {x: draw(st.integers(0, grid)) * scale for x in jr.public_labels.tolist()}
@@ -141,13 +145,7 @@ def many_components(draw, max_x=60):
     """Ranges with up to |X| sensitive values and one or two per public value: many components, so
     Algorithm 2 merges across components again and again (stale keys, reverse index, relabelling)."""
     n_x = draw(st.integers(2, max_x))
-    n_s = draw(st.integers(max(1, n_x // 3), n_x))
-    sens, pub = [], []
-    for j in range(n_x):
-        for s in sorted(draw(st.sets(st.integers(0, n_s - 1), min_size=1, max_size=min(2, n_s)))):
-            sens.append(f"s{s}")
-            pub.append(f"x{j}")
-    jr = gp.JointRange.from_pairs(sens, pub)
+    jr = _one_or_two_each(draw, n_x, draw(st.integers(max(1, n_x // 3), n_x)))
     grid = draw(st.sampled_from([3, 50, 10_000]))
     vals = {x: draw(st.integers(0, grid)) * 0.5 for x in jr.public_labels.tolist()}
     return jr, vals
