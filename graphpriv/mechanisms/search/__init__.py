@@ -66,6 +66,7 @@ from ..quantization.contraction import Contraction
 from ..quantization.result import _result_from_groups, _returned_index
 from ..quantization.trajectory import _trajectory
 from ..trace import _groups, _UnionFind
+from . import pruned as _pruned
 from .state import _Eval, _State, _children, _first_group, _partner_pos, _pos, _score_pairs, _triu
 
 __all__ = [
@@ -135,13 +136,20 @@ def _clusters(n: int, merges) -> list[list[int]]:
     return [g.tolist() for g in _groups(np.array([uf.find(x) for x in range(n)]))]
 
 
-def _beam(ev: _Eval, width: int, max_depth: int | None, pareto: int = 0, stats: dict | None = None) -> _State | None:
+def _beam(ev: _Eval, width: int, max_depth: int | None, pareto: int = 0, stats: dict | None = None,
+          prune_above: int | None = None) -> _State | None:
     """Best feasible partition seen by the beam (None if none); ``stats`` (if given) receives the number of
-    states expanded and of children scored."""
+    states expanded and of children scored. Depths with more than ``prune_above`` clusters expand candidate
+    sets only (:mod:`.pruned`; None: every depth is exhaustive)."""
     root = _State.from_members(ev, [[x] for x in range(ev.n)])
     best = root if ev.feasible(np.array([root.ncomp]))[0] else None
     beam = [root]
     depth = 0
+    if prune_above is not None and ev.n > prune_above and _pruned.usable(ev):
+        beam, best, depth = _pruned.pruned_depths(ev, root, best, width, pareto, prune_above, max_depth,
+                                                  stats if stats is not None else {})
+        if beam is None:
+            return best
     blocks = ev.objective != "I*" and not ev.is_u2
     wait = 0
     while beam and (max_depth is None or depth < max_depth):
@@ -611,7 +619,7 @@ def _check_int(v, name, lo=1):
 # ====================================================================== public searches
 def beam_search(jr: JointRange, objective: str, lam: float, utility: Any = "U1", values: Any = None, *, base: float = 2,
                 width: int = 3, pareto: int = 3, caps: int = 8, local: bool | None = None, max_passes: int = 3,
-                penalty: float = 1.0, max_depth: int | None = None, **unknown):
+                penalty: float = 1.0, max_depth: int | None = None, prune_above: int | None = 24, **unknown):
     """Beam search over merge sequences for paper 003's problems (3), (5) and (10), never worse than greedy.
 
     Same objective and constraints as :func:`graphpriv.agglomerate` (see the module docstring); call it
@@ -691,11 +699,13 @@ def beam_search(jr: JointRange, objective: str, lam: float, utility: Any = "U1",
         raise InputTypeError(f"penalty must be a number >= 0, got {penalty!r}") from None
     if not (penalty >= 0 and math.isfinite(penalty)):
         raise InputError(f"penalty must be a finite number >= 0, got {penalty!r}")
+    if prune_above is not None:
+        prune_above = _check_int(prune_above, "prune_above", 3)
     ev = _Eval(jr, objective, lam, utility, values, base, penalty)
     greedy, greedy_L = _greedy_candidate(ev, jr, utility, values, base)
     best, source = greedy, "greedy"
     stats: dict = {}
-    found = _beam(ev, width, max_depth, pareto, stats)
+    found = _beam(ev, width, max_depth, pareto, stats, prune_above)
     if found is not None and found.L < best.L - _TOL:
         best, source = found, "beam"
     capped = _capped(ev, best.L, caps) if caps else None
@@ -713,7 +723,8 @@ def beam_search(jr: JointRange, objective: str, lam: float, utility: Any = "U1",
                 best, source = loc, "local"
     return _result(ev, best, "beam", {"source": source, "width": width, "pareto": pareto, "greedy_L": float(greedy_L),
                                       "states_expanded": stats.get("expanded", 0), "children": stats.get("children", 0),
-                                      "children_scored": stats.get("scored", 0), "block_depths": stats.get("blocks", 0)})
+                                      "children_scored": stats.get("scored", 0), "block_depths": stats.get("blocks", 0),
+                                      "pruned_depths": stats.get("pruned", 0)})
 
 
 def local_search(jr: JointRange, objective: str, lam: float, utility: Any = "U1", values: Any = None, *, base: float = 2,
