@@ -38,32 +38,39 @@ of the pruned and the exhaustive beam side by side.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
-from .state import _Eval, _State, _excl_at, _smallest3, _union_counts, _words
+from .state import _Eval, _State, _union_counts, _words
 
 #: Candidate-set sizes of a pruned depth: bottleneck clusters (first in index order), smallest clusters
 #: (U1), and neighbours in centroid order (U2).
 _F, _T, _R, _I = 4, 8, 2, 0
 
 _TOL = 1e-12
+_BIG = np.iinfo(np.int64).max // 4
 
 
 class _Batch:
-    """The W states of one depth (k clusters each) as arrays: sizes ``z``, S-set sizes ``s``, component
-    ids ``comp``, S-sets as 64-bit words ``wd`` (W, k, words), first (smallest) member code ``first``,
-    codes' cluster positions ``lab`` (W, n), for U2 ``agg`` (W, k, 5) = (d̄, count, sum, min, max); per
-    state ``nc`` (components of G_X̂), ``priv``, ``util``, ``L`` and the merge path."""
+    """The W states of one depth (k clusters each) as arrays: ``iv`` (W, k, 4) = (size, |S|𝒳|, component,
+    first member code) per cluster, S-sets as 64-bit words ``wd`` (W, k, words), the codes' cluster
+    positions ``lab`` (W, n), for U2 ``agg`` (W, k, 5) = (d̄, count, sum, min, max); per state ``nc``
+    (components of G_X̂), ``priv``, ``util``, ``L`` and the merge path."""
 
-    __slots__ = ("z", "s", "comp", "wd", "first", "lab", "agg", "nc", "priv", "util", "L", "paths")
+    __slots__ = ("iv", "wd", "key", "h", "agg", "nc", "priv", "util", "L", "paths")
 
     @classmethod
     def from_state(cls, st: _State) -> "_Batch":
         b = cls()
-        b.z, b.s, b.comp = st.iv[None, :, 0].copy(), st.iv[None, :, 1].copy(), st.iv[None, :, 2].copy()
+        iv = np.empty((1, len(st.members), 4), dtype=np.int64)
+        iv[0, :, :3] = st.iv
+        iv[0, :, 3] = [m[0] for m in st.members]
+        b.iv = iv
         b.wd = _words(st.Sb)[None]
-        b.first = np.array([[m[0] for m in st.members]], dtype=np.int64)
-        b.lab = st.lab[None].astype(np.int64)
+        rnd = _code_keys(len(st.lab))
+        b.key = np.array([[rnd[m].sum(dtype=np.uint64) for m in st.members]], dtype=np.uint64)
+        b.h = _mix(b.key).sum(axis=1, dtype=np.uint64)
         b.agg = None if st.fv is None else st.fv[None].copy()
         b.nc = np.array([st.ncomp], dtype=np.int64)
         b.priv, b.util, b.L = np.array([st.priv]), np.array([st.util]), np.array([st.L])
@@ -72,14 +79,27 @@ class _Batch:
 
     def state(self, ev: _Eval, w: int) -> _State:
         """State w as a :class:`_State` (for the exhaustive depths and the result)."""
-        return _to_state(ev, self.lab[w], self.paths[w], float(self.priv[w]), float(self.util[w]),
+        return _to_state(ev, self.paths[w], float(self.priv[w]), float(self.util[w]),
                          None if self.agg is None else self.agg[w])
 
 
-def _to_state(ev: _Eval, lab: np.ndarray, path: tuple, priv: float, util: float, agg) -> _State:
-    order = np.argsort(lab, kind="stable")
-    cuts = np.flatnonzero(np.diff(lab[order])) + 1
-    st = _State.from_members(ev, [g.tolist() for g in np.split(order, cuts)], path)
+@functools.lru_cache(maxsize=8)
+def _code_keys(n: int) -> np.ndarray:
+    """Fixed pseudo-random 64-bit keys of the codes: a cluster's key is the sum of its codes' keys."""
+    return np.random.default_rng(20261126).integers(0, 2**63, size=n, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+
+
+def _mix(x: np.ndarray) -> np.ndarray:
+    """A 64-bit mixing of cluster keys (splitmix64 finaliser); a partition's hash is the sum over its
+    clusters, so a merge updates it with three mixes."""
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+def _to_state(ev: _Eval, path: tuple, priv: float, util: float, agg) -> _State:
+    from . import _clusters                             # the clusters after the path's merges
+    st = _State.from_members(ev, _clusters(ev.n, path), path)
     if agg is not None:
         st.fv = agg.copy()                              # the aggregates the merges computed (same bits as merges)
     st.priv, st.util = priv, util
@@ -92,177 +112,215 @@ def usable(ev: _Eval) -> bool:
     return ev.objective != "I*" and (not ev.is_u2 or ev.fast)
 
 
-def _candidates(ev: _Eval, b: _Batch):
-    """Candidate merges of every state: (w, a, b) arrays with a < b, distinct, in flat order (w, pair)."""
-    W, k = b.z.shape
-    s = b.s
+@functools.lru_cache(maxsize=64)
+def _pairs_of(c: int):
+    return np.triu_indices(c, 1)
+
+
+@functools.lru_cache(maxsize=1024)
+def _cols(k: int) -> np.ndarray:
+    return np.arange(k - 1)
+
+
+def _summary(ev: _Eval, b: _Batch) -> dict:
+    """Per state: bottleneck m0, its count c0 and flags, the next |S|𝒳| value m1 and its count c1, the
+    largest cluster (U1) or the largest d̄, its count and the next d̄ (U2)."""
+    s = b.iv[:, :, 1]
     m0 = s.min(axis=1)
     flag = s == m0[:, None]
-    c0 = flag.sum(axis=1)
-    fo = np.argsort(~flag, axis=1, kind="stable")[:, :_F]               # first bottleneck clusters
-    fv = np.take_along_axis(flag, fo, axis=1)
+    sb = np.where(flag, _BIG, s)
+    m1 = sb.min(axis=1)
+    out = {"m0": m0, "flag": flag, "c0": flag.sum(axis=1), "m1": m1, "c1": (sb == m1[:, None]).sum(axis=1)}
+    if ev.is_u2:
+        d = b.agg[:, :, 0]
+        dmax = d.max(axis=1)
+        fd = d == dmax[:, None]
+        out.update(dmax=dmax, cd=fd.sum(axis=1), d1=np.where(fd, -np.inf, d).max(axis=1))
+    else:
+        out["zmax"] = b.iv[:, :, 0].max(axis=1)
+    return out
+
+
+def _candidates(ev: _Eval, b: _Batch, sm: dict):
+    """Candidate merges of every state: arrays (w, a, c, flat index) with a < c (repeats possible)."""
+    W, k = b.iv.shape[:2]
+    flag, c0 = sm["flag"], sm["c0"]
     rows = np.arange(W)[:, None]
+    fo = np.argsort(~flag, axis=1, kind="stable")[:, :_F]                # first bottleneck clusters
+    fv = flag[rows, fo]
     if not ev.is_u2:
-        t = np.argsort(b.z, axis=1, kind="stable")[:, :_T]
-        cols = [fo, t, np.broadcast_to(np.arange(min(_I, k)), (W, min(_I, k)))]
-        valid = [fv, np.ones(t.shape, dtype=bool), np.ones((W, min(_I, k)), dtype=bool)]
-        if (b.nc > 1).any():                                             # the smallest cluster of another component
-            other = b.comp != b.comp[rows, t[:, :1]]
-            x = np.argmin(np.where(other, b.z, np.iinfo(np.int64).max), axis=1)[:, None]
+        z = b.iv[:, :, 0]
+        t = np.argsort(z, axis=1, kind="stable")[:, :_T]
+        cols, valid = [fo, t], [fv, np.ones(t.shape, dtype=bool)]
+        if _I:
+            first = np.broadcast_to(np.arange(min(_I, k)), (W, min(_I, k)))
+            cols.append(first)
+            valid.append(np.ones(first.shape, dtype=bool))
+        if ev.objective != "L0" and (b.nc > 1).any():                     # the smallest cluster of another component
+            comp = b.iv[:, :, 2]
+            other = comp != comp[rows, t[:, :1]]
+            x = np.argmin(np.where(other, z, _BIG), axis=1)[:, None]
             cols.append(x)
-            valid.append(np.take_along_axis(other, x, axis=1))
+            valid.append(other[rows, x])
         C = np.concatenate(cols, axis=1)
         V = np.concatenate(valid, axis=1)
-        p, q = np.triu_indices(C.shape[1], 1)
+        p, q = _pairs_of(C.shape[1])
         A, B = C[:, p], C[:, q]
-        ok = V[:, p] & V[:, q] & (A != B)
-        ww = np.broadcast_to(rows, A.shape)
-        wa, aa, bb = ww[ok], A[ok], B[ok]
+        wi, ci = np.nonzero(V[:, p] & V[:, q] & (A != B))
+        w, a, c = wi, A[wi, ci], B[wi, ci]
     else:
         cen = b.agg[:, :, 2] / b.agg[:, :, 1]
         o = np.argsort(cen, axis=1, kind="stable")
-        parts_a, parts_b = [], []
+        pa, pb = [], []
         for d in range(1, min(_R, k - 1) + 1):
-            parts_a.append(o[:, :-d])
-            parts_b.append(o[:, d:])
-        p, q = np.triu_indices(fo.shape[1], 1)
-        parts_a.append(np.where(fv[:, p] & fv[:, q], fo[:, p], fo[:, q]))
-        parts_b.append(fo[:, q])
-        A, B = np.concatenate(parts_a, axis=1), np.concatenate(parts_b, axis=1)
-        ok = A != B
-        ww = np.broadcast_to(rows, A.shape)
-        wa, aa, bb = ww[ok], A[ok], B[ok]
+            pa.append(o[:, :-d])
+            pb.append(o[:, d:])
+        p, q = _pairs_of(fo.shape[1])
+        pa.append(np.where(fv[:, p] & fv[:, q], fo[:, p], fo[:, q]))   # invalid pairs become (x, x)
+        pb.append(fo[:, q])
+        A, B = np.concatenate(pa, axis=1), np.concatenate(pb, axis=1)
+        wi, ci = np.nonzero(A != B)
+        w, a, c = wi, A[wi, ci], B[wi, ci]
     few = np.flatnonzero(c0 <= 2)
     if few.size:                                                         # every merge of the bottleneck clusters
-        r = np.arange(k)
         fw = np.repeat(few, 2 * k)
         fa = np.repeat(fo[few, :2], k, axis=1).ravel()
-        fb = np.tile(r, 2 * few.size)
+        fb = np.tile(np.arange(k), 2 * few.size)
         keep = np.repeat(fv[few, :2], k, axis=1).ravel() & (fa != fb)
-        wa, aa, bb = np.concatenate((wa, fw[keep])), np.concatenate((aa, fa[keep])), np.concatenate((bb, fb[keep]))
-    lo, hi = np.minimum(aa, bb), np.maximum(aa, bb)
-    P = k * (k - 1) // 2
-    g = wa * P + lo * (2 * k - lo - 1) // 2 + (hi - lo - 1)
-    g, first = np.unique(g, return_index=True)
-    return wa[first], lo[first], hi[first], g
+        w, a, c = np.concatenate((w, fw[keep])), np.concatenate((a, fa[keep])), np.concatenate((c, fb[keep]))
+    lo, hi = np.minimum(a, c), np.maximum(a, c)
+    g = w * (k * (k - 1) // 2) + lo * (2 * k - lo - 1) // 2 + (hi - lo - 1)
+    return w, lo, hi, g
 
 
-def _score(ev: _Eval, b: _Batch, w, a, c) -> dict:
-    """Scores of the merges (w, a, c) with the arithmetic of :func:`state._children` / :func:`state._score_pairs`."""
-    W, k = b.z.shape
-    s = b.s
-    U = _union_counts(b.wd, (w, a), (w, c))
-    sa, sc = s[w, a], s[w, c]
-    ncomp = b.nc[w] - (b.comp[w, a] != b.comp[w, c]) if ev.objective != "L0" else b.nc[w]
-    ok = 2 * U > sa + sc if ev.objective == "L0" else None
-    order, v = _smallest3(s)
-    ms = np.minimum(U, _excl_at(order, v, w, a, c)).astype(np.int64)
+def _score(ev: _Eval, b: _Batch, sm: dict, w, a, c) -> dict:
+    """Scores of the merges (w, a, c), the same numbers as :func:`state._children` gives these children:
+    the min |S|𝒳| over the clusters other than a and c is m0 while a cluster at m0 is left, else m1, and
+    the count at the new minimum comes from c0, c1 (U2: the largest d̄ over the others likewise)."""
+    W, k = b.iv.shape[:2]
+    fa, fc = w * k + a, w * k + c                       # flat cluster indices
+    ivf = b.iv.reshape(W * k, 4)
+    ra, rc = ivf[fa], ivf[fc]
+    sa, sc = ra[:, 1], rc[:, 1]
+    wdf = b.wd.reshape(W * k, -1)
+    U = np.bitwise_count(wdf[fa] | wdf[fc])
+    U = (U[:, 0] if U.shape[1] == 1 else U.sum(axis=1)).astype(np.int64)
+    m0, m1, c0 = sm["m0"][w], sm["m1"][w], sm["c0"][w]
+    ms = np.minimum(U, np.where(c0 > (sa == m0) + (sc == m0), m0, m1))
     priv = ev.tab_l0[ms]
-    width = ev.n_s + 2
-    cnt_s = np.bincount((s + width * np.arange(W)[:, None]).ravel(), minlength=W * width)
-    at_min = cnt_s[ms + width * w] - (sa == ms) - (sc == ms) + (U == ms)
+    at_min = np.where(ms == m0, c0, np.where(ms == m1, sm["c1"][w], 0)) - (sa == ms) - (sc == ms) + (U == ms)
+    ncomp = b.nc[w] - (ra[:, 2] != rc[:, 2]) if ev.objective != "L0" else None
     if ev.is_u2:
-        f = b.agg
-        cnt, sm = f[w, a, 1] + f[w, c, 1], f[w, a, 2] + f[w, c, 2]
-        mn, mx = np.minimum(f[w, a, 3], f[w, c, 3]), np.maximum(f[w, a, 4], f[w, c, 4])
-        cen = sm / cnt
+        ff = b.agg.reshape(W * k, 5)
+        xa, xc = ff[fa], ff[fc]
+        cnt, sums = xa[:, 1] + xc[:, 1], xa[:, 2] + xc[:, 2]
+        mn, mx = np.minimum(xa[:, 3], xc[:, 3]), np.maximum(xa[:, 4], xc[:, 4])
+        cen = sums / cnt
         d = np.maximum(cen - mn, mx - cen)
         D = d * d if ev.ub.squared else d
-        o2, v2 = _smallest3(-f[:, :, 0])
-        util = -np.maximum(D, -_excl_at(o2, v2, w, a, c))
-        merged = (D, cnt, sm, mn, mx)
+        dmax = sm["dmax"][w]
+        others = np.where(sm["cd"][w] > (xa[:, 0] == dmax) + (xc[:, 0] == dmax), dmax, sm["d1"][w])
+        util = -np.maximum(D, others)
+        merged = np.stack((D, cnt, sums, mn, mx), axis=1)
+        zz = ra[:, 0] + rc[:, 0]
     else:
-        zz = b.z[w, a] + b.z[w, c]
-        util = ev.tab_u1[np.maximum(zz, b.z.max(axis=1)[w])]
-        merged = (zz,)
+        zz = ra[:, 0] + rc[:, 0]
+        util = ev.tab_u1[np.maximum(zz, sm["zmax"][w])]
+        merged = None
     L = priv - ev.lam * util
     score = L + ev.tab_penalty[ncomp] if ev.objective == "L0|I*=0" else L
-    return {"U": U, "ok": ok, "ncomp": ncomp, "priv": priv, "util": util, "L": L, "score": score, "at_min": at_min,
-            "merged": merged}
+    kf = b.key.ravel()
+    ka, kc = kf[fa], kf[fc]
+    km = ka + kc
+    h = b.h[w] - _mix(ka) - _mix(kc) + _mix(km)
+    return {"h": h, "km": km, "U": U, "ok": 2 * U > sa + sc if ev.objective == "L0" else None, "ncomp": ncomp,
+            "priv": priv, "util": util, "L": L, "score": score, "at_min": at_min, "merged": merged, "zz": zz,
+            "first": (ra[:, 3], rc[:, 3])}
 
 
-def _child_labs(b: _Batch, w, a, c) -> np.ndarray:
-    lab = b.lab[w]
-    lab = np.where(lab == c[:, None], a[:, None], lab)
-    return lab - (lab > c[:, None])
-
-
-def _pick(ev: _Eval, b: _Batch, w, a, c, g, ch: dict, alive: np.ndarray, width: int, pareto: int):
-    """Indices of the picked children (into the candidate arrays) and their labs."""
+def _pick(ev: _Eval, g, ch: dict, alive: np.ndarray, width: int, pareto: int) -> list:
+    """The picked children (indices into the candidate arrays): the ``width`` best distinct partitions by
+    (score rounded to 1e-12, bottleneck count, flat index), then up to ``pareto`` along the front (the
+    walk of :func:`beam._select`). Partitions are told apart by a 64-bit hash (sum over clusters of
+    mixed sums of fixed random code keys; two distinct partitions collide with probability about 2^-64)."""
     idx = np.flatnonzero(alive)
-    sc, at = ch["score"][idx], ch["at_min"][idx]
-    order = idx[np.lexsort((g[idx], at, np.round(sc, 12)))]
-    picks, labs, keys = [], [], set()
-
-    def walk(sel):
-        step = max(4, 2 * width)
-        for s0 in range(0, len(sel), step):
-            part = sel[s0:s0 + step]
-            lb = _child_labs(b, w[part], a[part], c[part])
-            for r, e in enumerate(part.tolist()):
-                key = lb[r].tobytes()
-                if key not in keys:
-                    keys.add(key)
-                    picks.append(e)
-                    labs.append(lb[r])
-                    if len(picks) >= goal[0]:
-                        return
-
-    goal = [width]
-    walk(order)
+    sc, at, h = ch["score"][idx], ch["at_min"][idx], ch["h"]
+    r = sc.round(12)
+    picks: list = []
+    seen: set = set()
+    rest = np.arange(len(idx))
+    while rest.size and len(picks) < width:             # groups of equal (rounded score, bottleneck count)
+        rr = r[rest]
+        m = rr == rr.min()
+        am = at[rest]
+        grp = rest[m & (am == am[m].min())]
+        grp = idx[grp[np.argsort(g[idx[grp]], kind="stable")]]
+        for e, he in zip(grp.tolist(), h[grp].tolist()):
+            if he not in seen:
+                seen.add(he)
+                picks.append(e)
+                if len(picks) >= width:
+                    break
+        rest = rest[~(m & (am == am[m].min()))]
     if pareto:
         u = ch["util"][idx]
-        scr = ch["score"][idx]
-        atm = at
-        approx = scr + ev.lam * u + 1e-6 * atm
-        top = u == u.max()
-        sub = np.flatnonzero(approx <= float(approx[top].min()) + 1e-8)
-        us = u[sub]
-        pkey = np.round(scr[sub] + ev.lam * us, 9) + 1e-6 * atm[sub]
-        o = np.lexsort((g[idx[sub]], -np.round(us, 9), pkey))
-        uo = us[o]
-        prev = np.concatenate(([-np.inf], np.maximum.accumulate(uo)[:-1]))
-        front = o[uo > prev + 1e-12]
+        approx = sc + ev.lam * u + 1e-6 * at
+        sub = np.flatnonzero(approx <= float(approx[u == u.max()].min()) + 1e-8)
+        u = u[sub]
+        pkey = (sc[sub] + ev.lam * u).round(9) + 1e-6 * at[sub]
+        ru = u.round(9)
+        gs = g[idx[sub]]
+        rest = np.arange(len(sub))
+        front, best_u = [], -np.inf
+        while rest.size:
+            pk = pkey[rest]
+            m = pk == pk.min()
+            rs = ru[rest]
+            grp = rest[m & (rs == rs[m].max())]
+            e = int(grp[np.argmin(gs[grp])])
+            if u[e] > best_u + 1e-12:
+                front.append(int(idx[sub[e]]))
+                best_u = u[e]
+            rest = rest[u[rest] > u[e]]
         if len(front) > pareto:
-            front = front[np.round(np.linspace(0, len(front) - 1, pareto)).astype(np.int64)]
-        goal[0] = len(picks) + len(front)
-        n0 = len(picks)
-        walk(idx[sub[front]])
-        del n0
-    return np.array(picks, dtype=np.int64), labs
+            front = [front[int(round(q))] for q in np.linspace(0, len(front) - 1, pareto).tolist()]
+        for e, he in zip(front, h[front].tolist()):
+            if he not in seen:
+                seen.add(he)
+                picks.append(e)
+    return picks
 
 
-def _next(ev: _Eval, b: _Batch, w, a, c, ch: dict, sel: np.ndarray, labs: list) -> _Batch:
+def _next(ev: _Eval, b: _Batch, w, a, c, ch: dict, sel: list) -> _Batch:
     """The batch of the picked children ``sel`` (indices into the candidate arrays)."""
+    sel = np.array(sel, dtype=np.int64)
     pw, ia, jb = w[sel], a[sel], c[sel]
-    n = len(sel)
-    k = b.z.shape[1]
-    r = np.arange(k - 1)
+    k = b.iv.shape[1]
+    r = _cols(k)
     cols = r + (r >= jb[:, None])
     rows = pw[:, None]
+    R = np.arange(len(sel))
     out = _Batch()
-    R = np.arange(n)
-    out.z = b.z[rows, cols]
-    out.s = b.s[rows, cols]
-    out.comp = b.comp[rows, cols]
-    out.first = b.first[rows, cols]
+    out.iv = iv = b.iv[rows, cols]
+    iv[R, ia, 0] = ch["zz"][sel]
+    iv[R, ia, 1] = ch["U"][sel]
+    out.nc = b.nc[pw]
+    if ev.objective != "L0":
+        ci, cj = b.iv[pw, ia, 2], b.iv[pw, jb, 2]
+        if (ci != cj).any():
+            iv[:, :, 2] = np.where(iv[:, :, 2] == cj[:, None], ci[:, None], iv[:, :, 2])
+            out.nc = out.nc - (ci != cj)
     out.wd = b.wd[rows, cols]
     out.wd[R, ia] = b.wd[pw, ia] | b.wd[pw, jb]
-    out.s[R, ia] = ch["U"][sel]
-    ci, cj = b.comp[pw, ia], b.comp[pw, jb]
-    out.comp = np.where(out.comp == cj[:, None], ci[:, None], out.comp)
-    out.nc = b.nc[pw] - (ci != cj)
+    out.agg = None
     if ev.is_u2:
         out.agg = b.agg[rows, cols]
-        for q, col in enumerate(ch["merged"]):
-            out.agg[R, ia, q] = col[sel]
-        out.z[R, ia] = b.z[pw, ia] + b.z[pw, jb]
-    else:
-        out.agg = None
-        out.z[R, ia] = ch["merged"][0][sel]
-    out.lab = np.stack(labs)
+        out.agg[R, ia] = ch["merged"][sel]
+    out.key = b.key[rows, cols]
+    out.key[R, ia] = ch["km"][sel]
+    out.h = ch["h"][sel]
     out.priv, out.util, out.L = ch["priv"][sel], ch["util"][sel], ch["L"][sel]
-    fi, fj = b.first[pw, ia].tolist(), b.first[pw, jb].tolist()
+    fi, fj = ch["first"][0][sel].tolist(), ch["first"][1][sel].tolist()
     out.paths = [b.paths[x] + ((y, z),) for x, y, z in zip(pw.tolist(), fi, fj)]
     return out
 
@@ -270,43 +328,41 @@ def _next(ev: _Eval, b: _Batch, w, a, c, ch: dict, sel: np.ndarray, labs: list) 
 def pruned_depths(ev: _Eval, root: _State, best, width: int, pareto: int, prune_above: int, max_depth, stats: dict):
     """Run the beam from ``root`` while the states have more than ``prune_above`` clusters.
 
-    Returns (beam as a list of :class:`_State` or None when the search ended, best feasible state or
-    None, depths run)."""
+    Returns (beam as a list of :class:`_State`, or None when the search ended; best feasible state or None;
+    depths run)."""
     b = _Batch.from_state(root)
-    best_t = None                                      # (L, lab, path, priv, util, agg)
+    best_t = None                                      # (path, priv, util, agg) of the best feasible child
     best_L = np.inf if best is None else best.L
     depth = 0
-    while b.z.shape[1] > max(prune_above, 3) and (max_depth is None or depth < max_depth):
+    while b.iv.shape[1] > max(prune_above, 3) and (max_depth is None or depth < max_depth):
         depth += 1
-        W, k = b.z.shape
+        W, k = b.iv.shape[:2]
         stats["expanded"] = stats.get("expanded", 0) + W
         stats["children"] = stats.get("children", 0) + W * (k * (k - 1) // 2)
         stats["pruned"] = stats.get("pruned", 0) + 1
-        w, a, c, g = _candidates(ev, b)
+        sm = _summary(ev, b)
+        w, a, c, g = _candidates(ev, b, sm)
         stats["scored"] = stats.get("scored", 0) + len(w)
-        ch = _score(ev, b, w, a, c)
+        ch = _score(ev, b, sm, w, a, c)
         ok, L = ch["ok"], ch["L"]
         feas = (ch["ncomp"] == 1) if ev.objective == "L0|I*=0" else ok
-        if feas.any():
-            e = int(np.argmin(np.where(feas, L, np.inf)))
-            if L[e] < best_L - _TOL:
-                best_L = float(L[e])
-                lb = _child_labs(b, w[e:e + 1], a[e:e + 1], c[e:e + 1])[0]
-                ag = None
-                if ev.is_u2:
-                    ag = np.delete(b.agg[w[e]], c[e], axis=0)
-                    ag[a[e]] = [col[e] for col in ch["merged"]]
-                best_t = (lb, b.paths[w[e]] + ((int(b.first[w[e], a[e]]), int(b.first[w[e], c[e]])),),
-                          float(ch["priv"][e]), float(ch["util"][e]), ag)
-        alive = -ev.lam * ch["util"] < best_L - _TOL if np.isfinite(best_L) else np.ones(len(L), dtype=bool)
+        e = int(np.argmin(np.where(feas, L, np.inf)))
+        if feas[e] and L[e] < best_L - _TOL:
+            best_L = float(L[e])
+            ag = None
+            if ev.is_u2:
+                ag = np.delete(b.agg[w[e]], c[e], axis=0)
+                ag[a[e]] = ch["merged"][e]
+            best_t = (b.paths[w[e]] + ((int(ch["first"][0][e]), int(ch["first"][1][e])),),
+                      float(ch["priv"][e]), float(ch["util"][e]), ag)
+        alive = -ev.lam * ch["util"] < best_L - _TOL
         if ok is not None:
             alive &= ok
         if not alive.any():
             b = None
             break
-        sel, labs = _pick(ev, b, w, a, c, g, ch, alive, width, pareto)
-        b = _next(ev, b, w, a, c, ch, sel, labs)
+        b = _next(ev, b, w, a, c, ch, _pick(ev, g, ch, alive, width, pareto))
     if best_t is not None:
         best = _to_state(ev, *best_t)
-    beam = None if b is None else [b.state(ev, x) for x in range(b.z.shape[0])]
+    beam = None if b is None else [b.state(ev, x) for x in range(b.iv.shape[0])]
     return beam, best, depth
