@@ -219,3 +219,47 @@ def test_old_module_paths_still_import():
     assert search.exact_minimum is gp.exact_minimum
     with pytest.raises(AttributeError):
         search.no_such_name
+
+
+# ------------------------------------------------------------------------------------------- pruned depths
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from(OBJECTIVES), st.sampled_from(["U1", "U2", "U2sq"]),
+       st.sampled_from([0.0, 0.1, 0.3, 1.0, 3.0]), st.sampled_from([(1, 0), (3, 3), (2, 5)]),
+       st.sampled_from([3, 5, 8]), st.sampled_from([(6, 12), (13, 30)]))
+def test_pruned_beam_never_worse_than_greedy_and_consistent(seed, objective, utility, lam, wp, prune_above, n_range):
+    """Depths above ``prune_above`` clusters expand candidate sets only: the result is still never worse than
+    the greedy mechanism, satisfies the constraint (problem (10): I* = 0), and its L is the L of the
+    returned quantisation recomputed from scratch."""
+    jr, values = random_instance(seed, n_range)
+    ut = gp.U2(distance="squared") if utility == "U2sq" else utility
+    vals = None if utility == "U1" else values
+    width, pareto = wp
+    b = gp.agglomerate(jr, objective, lam, ut, vals, search="beam", width=width, pareto=pareto, local=False,
+                       prune_above=prune_above)
+    g = gp.agglomerate(jr, objective, lam, ut, vals)
+    assert b.L <= g.L + 1e-9
+    priv, util = gp.evaluate_quantization(jr, b.quantization, objective, ut, vals)
+    assert b.privacy == pytest.approx(priv, abs=1e-12) and b.utility == pytest.approx(util, abs=1e-12)
+    assert b.L == pytest.approx(priv - lam * util, abs=1e-12)
+    if objective == "L0|I*=0":
+        assert gp.maximin_information(gp.quantize_range(jr, b.quantization)) == 0.0
+    if objective != "I*" and jr.n_public > prune_above:
+        assert b.info["pruned_depths"] >= 1
+    assert b.trace.step_n_clusters[-1] == len(b.quantization)
+
+
+def test_pruned_beam_small_ranges_unchanged_and_exhaustive_option():
+    """Ranges with at most ``prune_above`` public values get exactly the exhaustive beam; ``prune_above=None``
+    is the exhaustive beam at any size."""
+    jr, values = random_instance(3, (9, 9))
+    for obj in OBJECTIVES:
+        a = gp.agglomerate(jr, obj, 0.3, "U2", values, search="beam")
+        e = gp.agglomerate(jr, obj, 0.3, "U2", values, search="beam", prune_above=None)
+        assert a.quantization == e.quantization and a.L == e.L and a.info["pruned_depths"] == 0
+    jr = gp.random_joint_range(12, 60, 0.1, seed=5)
+    a = gp.agglomerate(jr, "L0", 0.3, search="beam")
+    e = gp.agglomerate(jr, "L0", 0.3, search="beam", prune_above=None)
+    assert a.info["pruned_depths"] == 60 - 40 and e.info["pruned_depths"] == 0
+    assert a.info["children_scored"] < e.info["children_scored"]
+    with pytest.raises(gp.InputError, match="prune_above"):
+        gp.agglomerate(jr, "L0", 0.3, search="beam", prune_above=2)

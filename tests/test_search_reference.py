@@ -1,6 +1,8 @@
 """The vectorised beam and local searches return exactly what the plain reference (tests/reference_search.py,
 the first implementation: full sort of the children, per-child Pareto loop, pure-Python capped greedy)
-returns: same quantisation, same L, same winning candidate, same trace."""
+returns: same quantisation, same L, same winning candidate, same trace. The beam runs exhaustively
+(``prune_above=None``: every depth expands every merge, as the reference does); the pruned depths of
+larger ranges are checked in tests/test_search.py."""
 
 import numpy as np
 import pytest
@@ -46,7 +48,7 @@ def test_beam_equals_reference(seed, objective, utility, lam, wp, n_range):
     vals = None if utility == "U1" else values
     width, pareto = wp
     opts = dict(width=width, pareto=pareto, local=jr.n_public <= 12)
-    new = gp.agglomerate(jr, objective, lam, ut, vals, search="beam", **opts)
+    new = gp.agglomerate(jr, objective, lam, ut, vals, search="beam", prune_above=None, **opts)
     old = ref.beam_search(jr, objective, lam, ut, vals, **opts)
     same(new, old)
 
@@ -57,7 +59,7 @@ def test_beam_equals_reference_user_distance(seed, objective, lam):
     """A user-supplied distance (no vectorised cost): the per-pair cost path."""
     jr, values = instance(seed, (4, 8))
     ut = gp.U2(distance=lambda a, b: abs(a - b) ** 1.5)
-    new = gp.agglomerate(jr, objective, lam, ut, values, search="beam")
+    new = gp.agglomerate(jr, objective, lam, ut, values, search="beam", prune_above=None)
     old = ref.beam_search(jr, objective, lam, ut, values)
     same(new, old)
 
@@ -75,7 +77,8 @@ def test_hungarian_beam_equals_reference(objective, utility, lam):
     """Paper 003's Hungarian data (S = age, X = cholesterol, |X| = 153), default beam options."""
     jr = gp.datasets.hungarian_range(missing="drop")
     vals = "labels" if utility == "U2" else None
-    same(gp.agglomerate(jr, objective, lam, utility, vals, search="beam"), ref.beam_search(jr, objective, lam, utility, vals))
+    same(gp.agglomerate(jr, objective, lam, utility, vals, search="beam", prune_above=None),
+         ref.beam_search(jr, objective, lam, utility, vals))
 
 
 class _blocks_from:
@@ -101,7 +104,7 @@ def test_beam_block_scoring_equals_reference(seed, objective, lam, wp, n_range):
     width, pareto = wp
     opts = dict(width=width, pareto=pareto, local=False)
     with _blocks_from(3):
-        new = gp.agglomerate(jr, objective, lam, "U1", search="beam", **opts)
+        new = gp.agglomerate(jr, objective, lam, "U1", search="beam", prune_above=None, **opts)
     same(new, ref.beam_search(jr, objective, lam, "U1", **opts))
 
 
@@ -111,7 +114,7 @@ def test_hungarian_beam_block_scoring_equals_reference(objective, lam):
     decided by their blocks and far fewer children scored."""
     jr = gp.datasets.hungarian_range(missing="drop")
     with _blocks_from(3):
-        new = gp.agglomerate(jr, objective, lam, "U1", search="beam")
+        new = gp.agglomerate(jr, objective, lam, "U1", search="beam", prune_above=None)
     same(new, ref.beam_search(jr, objective, lam, "U1"))
     assert new.info["block_depths"] >= 0.9 * (jr.n_public - 2) * (0.5 if lam == 3.0 else 1)
     assert new.info["children_scored"] < new.info["children"] / 10

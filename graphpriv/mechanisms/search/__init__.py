@@ -67,7 +67,7 @@ from ..quantization.result import _result_from_groups, _returned_index
 from ..quantization.trajectory import _trajectory
 from ..trace import _groups, _UnionFind
 from . import pruned as _pruned
-from .state import _Eval, _State, _children, _first_group, _partner_pos, _pos, _score_pairs, _triu
+from .state import _Eval, _State, _children, _first_group, _partner_pos, _pos, _score_pairs, _triu, _words
 
 __all__ = [
     "SEARCHES",
@@ -504,6 +504,12 @@ def _local(ev: _Eval, st: _State, max_passes: int) -> _State:
     return _State.from_members(ev, members, path)
 
 
+def _popcount(wd: np.ndarray) -> np.ndarray:
+    """Set sizes (int64) of the rows of 64-bit words (:func:`state._words`)."""
+    u = np.bitwise_count(wd)
+    return (u[:, 0] if u.shape[1] == 1 else u.sum(axis=1)).astype(np.int64)
+
+
 def _capped(ev: _Eval, best_L: float, n_caps: int) -> _State | None:
     """Problem (3) only: for a few utility caps (max cluster size for U1, max distortion for U2), raise the
     bottleneck min |S|𝒳| greedily -- merge the cluster with the fewest sensitive values into the partner
@@ -536,14 +542,14 @@ def _capped(ev: _Eval, best_L: float, n_caps: int) -> _State | None:
         # clusters live in slots named by their first code (slot order is cluster order); an absorbed
         # slot gets no sensitive values (so it gains nothing) and the largest count (never the smallest)
         members: list = [[x] for x in range(n)]
-        Sb = ev.S.copy()
-        count = Sb.sum(axis=1).astype(np.int64)
+        Sb = _words(ev.S)                          # S-sets as 64-bit words: counts are popcounts
+        count = _popcount(Sb)
         size = np.ones(n, dtype=np.int64)
         cost = np.array([ev.quick_cost([x]) for x in range(n)]) if ev.is_u2 else None
         max_size = 1
         for _ in range(n - 1):
             c = int(count.argmin())
-            gain = (Sb[c] | Sb).sum(axis=1)
+            gain = _popcount(Sb[c] | Sb)
             if not ev.is_u2:
                 # partner: most sensitive values gained, then the smallest merged cluster, then slot
                 key = np.where((gain > count[c]) & (size <= cap - size[c]), gain * (n + 1) - size, -1)
@@ -568,8 +574,8 @@ def _capped(ev: _Eval, best_L: float, n_caps: int) -> _State | None:
             members[a] = members[a] + members[b]
             members[b] = None
             Sb[a] |= Sb[b]
-            Sb[b] = False
-            count[a] = int(Sb[a].sum())
+            Sb[b] = 0
+            count[a] = int(_popcount(Sb[a:a + 1])[0])
             count[b] = big
             size[a] += size[b]
             priv = (ev.log_ns - math.log(int(count.min()))) / ev.lb
@@ -619,7 +625,7 @@ def _check_int(v, name, lo=1):
 # ====================================================================== public searches
 def beam_search(jr: JointRange, objective: str, lam: float, utility: Any = "U1", values: Any = None, *, base: float = 2,
                 width: int = 3, pareto: int = 3, caps: int = 8, local: bool | None = None, max_passes: int = 3,
-                penalty: float = 1.0, max_depth: int | None = None, prune_above: int | None = 24, **unknown):
+                penalty: float = 1.0, max_depth: int | None = None, prune_above: int | None = 40, **unknown):
     """Beam search over merge sequences for paper 003's problems (3), (5) and (10), never worse than greedy.
 
     Same objective and constraints as :func:`graphpriv.agglomerate` (see the module docstring); call it

@@ -46,7 +46,7 @@ from .state import _Eval, _State, _union_counts, _words
 
 #: Candidate-set sizes of a pruned depth: bottleneck clusters (first in index order), smallest clusters
 #: (U1), and neighbours in centroid order (U2).
-_F, _T, _R, _I = 4, 8, 2, 0
+_F, _T, _R, _P, _ROWS = 4, 16, 2, 16, 2
 
 _TOL = 1e-12
 _BIG = np.iinfo(np.int64).max // 4
@@ -146,16 +146,21 @@ def _candidates(ev: _Eval, b: _Batch, sm: dict):
     W, k = b.iv.shape[:2]
     flag, c0 = sm["flag"], sm["c0"]
     rows = np.arange(W)[:, None]
-    fo = np.argsort(~flag, axis=1, kind="stable")[:, :_F]                # first bottleneck clusters
-    fv = flag[rows, fo]
     if not ev.is_u2:
+        # the merges that keep the lowest level of the largest cluster come first in the exhaustive order,
+        # then by index: candidate clusters are the first (in index order) that can merge at that level
         z = b.iv[:, :, 0]
-        t = np.argsort(z, axis=1, kind="stable")[:, :_T]
-        cols, valid = [fo, t], [fv, np.ones(t.shape, dtype=bool)]
-        if _I:
-            first = np.broadcast_to(np.arange(min(_I, k)), (W, min(_I, k)))
-            cols.append(first)
-            valid.append(np.ones(first.shape, dtype=bool))
+        zmax = sm["zmax"]
+        two = np.partition(z, 1, axis=1)[:, :2]
+        free = z + two[:, :1] <= np.maximum(zmax, two.sum(axis=1))[:, None]
+        zf = np.where(flag, z, _BIG)
+        twof = np.partition(zf, 1, axis=1)[:, :2]
+        ffree = flag & (z + twof[:, :1] <= np.maximum(zmax, twof.sum(axis=1))[:, None])
+        fo_all = np.argsort(~ffree, axis=1, kind="stable")[:, :max(_F, _P)]
+        fv_all = ffree[rows, fo_all]
+        fo, fv = fo_all[:, :_F], fv_all[:, :_F]
+        t = np.argsort(~free, axis=1, kind="stable")[:, :_T]
+        cols, valid = [fo, t], [fv, free[rows, t]]
         if ev.objective != "L0" and (b.nc > 1).any():                     # the smallest cluster of another component
             comp = b.iv[:, :, 2]
             other = comp != comp[rows, t[:, :1]]
@@ -166,9 +171,18 @@ def _candidates(ev: _Eval, b: _Batch, sm: dict):
         V = np.concatenate(valid, axis=1)
         p, q = _pairs_of(C.shape[1])
         A, B = C[:, p], C[:, q]
-        wi, ci = np.nonzero(V[:, p] & V[:, q] & (A != B))
+        ok = V[:, p] & V[:, q] & (A != B)
+        if fo_all.shape[1] > _F:                                         # the first rows with more bottleneck partners
+            nr, extra = min(_ROWS, _F), fo_all.shape[1] - _F
+            A2 = np.repeat(fo[:, :nr], extra, axis=1)
+            B2 = np.tile(fo_all[:, _F:], (1, nr))
+            ok2 = np.repeat(fv[:, :nr], extra, axis=1) & np.tile(fv_all[:, _F:], (1, nr))
+            A, B, ok = np.concatenate((A, A2), axis=1), np.concatenate((B, B2), axis=1), np.concatenate((ok, ok2), axis=1)
+        wi, ci = np.nonzero(ok)
         w, a, c = wi, A[wi, ci], B[wi, ci]
     else:
+        fo = np.argsort(~flag, axis=1, kind="stable")[:, :_F]            # first bottleneck clusters
+        fv = flag[rows, fo]
         cen = b.agg[:, :, 2] / b.agg[:, :, 1]
         o = np.argsort(cen, axis=1, kind="stable")
         pa, pb = [], []
@@ -183,10 +197,11 @@ def _candidates(ev: _Eval, b: _Batch, sm: dict):
         w, a, c = wi, A[wi, ci], B[wi, ci]
     few = np.flatnonzero(c0 <= 2)
     if few.size:                                                         # every merge of the bottleneck clusters
+        f2 = np.argsort(~flag[few], axis=1, kind="stable")[:, :2]
         fw = np.repeat(few, 2 * k)
-        fa = np.repeat(fo[few, :2], k, axis=1).ravel()
+        fa = np.repeat(f2, k, axis=1).ravel()
         fb = np.tile(np.arange(k), 2 * few.size)
-        keep = np.repeat(fv[few, :2], k, axis=1).ravel() & (fa != fb)
+        keep = np.repeat(flag[few[:, None], f2], k, axis=1).ravel() & (fa != fb)
         w, a, c = np.concatenate((w, fw[keep])), np.concatenate((a, fa[keep])), np.concatenate((c, fb[keep]))
     lo, hi = np.minimum(a, c), np.maximum(a, c)
     g = w * (k * (k - 1) // 2) + lo * (2 * k - lo - 1) // 2 + (hi - lo - 1)
