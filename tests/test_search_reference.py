@@ -118,3 +118,31 @@ def test_hungarian_beam_block_scoring_equals_reference(objective, lam):
     same(new, ref.beam_search(jr, objective, lam, "U1"))
     assert new.info["block_depths"] >= 0.9 * (jr.n_public - 2) * (0.5 if lam == 3.0 else 1)
     assert new.info["children_scored"] < new.info["children"] / 10
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from(OBJECTIVES), st.sampled_from(["U1", "U2", "U2sq"]),
+       st.sampled_from([0.0, 0.1, 0.3, 1.0, 3.0]), st.sampled_from([(1, 0), (3, 3), (2, 5)]),
+       st.sampled_from([(3, 9), (10, 24), (25, 40)]))
+def test_batched_beam_equals_reference(seed, objective, utility, lam, wp, n_range):
+    """The default beam on ranges of at most ``prune_above`` = 40 public values: problems (3) and (10) run
+    every depth as one batch of all states (every merge scored, the same picks); exactly the reference."""
+    jr, values = instance(seed, n_range)
+    ut = gp.U2(distance="squared") if utility == "U2sq" else utility
+    vals = None if utility == "U1" else values
+    width, pareto = wp
+    opts = dict(width=width, pareto=pareto, local=jr.n_public <= 12)
+    new = gp.agglomerate(jr, objective, lam, ut, vals, search="beam", **opts)
+    assert new.info["pruned_depths"] == 0
+    same(new, ref.beam_search(jr, objective, lam, ut, vals, **opts))
+
+
+@pytest.mark.parametrize("objective,utility,lam", [("L0", "U1", 0.3), ("L0|I*=0", "U1", 1.0), ("L0", "U2", 0.1),
+                                                   ("L0|I*=0", "U2", 1.0)])
+def test_hungarian_batched_beam_equals_reference(objective, utility, lam):
+    """Hungarian data (|X| = 153) with every depth batched and exhaustive (prune_above above |X|): the
+    reference's beam."""
+    jr = gp.datasets.hungarian_range(missing="drop")
+    vals = "labels" if utility == "U2" else None
+    new = gp.agglomerate(jr, objective, lam, utility, vals, search="beam", prune_above=1000)
+    same(new, ref.beam_search(jr, objective, lam, utility, vals))

@@ -145,11 +145,9 @@ def _beam(ev: _Eval, width: int, max_depth: int | None, pareto: int = 0, stats: 
     best = root if ev.feasible(np.array([root.ncomp]))[0] else None
     beam = [root]
     depth = 0
-    if prune_above is not None and ev.n > prune_above and _pruned.usable(ev):
-        beam, best, depth = _pruned.pruned_depths(ev, root, best, width, pareto, prune_above, max_depth,
-                                                  stats if stats is not None else {})
-        if beam is None:
-            return best
+    if prune_above is not None and _pruned.usable(ev):
+        return _pruned.batched_beam(ev, root, best, width, pareto, prune_above, max_depth,
+                                    stats if stats is not None else {})
     blocks = ev.objective != "I*" and not ev.is_u2
     wait = 0
     while beam and (max_depth is None or depth < max_depth):

@@ -42,66 +42,65 @@ import functools
 
 import numpy as np
 
-from .state import _Eval, _State, _union_counts, _words
+from .state import _Eval, _State, _excl_at, _triu, _words
 
-#: Candidate-set sizes of a pruned depth: bottleneck clusters (first in index order), smallest clusters
-#: (U1), and neighbours in centroid order (U2).
-_F, _T, _R, _P, _ROWS = 4, 16, 2, 16, 2
+#: Candidate-set sizes of a pruned depth (U1): bottleneck clusters paired with each other and with the
+#: smallest clusters, smallest clusters (both first in index order among those that merge at the lowest
+#: level), further bottleneck partners of the first rows; U2: neighbours in centroid order.
+_F, _T, _P, _ROWS, _R = 4, 16, 16, 2, 2
 
 _TOL = 1e-12
 _BIG = np.iinfo(np.int64).max // 4
+Z, S, COMP, FIRST = 0, 1, 2, 3                  # planes of _Batch.iv
+DBAR, CNT, SUM, MIN, MAX = 0, 1, 2, 3, 4        # planes of _Batch.agg
 
 
 class _Batch:
-    """The W states of one depth (k clusters each) as arrays: ``iv`` (W, k, 4) = (size, |S|𝒳|, component,
-    first member code) per cluster, S-sets as 64-bit words ``wd`` (W, k, words), the codes' cluster
-    positions ``lab`` (W, n), for U2 ``agg`` (W, k, 5) = (d̄, count, sum, min, max); per state ``nc``
-    (components of G_X̂), ``priv``, ``util``, ``L`` and the merge path."""
+    """The W states of one depth (k clusters each) as arrays: ``iv`` (4, W, k) = planes of the cluster size,
+    |S|𝒳|, G_X̂ component and first member code; S-sets as 64-bit words ``wd`` (W, k, words); cluster keys
+    ``key`` (W, k) and partition hashes ``h`` (W,); for U2 ``agg`` (5, W, k) = planes of d̄, count, sum,
+    min and max of the values; per state ``nc`` (components of G_X̂), ``priv``, ``util``, ``L`` and the
+    merge path."""
 
     __slots__ = ("iv", "wd", "key", "h", "agg", "nc", "priv", "util", "L", "paths")
 
     @classmethod
     def from_state(cls, st: _State) -> "_Batch":
         b = cls()
-        iv = np.empty((1, len(st.members), 4), dtype=np.int64)
-        iv[0, :, :3] = st.iv
-        iv[0, :, 3] = [m[0] for m in st.members]
+        k = len(st.members)
+        iv = np.empty((4, 1, k), dtype=np.int64)
+        iv[:3, 0] = st.iv.T
+        iv[FIRST, 0] = [m[0] for m in st.members]
         b.iv = iv
         b.wd = _words(st.Sb)[None]
         rnd = _code_keys(len(st.lab))
         b.key = np.array([[rnd[m].sum(dtype=np.uint64) for m in st.members]], dtype=np.uint64)
         b.h = _mix(b.key).sum(axis=1, dtype=np.uint64)
-        b.agg = None if st.fv is None else st.fv[None].copy()
+        b.agg = None if st.fv is None else np.ascontiguousarray(st.fv.T[:, None, :])
         b.nc = np.array([st.ncomp], dtype=np.int64)
         b.priv, b.util, b.L = np.array([st.priv]), np.array([st.util]), np.array([st.L])
         b.paths = [st.path]
         return b
 
-    def state(self, ev: _Eval, w: int) -> _State:
-        """State w as a :class:`_State` (for the exhaustive depths and the result)."""
-        return _to_state(ev, self.paths[w], float(self.priv[w]), float(self.util[w]),
-                         None if self.agg is None else self.agg[w])
-
 
 @functools.lru_cache(maxsize=8)
 def _code_keys(n: int) -> np.ndarray:
-    """Fixed pseudo-random 64-bit keys of the codes: a cluster's key is the sum of its codes' keys."""
-    return np.random.default_rng(20261126).integers(0, 2**63, size=n, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+    """Fixed pseudo-random odd 64-bit keys of the codes: a cluster's key is the sum of its codes' keys."""
+    return np.random.default_rng(20261126).integers(0, 2**62, size=n, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
 
 
 def _mix(x: np.ndarray) -> np.ndarray:
-    """A 64-bit mixing of cluster keys (splitmix64 finaliser); a partition's hash is the sum over its
+    """A 64-bit mixing of cluster keys (the splitmix64 finaliser); a partition's hash is the sum over its
     clusters, so a merge updates it with three mixes."""
     x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
     return x ^ (x >> np.uint64(31))
 
 
-def _to_state(ev: _Eval, path: tuple, priv: float, util: float, agg) -> _State:
+def _to_state(ev: _Eval, path: tuple, priv: float, util: float) -> _State:
+    """The partition reached by ``path`` as a :class:`_State` with the beam's privacy and utility."""
     from . import _clusters                             # the clusters after the path's merges
     st = _State.from_members(ev, _clusters(ev.n, path), path)
-    if agg is not None:
-        st.fv = agg.copy()                              # the aggregates the merges computed (same bits as merges)
     st.priv, st.util = priv, util
     st.L = priv - ev.lam * util
     return st
@@ -117,52 +116,66 @@ def _pairs_of(c: int):
     return np.triu_indices(c, 1)
 
 
-@functools.lru_cache(maxsize=1024)
-def _cols(k: int) -> np.ndarray:
-    return np.arange(k - 1)
+@functools.lru_cache(maxsize=256)
+def _all_pairs(W: int, k: int):
+    """Every merge of W states of k clusters in flat order (state, pair of :func:`state._triu`)."""
+    I, J = _triu(k)
+    P = len(I)
+    return np.repeat(np.arange(W), P), np.tile(I, W), np.tile(J, W), np.arange(W * P)
+
+
+def _three(vals: np.ndarray, pad) -> tuple[np.ndarray, np.ndarray]:
+    """Positions (stable order) and values of the three smallest of every row of ``vals`` (W, k), padded
+    with position -1 and value ``pad`` when k < 3 (what :func:`state._excl_at` reads)."""
+    W, k = vals.shape
+    o = np.argsort(vals, axis=1, kind="stable")[:, :3]
+    v = vals[np.arange(W)[:, None], o]
+    if k < 3:
+        o = np.concatenate((o, np.full((W, 3 - k), -1)), axis=1)
+        v = np.concatenate((v, np.full((W, 3 - k), pad, dtype=v.dtype)), axis=1)
+    return o, v
 
 
 def _summary(ev: _Eval, b: _Batch) -> dict:
-    """Per state: bottleneck m0, its count c0 and flags, the next |S|𝒳| value m1 and its count c1, the
-    largest cluster (U1) or the largest d̄, its count and the next d̄ (U2)."""
-    s = b.iv[:, :, 1]
-    m0 = s.min(axis=1)
-    flag = s == m0[:, None]
-    sb = np.where(flag, _BIG, s)
-    m1 = sb.min(axis=1)
-    out = {"m0": m0, "flag": flag, "c0": flag.sum(axis=1), "m1": m1, "c1": (sb == m1[:, None]).sum(axis=1)}
+    """Per state: the three smallest |S|𝒳| (positions, values), the count of every |S|𝒳| value, the
+    bottleneck flags, and the largest cluster (U1) or the three largest d̄ (U2)."""
+    s = b.iv[S]
+    W = s.shape[0]
+    o3, v3 = _three(s, _BIG)
+    width = ev.n_s + 2
+    cnt = np.bincount((s + width * np.arange(W)[:, None]).ravel(), minlength=W * width)
+    flag = s == v3[:, :1]
+    out = {"o3": o3, "v3": v3, "cnt": cnt, "width": width, "flag": flag, "c0": cnt[v3[:, 0] + width * np.arange(W)]}
     if ev.is_u2:
-        d = b.agg[:, :, 0]
-        dmax = d.max(axis=1)
-        fd = d == dmax[:, None]
-        out.update(dmax=dmax, cd=fd.sum(axis=1), d1=np.where(fd, -np.inf, d).max(axis=1))
+        out["od"], out["vd"] = _three(-b.agg[DBAR], np.inf)
     else:
-        out["zmax"] = b.iv[:, :, 0].max(axis=1)
+        out["zmax"] = b.iv[Z].max(axis=1)
     return out
 
 
 def _candidates(ev: _Eval, b: _Batch, sm: dict):
-    """Candidate merges of every state: arrays (w, a, c, flat index) with a < c (repeats possible)."""
-    W, k = b.iv.shape[:2]
+    """Candidate merges of every state of a pruned depth: arrays (w, a, c, flat index), a < c (repeats and
+    pairs a = c, flagged by the fifth array ``valid``, are possible)."""
+    W, k = b.iv.shape[1:]
     flag, c0 = sm["flag"], sm["c0"]
     rows = np.arange(W)[:, None]
     if not ev.is_u2:
-        # the merges that keep the lowest level of the largest cluster come first in the exhaustive order,
-        # then by index: candidate clusters are the first (in index order) that can merge at that level
-        z = b.iv[:, :, 0]
-        zmax = sm["zmax"]
+        # the exhaustive order puts first the merges at the lowest level of the largest cluster, then by
+        # bottleneck count and index: candidates are the clusters first in index order that can merge at
+        # that level (for the bottleneck clusters: at the lowest level of two bottleneck clusters)
+        z = b.iv[Z]
+        zmax = sm["zmax"][:, None]
         two = np.partition(z, 1, axis=1)[:, :2]
-        free = z + two[:, :1] <= np.maximum(zmax, two.sum(axis=1))[:, None]
-        zf = np.where(flag, z, _BIG)
-        twof = np.partition(zf, 1, axis=1)[:, :2]
-        ffree = flag & (z + twof[:, :1] <= np.maximum(zmax, twof.sum(axis=1))[:, None])
+        free = z + two[:, :1] <= np.maximum(zmax, two[:, :1] + two[:, 1:])
+        twof = np.partition(np.where(flag, z, _BIG), 1, axis=1)[:, :2]
+        ffree = flag & (z + twof[:, :1] <= np.maximum(zmax, twof[:, :1] + twof[:, 1:]))
         fo_all = np.argsort(~ffree, axis=1, kind="stable")[:, :max(_F, _P)]
         fv_all = ffree[rows, fo_all]
         fo, fv = fo_all[:, :_F], fv_all[:, :_F]
         t = np.argsort(~free, axis=1, kind="stable")[:, :_T]
         cols, valid = [fo, t], [fv, free[rows, t]]
         if ev.objective != "L0" and (b.nc > 1).any():                     # the smallest cluster of another component
-            comp = b.iv[:, :, 2]
+            comp = b.iv[COMP]
             other = comp != comp[rows, t[:, :1]]
             x = np.argmin(np.where(other, z, _BIG), axis=1)[:, None]
             cols.append(x)
@@ -170,96 +183,95 @@ def _candidates(ev: _Eval, b: _Batch, sm: dict):
         C = np.concatenate(cols, axis=1)
         V = np.concatenate(valid, axis=1)
         p, q = _pairs_of(C.shape[1])
-        A, B = C[:, p], C[:, q]
-        ok = V[:, p] & V[:, q] & (A != B)
+        A, B, ok = C[:, p], C[:, q], V[:, p] & V[:, q]
         if fo_all.shape[1] > _F:                                         # the first rows with more bottleneck partners
             nr, extra = min(_ROWS, _F), fo_all.shape[1] - _F
             A2 = np.repeat(fo[:, :nr], extra, axis=1)
             B2 = np.tile(fo_all[:, _F:], (1, nr))
             ok2 = np.repeat(fv[:, :nr], extra, axis=1) & np.tile(fv_all[:, _F:], (1, nr))
             A, B, ok = np.concatenate((A, A2), axis=1), np.concatenate((B, B2), axis=1), np.concatenate((ok, ok2), axis=1)
-        wi, ci = np.nonzero(ok)
-        w, a, c = wi, A[wi, ci], B[wi, ci]
     else:
         fo = np.argsort(~flag, axis=1, kind="stable")[:, :_F]            # first bottleneck clusters
         fv = flag[rows, fo]
-        cen = b.agg[:, :, 2] / b.agg[:, :, 1]
-        o = np.argsort(cen, axis=1, kind="stable")
+        o = np.argsort(b.agg[SUM] / b.agg[CNT], axis=1, kind="stable")   # centroid order
         pa, pb = [], []
         for d in range(1, min(_R, k - 1) + 1):
             pa.append(o[:, :-d])
             pb.append(o[:, d:])
         p, q = _pairs_of(fo.shape[1])
-        pa.append(np.where(fv[:, p] & fv[:, q], fo[:, p], fo[:, q]))   # invalid pairs become (x, x)
+        pa.append(fo[:, p])
         pb.append(fo[:, q])
         A, B = np.concatenate(pa, axis=1), np.concatenate(pb, axis=1)
-        wi, ci = np.nonzero(A != B)
-        w, a, c = wi, A[wi, ci], B[wi, ci]
+        ok = np.concatenate((np.ones((W, A.shape[1] - len(p)), dtype=bool), fv[:, p] & fv[:, q]), axis=1)
     few = np.flatnonzero(c0 <= 2)
     if few.size:                                                         # every merge of the bottleneck clusters
         f2 = np.argsort(~flag[few], axis=1, kind="stable")[:, :2]
-        fw = np.repeat(few, 2 * k)
-        fa = np.repeat(f2, k, axis=1).ravel()
-        fb = np.tile(np.arange(k), 2 * few.size)
-        keep = np.repeat(flag[few[:, None], f2], k, axis=1).ravel() & (fa != fb)
-        w, a, c = np.concatenate((w, fw[keep])), np.concatenate((a, fa[keep])), np.concatenate((c, fb[keep]))
-    lo, hi = np.minimum(a, c), np.maximum(a, c)
-    g = w * (k * (k - 1) // 2) + lo * (2 * k - lo - 1) // 2 + (hi - lo - 1)
-    return w, lo, hi, g
+        A3 = np.full((W, 2 * k), 0)
+        B3 = np.full((W, 2 * k), 0)
+        ok3 = np.zeros((W, 2 * k), dtype=bool)
+        A3[few] = np.repeat(f2, k, axis=1)
+        B3[few] = np.tile(np.arange(k), 2)
+        ok3[few] = np.repeat(flag[few[:, None], f2], k, axis=1)
+        A, B, ok = np.concatenate((A, A3), axis=1), np.concatenate((B, B3), axis=1), np.concatenate((ok, ok3), axis=1)
+    w = np.broadcast_to(rows, A.shape).ravel()
+    a, c = np.minimum(A, B).ravel(), np.maximum(A, B).ravel()
+    valid = ok.ravel() & (a != c)
+    g = w * (k * (k - 1) // 2) + a * (2 * k - a - 1) // 2 + (c - a - 1)
+    return w, a, c, g, valid
 
 
 def _score(ev: _Eval, b: _Batch, sm: dict, w, a, c) -> dict:
-    """Scores of the merges (w, a, c), the same numbers as :func:`state._children` gives these children:
-    the min |S|𝒳| over the clusters other than a and c is m0 while a cluster at m0 is left, else m1, and
-    the count at the new minimum comes from c0, c1 (U2: the largest d̄ over the others likewise)."""
-    W, k = b.iv.shape[:2]
+    """Scores of the merges (w, a, c) with the arithmetic of :func:`state._score_pairs` (U1) and
+    :func:`state._children` (U2): the same privacy, utility, L, score and bottleneck count."""
+    W, k = b.iv.shape[1:]
     fa, fc = w * k + a, w * k + c                       # flat cluster indices
-    ivf = b.iv.reshape(W * k, 4)
-    ra, rc = ivf[fa], ivf[fc]
-    sa, sc = ra[:, 1], rc[:, 1]
+    s = b.iv[S].ravel()
+    sa, sc = s[fa], s[fc]
     wdf = b.wd.reshape(W * k, -1)
     U = np.bitwise_count(wdf[fa] | wdf[fc])
     U = (U[:, 0] if U.shape[1] == 1 else U.sum(axis=1)).astype(np.int64)
-    m0, m1, c0 = sm["m0"][w], sm["m1"][w], sm["c0"][w]
-    ms = np.minimum(U, np.where(c0 > (sa == m0) + (sc == m0), m0, m1))
+    ms = np.minimum(U, _excl_at(sm["o3"], sm["v3"], w, a, c))
     priv = ev.tab_l0[ms]
-    at_min = np.where(ms == m0, c0, np.where(ms == m1, sm["c1"][w], 0)) - (sa == ms) - (sc == ms) + (U == ms)
-    ncomp = b.nc[w] - (ra[:, 2] != rc[:, 2]) if ev.objective != "L0" else None
+    at_min = sm["cnt"][ms + sm["width"] * w] - (sa == ms) - (sc == ms) + (U == ms)
+    ncomp = None
+    if ev.objective != "L0":
+        comp = b.iv[COMP].ravel()
+        ncomp = b.nc[w] - (comp[fa] != comp[fc])
+    z = b.iv[Z].ravel()
+    zz = z[fa] + z[fc]
+    merged = None
     if ev.is_u2:
-        ff = b.agg.reshape(W * k, 5)
-        xa, xc = ff[fa], ff[fc]
-        cnt, sums = xa[:, 1] + xc[:, 1], xa[:, 2] + xc[:, 2]
-        mn, mx = np.minimum(xa[:, 3], xc[:, 3]), np.maximum(xa[:, 4], xc[:, 4])
+        f = b.agg.reshape(5, W * k)
+        cnt, sums = f[CNT, fa] + f[CNT, fc], f[SUM, fa] + f[SUM, fc]
+        mn, mx = np.minimum(f[MIN, fa], f[MIN, fc]), np.maximum(f[MAX, fa], f[MAX, fc])
         cen = sums / cnt
         d = np.maximum(cen - mn, mx - cen)
         D = d * d if ev.ub.squared else d
-        dmax = sm["dmax"][w]
-        others = np.where(sm["cd"][w] > (xa[:, 0] == dmax) + (xc[:, 0] == dmax), dmax, sm["d1"][w])
-        util = -np.maximum(D, others)
-        merged = np.stack((D, cnt, sums, mn, mx), axis=1)
-        zz = ra[:, 0] + rc[:, 0]
+        util = -np.maximum(D, -_excl_at(sm["od"], sm["vd"], w, a, c))
+        merged = (D, cnt, sums, mn, mx)
     else:
-        zz = ra[:, 0] + rc[:, 0]
         util = ev.tab_u1[np.maximum(zz, sm["zmax"][w])]
-        merged = None
     L = priv - ev.lam * util
     score = L + ev.tab_penalty[ncomp] if ev.objective == "L0|I*=0" else L
+    return {"U": U, "ok": 2 * U > sa + sc if ev.objective == "L0" else None, "ncomp": ncomp, "priv": priv,
+            "util": util, "L": L, "score": score, "at_min": at_min, "merged": merged, "zz": zz, "fa": fa, "fc": fc}
+
+
+def _hash(b: _Batch, w, ch: dict, e: np.ndarray) -> np.ndarray:
+    """Hashes of the partitions of the children ``e`` (indices into the candidate arrays)."""
     kf = b.key.ravel()
-    ka, kc = kf[fa], kf[fc]
-    km = ka + kc
-    h = b.h[w] - _mix(ka) - _mix(kc) + _mix(km)
-    return {"h": h, "km": km, "U": U, "ok": 2 * U > sa + sc if ev.objective == "L0" else None, "ncomp": ncomp,
-            "priv": priv, "util": util, "L": L, "score": score, "at_min": at_min, "merged": merged, "zz": zz,
-            "first": (ra[:, 3], rc[:, 3])}
+    ka, kc = kf[ch["fa"][e]], kf[ch["fc"][e]]
+    return b.h[w[e]] - _mix(ka) - _mix(kc) + _mix(ka + kc)
 
 
-def _pick(ev: _Eval, g, ch: dict, alive: np.ndarray, width: int, pareto: int) -> list:
-    """The picked children (indices into the candidate arrays): the ``width`` best distinct partitions by
-    (score rounded to 1e-12, bottleneck count, flat index), then up to ``pareto`` along the front (the
-    walk of :func:`beam._select`). Partitions are told apart by a 64-bit hash (sum over clusters of
-    mixed sums of fixed random code keys; two distinct partitions collide with probability about 2^-64)."""
+def _pick(ev: _Eval, b: _Batch, w, g, ch: dict, alive: np.ndarray, width: int, pareto: int) -> list:
+    """The picked children (indices into the candidate arrays), as :func:`beam._select` picks them: the
+    ``width`` best distinct partitions in the order (score rounded to 1e-12, bottleneck count, flat index),
+    then up to ``pareto`` along the front of (privacy key, -utility, index). Partitions are told apart by a
+    64-bit hash (sum over clusters of mixed sums of fixed random code keys; two distinct partitions
+    collide with probability about 2^-64)."""
     idx = np.flatnonzero(alive)
-    sc, at, h = ch["score"][idx], ch["at_min"][idx], ch["h"]
+    sc, at = ch["score"][idx], ch["at_min"][idx]
     r = sc.round(12)
     picks: list = []
     seen: set = set()
@@ -268,15 +280,16 @@ def _pick(ev: _Eval, g, ch: dict, alive: np.ndarray, width: int, pareto: int) ->
         rr = r[rest]
         m = rr == rr.min()
         am = at[rest]
-        grp = rest[m & (am == am[m].min())]
-        grp = idx[grp[np.argsort(g[idx[grp]], kind="stable")]]
-        for e, he in zip(grp.tolist(), h[grp].tolist()):
+        m &= am == am[m].min()
+        grp = idx[rest[m]]
+        grp = grp[np.argsort(g[grp], kind="stable")]
+        for e, he in zip(grp.tolist(), _hash(b, w, ch, grp).tolist()):
             if he not in seen:
                 seen.add(he)
                 picks.append(e)
                 if len(picks) >= width:
                     break
-        rest = rest[~(m & (am == am[m].min()))]
+        rest = rest[~m]
     if pareto:
         u = ch["util"][idx]
         approx = sc + ev.lam * u + 1e-6 * at
@@ -299,7 +312,7 @@ def _pick(ev: _Eval, g, ch: dict, alive: np.ndarray, width: int, pareto: int) ->
             rest = rest[u[rest] > u[e]]
         if len(front) > pareto:
             front = [front[int(round(q))] for q in np.linspace(0, len(front) - 1, pareto).tolist()]
-        for e, he in zip(front, h[front].tolist()):
+        for e, he in zip(front, _hash(b, w, ch, np.array(front, dtype=np.int64)).tolist()):
             if he not in seen:
                 seen.add(he)
                 picks.append(e)
@@ -310,74 +323,73 @@ def _next(ev: _Eval, b: _Batch, w, a, c, ch: dict, sel: list) -> _Batch:
     """The batch of the picked children ``sel`` (indices into the candidate arrays)."""
     sel = np.array(sel, dtype=np.int64)
     pw, ia, jb = w[sel], a[sel], c[sel]
-    k = b.iv.shape[1]
-    r = _cols(k)
+    k = b.iv.shape[2]
+    r = np.arange(k - 1)
     cols = r + (r >= jb[:, None])
     rows = pw[:, None]
     R = np.arange(len(sel))
     out = _Batch()
-    out.iv = iv = b.iv[rows, cols]
-    iv[R, ia, 0] = ch["zz"][sel]
-    iv[R, ia, 1] = ch["U"][sel]
+    out.iv = iv = b.iv[:, rows, cols]
+    iv[Z, R, ia] = ch["zz"][sel]
+    iv[S, R, ia] = ch["U"][sel]
     out.nc = b.nc[pw]
     if ev.objective != "L0":
-        ci, cj = b.iv[pw, ia, 2], b.iv[pw, jb, 2]
+        ci, cj = b.iv[COMP, pw, ia], b.iv[COMP, pw, jb]
         if (ci != cj).any():
-            iv[:, :, 2] = np.where(iv[:, :, 2] == cj[:, None], ci[:, None], iv[:, :, 2])
+            iv[COMP] = np.where(iv[COMP] == cj[:, None], ci[:, None], iv[COMP])
             out.nc = out.nc - (ci != cj)
     out.wd = b.wd[rows, cols]
     out.wd[R, ia] = b.wd[pw, ia] | b.wd[pw, jb]
     out.agg = None
     if ev.is_u2:
-        out.agg = b.agg[rows, cols]
-        out.agg[R, ia] = ch["merged"][sel]
+        out.agg = b.agg[:, rows, cols]
+        out.agg[:, R, ia] = np.stack([x[sel] for x in ch["merged"]])
+    kf = b.key.ravel()
     out.key = b.key[rows, cols]
-    out.key[R, ia] = ch["km"][sel]
-    out.h = ch["h"][sel]
+    out.key[R, ia] = kf[ch["fa"][sel]] + kf[ch["fc"][sel]]
+    out.h = _hash(b, w, ch, sel)
     out.priv, out.util, out.L = ch["priv"][sel], ch["util"][sel], ch["L"][sel]
-    fi, fj = ch["first"][0][sel].tolist(), ch["first"][1][sel].tolist()
+    fi, fj = b.iv[FIRST, pw, ia].tolist(), b.iv[FIRST, pw, jb].tolist()
     out.paths = [b.paths[x] + ((y, z),) for x, y, z in zip(pw.tolist(), fi, fj)]
     return out
 
 
-def pruned_depths(ev: _Eval, root: _State, best, width: int, pareto: int, prune_above: int, max_depth, stats: dict):
-    """Run the beam from ``root`` while the states have more than ``prune_above`` clusters.
-
-    Returns (beam as a list of :class:`_State`, or None when the search ended; best feasible state or None;
-    depths run)."""
+def batched_beam(ev: _Eval, root: _State, best, width: int, pareto: int, prune_above: int, max_depth, stats: dict):
+    """The beam from ``root`` to the end, every depth's states in one batch: depths with more than
+    ``prune_above`` clusters expand candidate sets (:func:`_candidates`), the others every merge, picked
+    as :func:`beam._select` picks them. Returns the best feasible state seen (or ``best`` if none beats it)."""
     b = _Batch.from_state(root)
-    best_t = None                                      # (path, priv, util, agg) of the best feasible child
+    best_t = None                                      # (path, priv, util) of the best feasible child
     best_L = np.inf if best is None else best.L
     depth = 0
-    while b.iv.shape[1] > max(prune_above, 3) and (max_depth is None or depth < max_depth):
+    while b.iv.shape[2] >= 2 and (max_depth is None or depth < max_depth):
         depth += 1
-        W, k = b.iv.shape[:2]
+        W, k = b.iv.shape[1:]
         stats["expanded"] = stats.get("expanded", 0) + W
         stats["children"] = stats.get("children", 0) + W * (k * (k - 1) // 2)
-        stats["pruned"] = stats.get("pruned", 0) + 1
         sm = _summary(ev, b)
-        w, a, c, g = _candidates(ev, b, sm)
+        if k > prune_above:
+            stats["pruned"] = stats.get("pruned", 0) + 1
+            w, a, c, g, valid = _candidates(ev, b, sm)
+        else:
+            (w, a, c, g), valid = _all_pairs(W, k), None
         stats["scored"] = stats.get("scored", 0) + len(w)
         ch = _score(ev, b, sm, w, a, c)
         ok, L = ch["ok"], ch["L"]
+        if valid is not None:
+            ok = valid if ok is None else ok & valid
         feas = (ch["ncomp"] == 1) if ev.objective == "L0|I*=0" else ok
-        e = int(np.argmin(np.where(feas, L, np.inf)))
-        if feas[e] and L[e] < best_L - _TOL:
+        if valid is not None and ev.objective == "L0|I*=0":
+            feas = feas & valid
+        e = int(np.argmin(L if feas is None else np.where(feas, L, np.inf)))
+        if (feas is None or feas[e]) and L[e] < best_L - _TOL:
             best_L = float(L[e])
-            ag = None
-            if ev.is_u2:
-                ag = np.delete(b.agg[w[e]], c[e], axis=0)
-                ag[a[e]] = ch["merged"][e]
-            best_t = (b.paths[w[e]] + ((int(ch["first"][0][e]), int(ch["first"][1][e])),),
-                      float(ch["priv"][e]), float(ch["util"][e]), ag)
+            best_t = (b.paths[w[e]] + ((int(b.iv[FIRST, w[e], a[e]]), int(b.iv[FIRST, w[e], c[e]])),),
+                      float(ch["priv"][e]), float(ch["util"][e]))
         alive = -ev.lam * ch["util"] < best_L - _TOL
         if ok is not None:
             alive &= ok
         if not alive.any():
-            b = None
             break
-        b = _next(ev, b, w, a, c, ch, _pick(ev, g, ch, alive, width, pareto))
-    if best_t is not None:
-        best = _to_state(ev, *best_t)
-    beam = None if b is None else [b.state(ev, x) for x in range(b.iv.shape[0])]
-    return beam, best, depth
+        b = _next(ev, b, w, a, c, ch, _pick(ev, b, w, g, ch, alive, width, pareto))
+    return best if best_t is None else _to_state(ev, *best_t)
