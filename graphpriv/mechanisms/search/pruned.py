@@ -58,7 +58,7 @@ DBAR, CNT, SUM, MIN, MAX = 0, 1, 2, 3, 4        # planes of _Batch.agg
 class _Batch:
     """The W states of one depth (k clusters each) as arrays: ``iv`` (4, W, k) = planes of the cluster size,
     |S|𝒳|, G_X̂ component and first member code; S-sets as 64-bit words ``wd`` (W, k, words); cluster keys
-    ``key`` (W, k) and partition hashes ``h`` (W,); for U2 ``agg`` (5, W, k) = planes of d̄, count, sum,
+    ``key`` (W, k) (sums of fixed random code keys) and partition hashes ``h`` (W,); for U2 ``agg`` (5, W, k) = planes of d̄, count, sum,
     min and max of the values; per state ``nc`` (components of G_X̂), ``priv``, ``util``, ``L`` and the
     merge path."""
 
@@ -75,7 +75,10 @@ class _Batch:
         b.wd = _words(st.Sb)[None]
         rnd = _code_keys(len(st.lab))
         b.key = np.array([[rnd[m].sum(dtype=np.uint64) for m in st.members]], dtype=np.uint64)
-        b.h = _mix(b.key).sum(axis=1, dtype=np.uint64)
+        # the hash: the sum, over the pairs of codes in one cluster, of the products of their keys (mod 2^64)
+        r = rnd.tolist()
+        b.h = np.array([sum(r[x] * r[y] for m in st.members for i, x in enumerate(m) for y in m[i + 1:]) % 2**64],
+                       dtype=np.uint64)
         b.agg = None if st.fv is None else np.ascontiguousarray(st.fv.T[:, None, :])
         b.nc = np.array([st.ncomp], dtype=np.int64)
         b.priv, b.util, b.L = np.array([st.priv]), np.array([st.util]), np.array([st.L])
@@ -87,14 +90,6 @@ class _Batch:
 def _code_keys(n: int) -> np.ndarray:
     """Fixed pseudo-random odd 64-bit keys of the codes: a cluster's key is the sum of its codes' keys."""
     return np.random.default_rng(20261126).integers(0, 2**62, size=n, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
-
-
-def _mix(x: np.ndarray) -> np.ndarray:
-    """A 64-bit mixing of cluster keys (the splitmix64 finaliser); a partition's hash is the sum over its
-    clusters, so a merge updates it with three mixes."""
-    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return x ^ (x >> np.uint64(31))
 
 
 def _to_state(ev: _Eval, path: tuple, priv: float, util: float) -> _State:
@@ -114,6 +109,19 @@ def usable(ev: _Eval) -> bool:
 @functools.lru_cache(maxsize=64)
 def _pairs_of(c: int):
     return np.triu_indices(c, 1)
+
+
+@functools.lru_cache(maxsize=256)
+def _template(nf: int, nt: int, extra: bool):
+    """Column pairs (p, q) of the U1 candidate columns [first bottleneck clusters (nf), first clusters at
+    the lowest level (nt), another component's smallest cluster (if ``extra``)]: all pairs among the first
+    ``_F`` bottleneck clusters, the level clusters and the extra one, and the first ``_ROWS`` bottleneck
+    clusters with the further ones."""
+    F = min(_F, nf)
+    core = list(range(F)) + list(range(nf, nf + nt)) + ([nf + nt] if extra else [])
+    pairs = [(core[i], core[j]) for i in range(len(core)) for j in range(i + 1, len(core))]
+    pairs += [(i, j) for i in range(min(_ROWS, F)) for j in range(F, nf)]
+    return np.array([x for x, _ in pairs], dtype=np.int64), np.array([y for _, y in pairs], dtype=np.int64)
 
 
 @functools.lru_cache(maxsize=256)
@@ -169,12 +177,11 @@ def _candidates(ev: _Eval, b: _Batch, sm: dict):
         free = z + two[:, :1] <= np.maximum(zmax, two[:, :1] + two[:, 1:])
         twof = np.partition(np.where(flag, z, _BIG), 1, axis=1)[:, :2]
         ffree = flag & (z + twof[:, :1] <= np.maximum(zmax, twof[:, :1] + twof[:, 1:]))
-        fo_all = np.argsort(~ffree, axis=1, kind="stable")[:, :max(_F, _P)]
-        fv_all = ffree[rows, fo_all]
-        fo, fv = fo_all[:, :_F], fv_all[:, :_F]
+        fo = np.argsort(~ffree, axis=1, kind="stable")[:, :max(_F, _P)]
         t = np.argsort(~free, axis=1, kind="stable")[:, :_T]
-        cols, valid = [fo, t], [fv, free[rows, t]]
-        if ev.objective != "L0" and (b.nc > 1).any():                     # the smallest cluster of another component
+        cols, valid = [fo, t], [ffree[rows, fo], free[rows, t]]
+        extra = ev.objective != "L0" and bool((b.nc > 1).any())
+        if extra:                                                        # the smallest cluster of another component
             comp = b.iv[COMP]
             other = comp != comp[rows, t[:, :1]]
             x = np.argmin(np.where(other, z, _BIG), axis=1)[:, None]
@@ -182,14 +189,8 @@ def _candidates(ev: _Eval, b: _Batch, sm: dict):
             valid.append(other[rows, x])
         C = np.concatenate(cols, axis=1)
         V = np.concatenate(valid, axis=1)
-        p, q = _pairs_of(C.shape[1])
+        p, q = _template(fo.shape[1], t.shape[1], extra)
         A, B, ok = C[:, p], C[:, q], V[:, p] & V[:, q]
-        if fo_all.shape[1] > _F:                                         # the first rows with more bottleneck partners
-            nr, extra = min(_ROWS, _F), fo_all.shape[1] - _F
-            A2 = np.repeat(fo[:, :nr], extra, axis=1)
-            B2 = np.tile(fo_all[:, _F:], (1, nr))
-            ok2 = np.repeat(fv[:, :nr], extra, axis=1) & np.tile(fv_all[:, _F:], (1, nr))
-            A, B, ok = np.concatenate((A, A2), axis=1), np.concatenate((B, B2), axis=1), np.concatenate((ok, ok2), axis=1)
     else:
         fo = np.argsort(~flag, axis=1, kind="stable")[:, :_F]            # first bottleneck clusters
         fv = flag[rows, fo]
@@ -258,18 +259,18 @@ def _score(ev: _Eval, b: _Batch, sm: dict, w, a, c) -> dict:
 
 
 def _hash(b: _Batch, w, ch: dict, e: np.ndarray) -> np.ndarray:
-    """Hashes of the partitions of the children ``e`` (indices into the candidate arrays)."""
+    """Hashes of the partitions of the children ``e`` (indices into the candidate arrays): merging clusters
+    with keys ka and kc adds the products of their codes' keys across, ka · kc (mod 2^64)."""
     kf = b.key.ravel()
-    ka, kc = kf[ch["fa"][e]], kf[ch["fc"][e]]
-    return b.h[w[e]] - _mix(ka) - _mix(kc) + _mix(ka + kc)
+    return b.h[w[e]] + kf[ch["fa"][e]] * kf[ch["fc"][e]]
 
 
 def _pick(ev: _Eval, b: _Batch, w, g, ch: dict, alive: np.ndarray, width: int, pareto: int) -> list:
     """The picked children (indices into the candidate arrays), as :func:`beam._select` picks them: the
     ``width`` best distinct partitions in the order (score rounded to 1e-12, bottleneck count, flat index),
     then up to ``pareto`` along the front of (privacy key, -utility, index). Partitions are told apart by a
-    64-bit hash (sum over clusters of mixed sums of fixed random code keys; two distinct partitions
-    collide with probability about 2^-64)."""
+    64-bit hash (:func:`_hash`: the sum, over the pairs of codes in one cluster, of products of fixed random
+    odd 64-bit code keys, mod 2^64)."""
     idx = np.flatnonzero(alive)
     sc, at = ch["score"][idx], ch["at_min"][idx]
     r = sc.round(12)
@@ -323,34 +324,42 @@ def _next(ev: _Eval, b: _Batch, w, a, c, ch: dict, sel: list) -> _Batch:
     """The batch of the picked children ``sel`` (indices into the candidate arrays)."""
     sel = np.array(sel, dtype=np.int64)
     pw, ia, jb = w[sel], a[sel], c[sel]
-    k = b.iv.shape[2]
+    W, k = b.iv.shape[1:]
+    n = len(sel)
     r = np.arange(k - 1)
-    cols = r + (r >= jb[:, None])
-    rows = pw[:, None]
-    R = np.arange(len(sel))
+    keep = ((pw * k)[:, None] + r + (r >= jb[:, None])).ravel()       # flat indices of the kept clusters
+    to = np.arange(n) * (k - 1) + ia                                   # flat index of the merged cluster
+    fa, fc = ch["fa"][sel], ch["fc"][sel]
     out = _Batch()
-    out.iv = iv = b.iv[:, rows, cols]
-    iv[Z, R, ia] = ch["zz"][sel]
-    iv[S, R, ia] = ch["U"][sel]
+    iv = b.iv.reshape(4, W * k).take(keep, axis=1)
+    iv[Z, to] = ch["zz"][sel]
+    iv[S, to] = ch["U"][sel]
     out.nc = b.nc[pw]
     if ev.objective != "L0":
-        ci, cj = b.iv[COMP, pw, ia], b.iv[COMP, pw, jb]
+        comp = b.iv[COMP].ravel()
+        ci, cj = comp[fa], comp[fc]
         if (ci != cj).any():
-            iv[COMP] = np.where(iv[COMP] == cj[:, None], ci[:, None], iv[COMP])
+            cc = iv[COMP].reshape(n, k - 1)
+            iv[COMP] = np.where(cc == cj[:, None], ci[:, None], cc).ravel()
             out.nc = out.nc - (ci != cj)
-    out.wd = b.wd[rows, cols]
-    out.wd[R, ia] = b.wd[pw, ia] | b.wd[pw, jb]
+    out.iv = iv.reshape(4, n, k - 1)
+    wdf = b.wd.reshape(W * k, -1)
+    wd = wdf.take(keep, axis=0)
+    wd[to] = wdf[fa] | wdf[fc]
+    out.wd = wd.reshape(n, k - 1, -1)
     out.agg = None
     if ev.is_u2:
-        out.agg = b.agg[:, rows, cols]
-        out.agg[:, R, ia] = np.stack([x[sel] for x in ch["merged"]])
+        agg = b.agg.reshape(5, W * k).take(keep, axis=1)
+        agg[:, to] = np.stack([x[sel] for x in ch["merged"]])
+        out.agg = agg.reshape(5, n, k - 1)
     kf = b.key.ravel()
-    out.key = b.key[rows, cols]
-    out.key[R, ia] = kf[ch["fa"][sel]] + kf[ch["fc"][sel]]
+    key = kf.take(keep)
+    key[to] = kf[fa] + kf[fc]
+    out.key = key.reshape(n, k - 1)
     out.h = _hash(b, w, ch, sel)
     out.priv, out.util, out.L = ch["priv"][sel], ch["util"][sel], ch["L"][sel]
-    fi, fj = b.iv[FIRST, pw, ia].tolist(), b.iv[FIRST, pw, jb].tolist()
-    out.paths = [b.paths[x] + ((y, z),) for x, y, z in zip(pw.tolist(), fi, fj)]
+    first = b.iv[FIRST].ravel()
+    out.paths = [b.paths[x] + ((y, z),) for x, y, z in zip(pw.tolist(), first[fa].tolist(), first[fc].tolist())]
     return out
 
 
