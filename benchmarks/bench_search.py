@@ -4,9 +4,10 @@ Prints, for paper 003's three problems ((3) "L0", (5) "I*", (10) "L0|I*=0") and 
 optimality gap L - L_exact of the greedy mechanism and of ``search="beam"`` / ``search="local"`` on seeded
 random instances (|X| <= 10), the fraction of the greedy gap closed, and the run-time ratio
 (total search time / total greedy time). Then greedy vs search on the Hungarian data (|X| = 153), with the
-default beam (width 3 + pareto 3) and with one state per depth; and the cost of the beam per expanded state
-and per child as |X| grows (random ranges, |S| = |X|/4): the expanded states have about
-(width + pareto) · |X|^3 / 6 children, all scored below 200 clusters, a few blocks of them above.
+default beam (width 3 + pareto 3; depths above 40 clusters expand candidate sets), the exhaustive beam
+(``prune_above=None``) and one state per depth; and the cost of the beam per expanded state and per child
+as |X| grows (random ranges, |S| = |X|/4): the expanded states have about (width + pareto) · |X|^3 / 6
+children, all scored below 40 clusters, a candidate set of a few hundred per depth above.
 
     python benchmarks/bench_search.py [--instances 20] [--max-public 9] [--seed 0] [--width 3] [--pareto 3]
                                       [--no-hungarian] [--no-growth]
@@ -94,15 +95,23 @@ def hungarian(args) -> None:
         for lam in lams[::2]:
             tg, g = best_of(lambda: gp.agglomerate(jr, obj, lam, ut, vals), 5 * args.repeat)
             tb, b = best_of(lambda: gp.agglomerate(jr, obj, lam, ut, vals, search="beam"), args.repeat)
+            tx, bx = best_of(lambda: gp.agglomerate(jr, obj, lam, ut, vals, search="beam", prune_above=None), args.repeat)
             t1, b1 = best_of(lambda: gp.agglomerate(jr, obj, lam, ut, vals, search="beam", width=1, pareto=0, local=False),
                              args.repeat)
-            rows.append({"objective": obj, "utility": ut, "lam": lam, "L_greedy": g.L, "L_beam": b.L, "L_beam1": b1.L,
-                         "greedy_ms": 1000 * tg, "beam_ms": 1000 * tb, "ratio_beam": tb / tg,
-                         "beam1_ms": 1000 * t1, "ratio_beam1": t1 / tg,
-                         "children": b.info["children"], "ns_per_child": 1e9 * tb / max(1, b.info["children"])})
-    with pd.option_context("display.width", 220, "display.max_columns", 30):
-        print(pd.DataFrame(rows).round(4).to_string(index=False))
-    print("(beam: default width 3 + pareto 3 + caps; beam1: width=1, pareto=0, local=False)")
+            rows.append({"objective": obj, "utility": ut, "lam": lam, "L_greedy": g.L, "L_beam": b.L, "L_exh": bx.L,
+                         "L_beam1": b1.L, "greedy_ms": 1000 * tg, "beam_ms": 1000 * tb, "ratio_beam": tb / tg,
+                         "exh_ms": 1000 * tx, "ratio_exh": tx / tg, "ratio_beam1": t1 / tg,
+                         "pruned": b.info["pruned_depths"], "scored": b.info["children_scored"],
+                         "us_per_depth": 1e6 * tb / max(1, jr.n_public - 1)})
+    t = pd.DataFrame(rows)
+    with pd.option_context("display.width", 240, "display.max_columns", 30):
+        print(t.round(4).to_string(index=False))
+    print("(beam: default (width 3 + pareto 3 + caps, prune_above=40); exh: prune_above=None, every depth expands "
+          "every merge; beam1: width=1, pareto=0, local=False)")
+    worse = t[t.L_beam > t.L_exh + 1e-9]
+    print(f"beam/greedy at most {t.ratio_beam.max():.1f}x (exhaustive beam: {t.ratio_exh.max():.1f}x); beam L worse than "
+          f"the exhaustive beam's in {len(worse)} of {len(t)} rows"
+          + "".join(f"; {r.objective} {r.utility} λ={r.lam}: {r.L_beam:.4f} vs {r.L_exh:.4f}" for r in worse.itertuples()))
 
 
 def growth(args) -> None:
@@ -116,7 +125,7 @@ def growth(args) -> None:
             tb, b = best_of(lambda: gp.agglomerate(jr, obj, 0.3, search="beam"), args.repeat)
             rows.append({"n_public": n, "objective": obj, "greedy_ms": 1000 * tg, "beam_ms": 1000 * tb, "ratio": tb / tg,
                          "states": b.info["states_expanded"], "children": b.info["children"],
-                         "scored": b.info["children_scored"], "block_depths": b.info["block_depths"],
+                         "scored": b.info["children_scored"], "pruned_depths": b.info["pruned_depths"],
                          "us_per_state": 1e6 * tb / max(1, b.info["states_expanded"]),
                          "ns_per_child": 1e9 * tb / max(1, b.info["children"]),
                          "ns_per_scored": 1e9 * tb / max(1, b.info["children_scored"])})
@@ -129,8 +138,8 @@ def growth(args) -> None:
         e_s = np.polyfit(np.log(g.n_public), np.log(g.us_per_state), 1)[0]
         print(f"{obj}: beam time ~ |X|^{e_t:.2f}, children of the expanded states ~ |X|^{e_c:.2f}, "
               f"time per expanded state ~ |X|^{e_s:.2f}")
-    print("(children: all merges of the expanded states; scored: those scored -- fewer where a depth was decided "
-          "by blocks, from 200 clusters on)")
+    print("(children: all merges of the expanded states; scored: those scored -- the candidate sets of the depths "
+          "above prune_above = 40 clusters, every merge below)")
 
 
 def main():

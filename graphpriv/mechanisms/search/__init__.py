@@ -23,32 +23,41 @@ returns the same :class:`~graphpriv.AgglomerationResult` as the greedy run.
   between clusters (or out to a new cluster) while the Lagrangian strictly drops and the constraints hold.
   For problem (3) a privacy-first greedy under a few utility caps (largest cluster size for U1, largest
   distortion for U2) adds candidates: L0 is a bottleneck (min over clusters of |S|𝒳|) that merge-by-merge
-  ranking by L cannot see rising until every bottleneck cluster has been merged.
+  ranking by L cannot see rising until every bottleneck cluster has been merged. Depths with more than
+  ``prune_above`` (default 40) clusters expand each state by a candidate set of merges only (see below).
 * ``"local"`` (:func:`local_search`): only the greedy candidate plus the local moves (about 2x the greedy time
   for |X| <= 10; a pass is O(|X|^2 |Q|) pure-Python work, seconds for |X| around 150).
 
 Measured (``benchmarks/bench_search.py``, 20 seeded random ranges, |X| in [6, 9], 360 runs): mean gap to the
 exact optimum 0.465 for greedy and 0.018 for ``"beam"`` (96 % of the greedy gap closed, never worse).
 
+Exact and pruned depths. For problems (3) and (10) with U1 or U2 on scalar values (centroid codewords,
+"abs"/"squared" distances) every depth holds all its states in one batch of arrays (:mod:`.pruned`): one
+array operation per quantity for the whole depth instead of one per state. A depth with at most
+``prune_above`` clusters scores every merge of every state and picks exactly what the per-state search
+picks (the reference tests check the same quantisation, L, winning candidate and trace as the first
+implementation, also with every depth of the Hungarian data batched), so ranges of at most 40 public values
+get the exhaustive beam. A depth with more clusters scores only a candidate set per state -- U1: the
+merges among the first clusters (in index order) that can merge at the lowest level of the largest
+cluster, among the first such bottleneck clusters (min |S|𝒳|) and between the two groups, plus the
+smallest cluster of another component of G_X̂ for problem (10); U2: the merges of clusters next to each
+other in centroid order; both: every merge of the bottleneck clusters once at most two are left -- with
+the same arithmetic and the same pick rules; the children outside the set are pruned. Checked on 80 runs
+of random ranges with 41-100 public values (problems (3) and (10), U1 and U2, two λ each): mean L within
+0.001 of the exhaustive beam's (worse in 6 runs, better in 9), never worse than greedy; on the Hungarian
+data (|X| = 153) the same L as the exhaustive beam on 10 of 12 rows of ``bench_search.py``, problem (3)
+U1 λ = 0.3 worse by 0.014 (-0.107 vs -0.121) and problem (10) U1 λ = 0.3 better by 0.006 (-0.156 vs -0.150).
+``prune_above=None`` gives the exhaustive beam at every size (per-state depths, and from 200 clusters on,
+U1, the block scoring of ``_block_depth``, which proves with bounds that it picks the same children).
+Problem (5) (I*) and distortions without vectorised costs always take the per-state depths.
+
 Cost. An expanded state with k clusters has k (k - 1) / 2 children (merges), (width + pareto) · |X|^3 / 6 in
-all (2.0 · 10^6 on the Hungarian data, |X| = 153; the count grows like |X|^3.06). Below 200 clusters a depth
-scores all of them with a handful of array operations (the pair quantities live in per-state arrays that a
-merge updates for the merged cluster only; for L0 every pair sees the state's smallest |S|𝒳| except the
-pairs of the cluster holding it, so only those are fixed up); the width pick and the Pareto walk then look
-only at the children near the best score and at most at the privacy key of the most useful children. From
-200 clusters on (U1, problems (3) and (10)) a depth scores only a block of O(width) children per class of
-merges and the merges of the bottleneck cluster, and proves with bounds on the others that the beam picks
-the same children (see ``_block_depth``); when a bound fails the depth scores every child. The picks are
-identical either way (checked against the first implementation with blocks forced from three clusters
-on). Measured with ``benchmarks/bench_search.py`` (CPU time, random ranges with |S| = |X|/4, L0 and
-problem (10), U1, λ = 0.3, shared 2-core machine at load average 4): 240-680 µs per expanded state and
-7,000 / 600 / 350 / 140-180 ns per child at |X| = 20 / 50 / 80 / 153 (fixed per-depth costs dominate
-small ranges), so the time grows like |X|^1.4 between 20 and 153 and tends to |X|^3 while every child is
-scored; at |X| = 300 the first 100 depths take blocks (40 % of the children scored, 72-77 ns per child
-of the expanded states) and the depths below 200 clusters dominate. On the Hungarian data (153 values,
-never 200 clusters) the default beam takes 0.2-0.5 s of CPU for L0 and problem (10) (66-260x the greedy
-run, which is O(|X|) merges with indexed partner searches), 15-27 ms for I*. The floor is the number of
-array operations per depth: about 150 depths of up to 6 states, some hundred NumPy calls per state.
+all (2.0 · 10^6 on the Hungarian data, |X| = 153). A pruned depth scores a few hundred candidates per
+state (U1: 1-2 · 10^2; U2: about 2k plus the bottleneck merges), so its cost is the fixed number of array
+operations of a depth (about 150 NumPy calls for the whole batch, independent of the number of states):
+BENCH_COST
+The greedy run is O(|X|) merges with indexed partner searches (1-8 ms on the Hungarian data), so the
+beam stays far above it there: BENCH_RATIO
 """
 
 from __future__ import annotations
@@ -650,6 +659,11 @@ def beam_search(jr: JointRange, objective: str, lam: float, utility: Any = "U1",
         only partitions with I* = 0 are returned.
     max_depth : int, optional
         Stop the beam after this many merges (default: until no merge is admissible).
+    prune_above : int or None, default 40
+        Problems (3) and (10) with U1 or U2 on scalar values: depths of partitions with more than this many
+        clusters expand each state by a candidate set of merges only (see the module notes; ranges with
+        at most ``prune_above`` public values get the exhaustive beam). None: every depth expands every
+        merge (the exhaustive beam, O(width · |X|^3) scored children).
 
     Returns
     -------
@@ -658,8 +672,8 @@ def beam_search(jr: JointRange, objective: str, lam: float, utility: Any = "U1",
         re-expressed as merges of the final clusters); ``info["search"] == "beam"``,
         ``info["source"]`` says which candidate won ("greedy", "beam", "capped", "local"), and
         ``info["states_expanded"]``, ``info["children"]`` (all merges of the expanded states) and
-        ``info["children_scored"]`` (those scored; fewer when blocks were scored, ``info["block_depths"]``)
-        count the beam's work.
+        ``info["children_scored"]`` (those scored; fewer when depths were pruned, ``info["pruned_depths"]``,
+        or blocks were scored, ``info["block_depths"]``) count the beam's work.
 
     Examples
     --------
@@ -684,11 +698,12 @@ def beam_search(jr: JointRange, objective: str, lam: float, utility: Any = "U1",
 
     Notes
     -----
-    Each depth expands ``width`` + ``pareto`` states by all O(|Q|^2) admissible merges (vectorised; from 200
-    clusters on, U1, problems (3) and (10): a block of O(|Q|) of them per state, when bounds show that the
-    others cannot change the picks), so the beam costs up to O(width · |X|^3) plus the greedy run and the
-    local moves (O(|X| · |Q|) evaluations per pass). Practical to a few hundred public values; for larger
-    ranges use ``search="local"``.
+    Each depth expands ``width`` + ``pareto`` states: below ``prune_above`` clusters by all O(|Q|^2)
+    admissible merges, above it (problems (3) and (10)) by O(|Q|) candidates per state, all states of a
+    depth in one batch of array operations; so the beam costs O(|X|) depths of a fixed number of array
+    operations plus O(width · prune_above^3) scored children, the greedy run and the local moves
+    (O(|X| · |Q|) evaluations per pass). With ``prune_above=None`` it scores up to O(width · |X|^3)
+    children. Practical to a few hundred public values; for larger ranges use ``search="local"``.
     """
     _check_options("beam", unknown, beam_search)
     width = _check_int(width, "width")

@@ -1,39 +1,44 @@
-"""The beam's depths with many clusters, batched and pruned (problems (3) and (10) of paper 003).
+"""The beam's depths for problems (3) and (10) of paper 003, all states of a depth in one batch.
 
 Ding & Farokhi, *Developing Non-Stochastic Privacy-Preserving Policies Using Agglomerative Clustering*:
 the beam of :func:`graphpriv.mechanisms.search.beam_search` minimises L = L0(S → X̂) - λ U (problem (3))
-or ranks by L + penalty · I*(S; X̂) and keeps I* = 0 (problem (10), eq. (11)). While the partition has
-more than ``prune_above`` clusters, a depth here expands each state of the beam only by a *candidate set*
-of merges and holds all states of the depth in one set of arrays (one array operation per quantity for
-the whole depth, not one per state), so a depth costs O(states · candidates) array work in some fifty
-NumPy calls instead of O(states · |Q|^2).
+or ranks by L + penalty · I*(S; X̂) and keeps I* = 0 (problem (10), eq. (11)). Here the W states of a depth
+live in one set of arrays (:class:`_Batch`), so a depth costs a fixed number of array operations (about
+150 NumPy calls) for all its states together, instead of some hundred per state.
 
 What is exact and what is pruned
 --------------------------------
-Every candidate child is scored with the same arithmetic as the exhaustive depth (same privacy, utility,
-L, score and bottleneck count, to the bit), and the picks follow the same order: the ``width`` best
-distinct partitions by (score rounded to 1e-12, clusters at the bottleneck min |S|𝒳|, flat pair index),
-then up to ``pareto`` children along the depth's (privacy, utility) front, the best feasible child is a
-candidate, and the branch-and-bound cut is the same. Pruned: the children outside the candidate set,
-which are
+A depth with at most ``prune_above`` clusters scores every merge of every state (:func:`_all_pairs`). Every
+child is scored with the arithmetic of the per-state depth (:func:`state._children`, :func:`state._score_pairs`:
+the same privacy, utility, L, score and bottleneck count, to the bit) and picked as
+:func:`~graphpriv.mechanisms.search._select` picks: the ``width`` best distinct partitions by (score rounded
+to 1e-12, clusters at the bottleneck min |S|𝒳|, flat pair index), then up to ``pareto`` children along
+the depth's (privacy, utility) front; the best feasible child is a candidate and the branch-and-bound cut
+is the same. Distinct partitions are told apart by a 64-bit hash (:func:`_hash`) instead of the label
+arrays. The reference tests check that this gives the first implementation's beam (same
+quantisation, L, winner and trace) on random ranges up to 40 public values and on the Hungarian data with
+every depth exhaustive.
 
-* U1: all merges among the clusters of a set C (the first ``_F`` clusters at the bottleneck, in index
-  order; the ``_T`` smallest clusters, ties by index; for problem (10) with several components of G_X̂
-  the smallest cluster outside the smallest cluster's component);
+A depth with more clusters expands each state only by a candidate set (:func:`_candidates`); the other
+children are pruned:
+
+* U1: the exhaustive order puts first the merges that keep the largest cluster at its lowest possible
+  level, then those that shrink the bottleneck count, then index order. Candidates are the merges among
+  the first ``_T`` clusters (index order) that can merge at that level, the first ``_F`` bottleneck
+  clusters that can merge at the lowest level of two bottleneck clusters, and the smallest cluster of
+  another component of G_X̂ (problem (10)), and the first ``_ROWS`` of those bottleneck clusters with the
+  next ``_P`` - ``_F``;
 * U2 (scalar values, centroid codewords): the merges of clusters within ``_R`` places of each other in
-  the order of their centroids (merges far apart in value raise the largest distortion), and the merges
-  among the first ``_F`` clusters at the bottleneck;
-* both: when at most two clusters hold the bottleneck (the next merge of one of them can raise L0),
-  every merge of those clusters.
+  centroid order (merging clusters far apart in value raises the largest distortion), and the merges
+  among the first ``_F`` bottleneck clusters;
+* both: every merge of the bottleneck clusters once at most two are left (the next merge of one of them
+  can raise L0).
 
-The U1 set holds the merges of the smallest merged size (the utility key: a merge keeps U1 when
-|a| + |b| stays within the largest cluster) and the merges that shrink the bottleneck count first in index
-order, i.e. the top of the exhaustive order in the common case; the Pareto front is taken over the
-candidates only. Below ``prune_above`` clusters every depth is exhaustive, so ranges with at most
-``prune_above`` public values get exactly the exhaustive beam. How it was checked: the hypothesis tests
-(tests/test_search.py) check that the pruned beam is never worse than greedy and that its L is the L of
-its partition recomputed from scratch; ``benchmarks/bench_search.py`` prints the Hungarian rows (|X| = 153)
-of the pruned and the exhaustive beam side by side.
+The candidate sets were chosen by checking which children the exhaustive beam picks on the Hungarian data
+(L0, U1, λ = 0.3: 28 of 479 picks above 40 clusters fall outside the U1 sets). The result stays a
+candidate of :func:`~graphpriv.mechanisms.search.beam_search` next to the greedy prefix and the capped
+greedy, so it is never worse than greedy (the search tests check that, and that the returned L is the L
+of the returned quantisation recomputed from scratch).
 """
 
 from __future__ import annotations
@@ -42,7 +47,7 @@ import functools
 
 import numpy as np
 
-from .state import _Eval, _State, _excl_at, _triu, _words
+from .state import _Eval, _State, _triu, _words
 
 #: Candidate-set sizes of a pruned depth (U1): bottleneck clusters paired with each other and with the
 #: smallest clusters, smallest clusters (both first in index order among those that merge at the lowest
@@ -144,6 +149,13 @@ def _three(vals: np.ndarray, pad) -> tuple[np.ndarray, np.ndarray]:
     return o, v
 
 
+def _excl(o3: np.ndarray, v3: np.ndarray, w, a, c) -> np.ndarray:
+    """The smallest value over the clusters other than a and c of state w, from :func:`_three` (as
+    :func:`state._excl_at`, on the columns of the three smallest)."""
+    o0, o1 = o3[:, 0][w], o3[:, 1][w]
+    return np.where((o0 != a) & (o0 != c), v3[:, 0][w], np.where((o1 != a) & (o1 != c), v3[:, 1][w], v3[:, 2][w]))
+
+
 def _summary(ev: _Eval, b: _Batch) -> dict:
     """Per state: the three smallest |S|𝒳| (positions, values), the count of every |S|𝒳| value, the
     bottleneck flags, and the largest cluster (U1) or the three largest d̄ (U2)."""
@@ -231,7 +243,7 @@ def _score(ev: _Eval, b: _Batch, sm: dict, w, a, c) -> dict:
     wdf = b.wd.reshape(W * k, -1)
     U = np.bitwise_count(wdf[fa] | wdf[fc])
     U = (U[:, 0] if U.shape[1] == 1 else U.sum(axis=1)).astype(np.int64)
-    ms = np.minimum(U, _excl_at(sm["o3"], sm["v3"], w, a, c))
+    ms = np.minimum(U, _excl(sm["o3"], sm["v3"], w, a, c))
     priv = ev.tab_l0[ms]
     at_min = sm["cnt"][ms + sm["width"] * w] - (sa == ms) - (sc == ms) + (U == ms)
     ncomp = None
@@ -243,12 +255,13 @@ def _score(ev: _Eval, b: _Batch, sm: dict, w, a, c) -> dict:
     merged = None
     if ev.is_u2:
         f = b.agg.reshape(5, W * k)
-        cnt, sums = f[CNT, fa] + f[CNT, fc], f[SUM, fa] + f[SUM, fc]
-        mn, mx = np.minimum(f[MIN, fa], f[MIN, fc]), np.maximum(f[MAX, fa], f[MAX, fc])
+        fcnt, fsum, fmin, fmax = f[CNT], f[SUM], f[MIN], f[MAX]
+        cnt, sums = fcnt[fa] + fcnt[fc], fsum[fa] + fsum[fc]
+        mn, mx = np.minimum(fmin[fa], fmin[fc]), np.maximum(fmax[fa], fmax[fc])
         cen = sums / cnt
         d = np.maximum(cen - mn, mx - cen)
         D = d * d if ev.ub.squared else d
-        util = -np.maximum(D, -_excl_at(sm["od"], sm["vd"], w, a, c))
+        util = -np.maximum(D, -_excl(sm["od"], sm["vd"], w, a, c))
         merged = (D, cnt, sums, mn, mx)
     else:
         util = ev.tab_u1[np.maximum(zz, sm["zmax"][w])]
@@ -266,31 +279,46 @@ def _hash(b: _Batch, w, ch: dict, e: np.ndarray) -> np.ndarray:
 
 
 def _pick(ev: _Eval, b: _Batch, w, g, ch: dict, alive: np.ndarray, width: int, pareto: int) -> list:
-    """The picked children (indices into the candidate arrays), as :func:`beam._select` picks them: the
+    """The picked children (indices into the candidate arrays), as :func:`~graphpriv.mechanisms.search._select` picks them: the
     ``width`` best distinct partitions in the order (score rounded to 1e-12, bottleneck count, flat index),
     then up to ``pareto`` along the front of (privacy key, -utility, index). Partitions are told apart by a
     64-bit hash (:func:`_hash`: the sum, over the pairs of codes in one cluster, of products of fixed random
     odd 64-bit code keys, mod 2^64)."""
     idx = np.flatnonzero(alive)
     sc, at = ch["score"][idx], ch["at_min"][idx]
-    r = sc.round(12)
     picks: list = []
     seen: set = set()
-    rest = np.arange(len(idx))
-    while rest.size and len(picks) < width:             # groups of equal (rounded score, bottleneck count)
-        rr = r[rest]
-        m = rr == rr.min()
-        am = at[rest]
-        m &= am == am[m].min()
-        grp = idx[rest[m]]
-        grp = grp[np.argsort(g[grp], kind="stable")]
-        for e, he in zip(grp.tolist(), _hash(b, w, ch, grp).tolist()):
-            if he not in seen:
-                seen.add(he)
-                picks.append(e)
-                if len(picks) >= width:
-                    break
-        rest = rest[~m]
+
+    def walk(sub, whole):
+        """Take from the children idx[sub] in the order (rounded score, bottleneck count, index) until
+        ``width`` are taken; False when the groups up to the rounded score ``whole`` ran out first."""
+        r, a = sc[sub].round(12), at[sub]
+        rest = np.arange(len(sub))
+        while rest.size and len(picks) < width:         # groups of equal (rounded score, bottleneck count)
+            rr = r[rest]
+            m = rr == rr.min()
+            if rr[m][0] > whole:
+                return False
+            am = a[rest]
+            m &= am == am[m].min()
+            grp = idx[sub[rest[m]]]
+            grp = grp[np.argsort(g[grp], kind="stable")]
+            for e, he in zip(grp.tolist(), _hash(b, w, ch, grp).tolist()):
+                if he not in seen:
+                    seen.add(he)
+                    picks.append(e)
+                    if len(picks) >= width:
+                        break
+            rest = rest[~m]
+        return len(picks) >= width
+
+    # first on the children within 1e-9 of the best score (every group there is whole), as the search's _select
+    lo = float(sc.min())
+    near = np.flatnonzero(sc <= lo + 1e-9)
+    if not walk(near, lo + 5e-10) and len(near) < len(idx):
+        picks.clear()
+        seen.clear()
+        walk(np.arange(len(idx)), np.inf)
     if pareto:
         u = ch["util"][idx]
         approx = sc + ev.lam * u + 1e-6 * at
@@ -366,7 +394,7 @@ def _next(ev: _Eval, b: _Batch, w, a, c, ch: dict, sel: list) -> _Batch:
 def batched_beam(ev: _Eval, root: _State, best, width: int, pareto: int, prune_above: int, max_depth, stats: dict):
     """The beam from ``root`` to the end, every depth's states in one batch: depths with more than
     ``prune_above`` clusters expand candidate sets (:func:`_candidates`), the others every merge, picked
-    as :func:`beam._select` picks them. Returns the best feasible state seen (or ``best`` if none beats it)."""
+    as :func:`~graphpriv.mechanisms.search._select` picks them. Returns the best feasible state seen (or ``best`` if none beats it)."""
     b = _Batch.from_state(root)
     best_t = None                                      # (path, priv, util) of the best feasible child
     best_L = np.inf if best is None else best.L
