@@ -146,3 +146,15 @@ def test_hungarian_batched_beam_equals_reference(objective, utility, lam):
     vals = "labels" if utility == "U2" else None
     new = gp.agglomerate(jr, objective, lam, utility, vals, search="beam", prune_above=1000)
     same(new, ref.beam_search(jr, objective, lam, utility, vals))
+
+
+@pytest.mark.parametrize("objective,utility", [("L0", "U1"), ("L0|I*=0", "U2"), ("L0", "U2")])
+def test_batched_beam_equals_reference_many_sensitive_values(objective, utility):
+    """More than 64 sensitive values: the batched depths hold each S-set in several 64-bit words."""
+    rng = np.random.default_rng(11)
+    jr = gp.random_joint_range(150, 14, 0.03, seed=rng)
+    assert jr.n_sensitive > 64
+    values = {x: float(v) for x, v in zip(jr.public_labels, np.round(rng.uniform(0, 10, size=jr.n_public), 1))}
+    vals = values if utility == "U2" else None
+    for lam in (0.1, 1.0):
+        same(gp.agglomerate(jr, objective, lam, utility, vals, search="beam"), ref.beam_search(jr, objective, lam, utility, vals))

@@ -56,34 +56,36 @@ _F, _T, _P, _ROWS, _R = 4, 16, 16, 2, 2
 
 _TOL = 1e-12
 _BIG = np.iinfo(np.int64).max // 4
-Z, S, COMP, FIRST = 0, 1, 2, 3                  # planes of _Batch.iv
+Z, S, COMP, FIRST, KEY, WD = 0, 1, 2, 3, 4, 5   # planes of _Batch.X (WD.. : the S-set words)
 DBAR, CNT, SUM, MIN, MAX = 0, 1, 2, 3, 4        # planes of _Batch.agg
+_U64 = np.uint64
 
 
 class _Batch:
-    """The W states of one depth (k clusters each) as arrays: ``iv`` (4, W, k) = planes of the cluster size,
-    |S|𝒳|, G_X̂ component and first member code; S-sets as 64-bit words ``wd`` (W, k, words); cluster keys
-    ``key`` (W, k) (sums of fixed random code keys) and partition hashes ``h`` (W,); for U2 ``agg`` (5, W, k) = planes of d̄, count, sum,
-    min and max of the values; per state ``nc`` (components of G_X̂), ``priv``, ``util``, ``L`` and the
-    merge path."""
+    """The W states of one depth (k clusters each) as arrays. ``X`` (5 + words, W, k), int64 planes per
+    cluster: size, |S|𝒳|, G_X̂ component, first member code, key (sum of fixed random code keys, the bits of
+    a uint64) and the S-set as 64-bit words (bits of uint64); for U2 ``agg`` (5, W, k) = planes of d̄,
+    count, sum, min and max of the values; per state the partition hash ``h`` (uint64), ``nc``
+    (components of G_X̂), ``priv``, ``util``, ``L`` and the merge path."""
 
-    __slots__ = ("iv", "wd", "key", "h", "agg", "nc", "priv", "util", "L", "paths")
+    __slots__ = ("X", "h", "agg", "nc", "priv", "util", "L", "paths")
 
     @classmethod
     def from_state(cls, st: _State) -> "_Batch":
         b = cls()
         k = len(st.members)
-        iv = np.empty((4, 1, k), dtype=np.int64)
-        iv[:3, 0] = st.iv.T
-        iv[FIRST, 0] = [m[0] for m in st.members]
-        b.iv = iv
-        b.wd = _words(st.Sb)[None]
+        wd = _words(st.Sb)
+        X = np.empty((WD + wd.shape[1], 1, k), dtype=np.int64)
+        X[:3, 0] = st.iv.T
+        X[FIRST, 0] = [m[0] for m in st.members]
         rnd = _code_keys(len(st.lab))
-        b.key = np.array([[rnd[m].sum(dtype=np.uint64) for m in st.members]], dtype=np.uint64)
+        X[KEY, 0] = np.array([rnd[m].sum(dtype=_U64) for m in st.members], dtype=_U64).view(np.int64)
+        X[WD:, 0] = wd.view(np.int64).T
+        b.X = X
         # the hash: the sum, over the pairs of codes in one cluster, of the products of their keys (mod 2^64)
         r = rnd.tolist()
         b.h = np.array([sum(r[x] * r[y] for m in st.members for i, x in enumerate(m) for y in m[i + 1:]) % 2**64],
-                       dtype=np.uint64)
+                       dtype=_U64)
         b.agg = None if st.fv is None else np.ascontiguousarray(st.fv.T[:, None, :])
         b.nc = np.array([st.ncomp], dtype=np.int64)
         b.priv, b.util, b.L = np.array([st.priv]), np.array([st.util]), np.array([st.L])
@@ -137,64 +139,66 @@ def _all_pairs(W: int, k: int):
     return np.repeat(np.arange(W), P), np.tile(I, W), np.tile(J, W), np.arange(W * P)
 
 
-def _three(vals: np.ndarray, pad) -> tuple[np.ndarray, np.ndarray]:
-    """Positions (stable order) and values of the three smallest of every row of ``vals`` (W, k), padded
-    with position -1 and value ``pad`` when k < 3 (what :func:`state._excl_at` reads)."""
-    W, k = vals.shape
-    o = np.argsort(vals, axis=1, kind="stable")[:, :3]
-    v = vals[np.arange(W)[:, None], o]
-    if k < 3:
-        o = np.concatenate((o, np.full((W, 3 - k), -1)), axis=1)
-        v = np.concatenate((v, np.full((W, 3 - k), pad, dtype=v.dtype)), axis=1)
-    return o, v
-
-
-def _excl(o3: np.ndarray, v3: np.ndarray, w, a, c) -> np.ndarray:
-    """The smallest value over the clusters other than a and c of state w, from :func:`_three` (as
-    :func:`state._excl_at`, on the columns of the three smallest)."""
-    o0, o1 = o3[:, 0][w], o3[:, 1][w]
-    return np.where((o0 != a) & (o0 != c), v3[:, 0][w], np.where((o1 != a) & (o1 != c), v3[:, 1][w], v3[:, 2][w]))
+#: rows of the per-state table of :func:`_summary`
+O0, O1, V0, V1, V2, ZMAX, NC, CB, OD0, OD1 = range(10)
 
 
 def _summary(ev: _Eval, b: _Batch) -> dict:
-    """Per state: the three smallest |S|𝒳| (positions, values), the count of every |S|𝒳| value, the
-    bottleneck flags, and the largest cluster (U1) or the three largest d̄ (U2)."""
-    s = b.iv[S]
-    W = s.shape[0]
-    o3, v3 = _three(s, _BIG)
+    """Per state: a table ``T`` (rows O0, O1: positions of the two smallest |S|𝒳| in stable order; V0-V2:
+    the three smallest values; ZMAX: the largest cluster; NC: components; CB: the state's offset in the
+    counts ``cnt`` of the |S|𝒳| values; U2: OD0, OD1 the positions of the two largest d̄, and ``VD`` the
+    three largest d̄), the bottleneck flags and counts. k < 3 pads with position -1 and value +inf."""
+    s = b.X[S]
+    W, k = s.shape
     width = ev.n_s + 2
-    cnt = np.bincount((s + width * np.arange(W)[:, None]).ravel(), minlength=W * width)
-    flag = s == v3[:, :1]
-    out = {"o3": o3, "v3": v3, "cnt": cnt, "width": width, "flag": flag, "c0": cnt[v3[:, 0] + width * np.arange(W)]}
+    T = np.empty((10 if ev.is_u2 else 8, W), dtype=np.int64)
+    o = s.argsort(axis=1, kind="stable")[:, :3]
+    v = s[np.arange(W)[:, None], o]
+    m = min(k, 3)
+    T[O0:O0 + min(k, 2)] = o[:, :2].T
+    T[V0:V0 + m] = v.T
+    if k < 3:
+        T[V0 + m:V2 + 1] = _BIG
+        if k < 2:
+            T[O1] = -1
+    T[ZMAX] = b.X[Z].max(axis=1)
+    T[NC] = b.nc
+    T[CB] = width * np.arange(W)
+    cnt = np.bincount((s + T[CB][:, None]).ravel(), minlength=W * width)
+    flag = s == v[:, :1]
+    out = {"T": T, "cnt": cnt, "flag": flag, "c0": cnt[v[:, 0] + T[CB]]}
     if ev.is_u2:
-        out["od"], out["vd"] = _three(-b.agg[DBAR], np.inf)
-    else:
-        out["zmax"] = b.iv[Z].max(axis=1)
+        d = b.agg[DBAR]
+        od = (-d).argsort(axis=1, kind="stable")[:, :3]
+        vd = np.full((3, W), -np.inf)
+        vd[:m] = d[np.arange(W)[:, None], od].T
+        T[OD0:OD0 + min(k, 2)] = od[:, :2].T
+        out["VD"] = vd
     return out
 
 
 def _candidates(ev: _Eval, b: _Batch, sm: dict):
     """Candidate merges of every state of a pruned depth: arrays (w, a, c, flat index), a < c (repeats and
     pairs a = c, flagged by the fifth array ``valid``, are possible)."""
-    W, k = b.iv.shape[1:]
+    W, k = b.X.shape[1:]
     flag, c0 = sm["flag"], sm["c0"]
     rows = np.arange(W)[:, None]
     if not ev.is_u2:
         # the exhaustive order puts first the merges at the lowest level of the largest cluster, then by
         # bottleneck count and index: candidates are the clusters first in index order that can merge at
         # that level (for the bottleneck clusters: at the lowest level of two bottleneck clusters)
-        z = b.iv[Z]
-        zmax = sm["zmax"][:, None]
+        z = b.X[Z]
+        zmax = sm["T"][ZMAX][:, None]
         two = np.partition(z, 1, axis=1)[:, :2]
         free = z + two[:, :1] <= np.maximum(zmax, two[:, :1] + two[:, 1:])
         twof = np.partition(np.where(flag, z, _BIG), 1, axis=1)[:, :2]
         ffree = flag & (z + twof[:, :1] <= np.maximum(zmax, twof[:, :1] + twof[:, 1:]))
-        fo = np.argsort(~ffree, axis=1, kind="stable")[:, :max(_F, _P)]
-        t = np.argsort(~free, axis=1, kind="stable")[:, :_T]
+        fo = (~ffree).argsort(axis=1, kind="stable")[:, :max(_F, _P)]
+        t = (~free).argsort(axis=1, kind="stable")[:, :_T]
         cols, valid = [fo, t], [ffree[rows, fo], free[rows, t]]
         extra = ev.objective != "L0" and bool((b.nc > 1).any())
         if extra:                                                        # the smallest cluster of another component
-            comp = b.iv[COMP]
+            comp = b.X[COMP]
             other = comp != comp[rows, t[:, :1]]
             x = np.argmin(np.where(other, z, _BIG), axis=1)[:, None]
             cols.append(x)
@@ -204,9 +208,9 @@ def _candidates(ev: _Eval, b: _Batch, sm: dict):
         p, q = _template(fo.shape[1], t.shape[1], extra)
         A, B, ok = C[:, p], C[:, q], V[:, p] & V[:, q]
     else:
-        fo = np.argsort(~flag, axis=1, kind="stable")[:, :_F]            # first bottleneck clusters
+        fo = (~flag).argsort(axis=1, kind="stable")[:, :_F]            # first bottleneck clusters
         fv = flag[rows, fo]
-        o = np.argsort(b.agg[SUM] / b.agg[CNT], axis=1, kind="stable")   # centroid order
+        o = (b.agg[SUM] / b.agg[CNT]).argsort(axis=1, kind="stable")   # centroid order
         pa, pb = [], []
         for d in range(1, min(_R, k - 1) + 1):
             pa.append(o[:, :-d])
@@ -216,7 +220,7 @@ def _candidates(ev: _Eval, b: _Batch, sm: dict):
         pb.append(fo[:, q])
         A, B = np.concatenate(pa, axis=1), np.concatenate(pb, axis=1)
         ok = np.concatenate((np.ones((W, A.shape[1] - len(p)), dtype=bool), fv[:, p] & fv[:, q]), axis=1)
-    few = np.flatnonzero(c0 <= 2)
+    few = (c0 <= 2).nonzero()[0]
     if few.size:                                                         # every merge of the bottleneck clusters
         f2 = np.argsort(~flag[few], axis=1, kind="stable")[:, :2]
         A3 = np.full((W, 2 * k), 0)
@@ -226,7 +230,7 @@ def _candidates(ev: _Eval, b: _Batch, sm: dict):
         B3[few] = np.tile(np.arange(k), 2)
         ok3[few] = np.repeat(flag[few[:, None], f2], k, axis=1)
         A, B, ok = np.concatenate((A, A3), axis=1), np.concatenate((B, B3), axis=1), np.concatenate((ok, ok3), axis=1)
-    w = np.broadcast_to(rows, A.shape).ravel()
+    w = np.repeat(np.arange(W), A.shape[1])
     a, c = np.minimum(A, B).ravel(), np.maximum(A, B).ravel()
     valid = ok.ravel() & (a != c)
     g = w * (k * (k - 1) // 2) + a * (2 * k - a - 1) // 2 + (c - a - 1)
@@ -235,56 +239,59 @@ def _candidates(ev: _Eval, b: _Batch, sm: dict):
 
 def _score(ev: _Eval, b: _Batch, sm: dict, w, a, c) -> dict:
     """Scores of the merges (w, a, c) with the arithmetic of :func:`state._score_pairs` (U1) and
-    :func:`state._children` (U2): the same privacy, utility, L, score and bottleneck count."""
-    W, k = b.iv.shape[1:]
+    :func:`state._children` (U2): the same privacy, utility, L, score and bottleneck count. The smallest
+    |S|𝒳| over the clusters other than a and c is the first of the state's three smallest whose cluster is
+    neither (the largest d̄ likewise)."""
+    NP, W, k = b.X.shape
     fa, fc = w * k + a, w * k + c                       # flat cluster indices
-    s = b.iv[S].ravel()
-    sa, sc = s[fa], s[fc]
-    wdf = b.wd.reshape(W * k, -1)
-    U = np.bitwise_count(wdf[fa] | wdf[fc])
-    U = (U[:, 0] if U.shape[1] == 1 else U.sum(axis=1)).astype(np.int64)
-    ms = np.minimum(U, _excl(sm["o3"], sm["v3"], w, a, c))
+    Xf = b.X.reshape(NP, W * k)
+    Xa, Xc = Xf.take(fa, axis=1), Xf.take(fc, axis=1)
+    T = sm["T"].take(w, axis=1)
+    U = np.bitwise_count((Xa[WD:] | Xc[WD:]).view(_U64))
+    U = (U[0] if NP == WD + 1 else U.sum(axis=0)).astype(np.int64)
+    sa, sc = Xa[S], Xc[S]
+    o0, o1 = T[O0], T[O1]
+    hit0, hit1 = (a == o0) | (c == o0), (a == o1) | (c == o1)
+    ms = np.minimum(U, np.where(hit0, np.where(hit1, T[V2], T[V1]), T[V0]))
     priv = ev.tab_l0[ms]
-    at_min = sm["cnt"][ms + sm["width"] * w] - (sa == ms) - (sc == ms) + (U == ms)
-    ncomp = None
-    if ev.objective != "L0":
-        comp = b.iv[COMP].ravel()
-        ncomp = b.nc[w] - (comp[fa] != comp[fc])
-    z = b.iv[Z].ravel()
-    zz = z[fa] + z[fc]
+    at_min = sm["cnt"][ms + T[CB]] - (sa == ms) - (sc == ms) + (U == ms)
+    ncomp = T[NC] - (Xa[COMP] != Xc[COMP]) if ev.objective != "L0" else None
+    zz = Xa[Z] + Xc[Z]
     merged = None
     if ev.is_u2:
-        f = b.agg.reshape(5, W * k)
-        fcnt, fsum, fmin, fmax = f[CNT], f[SUM], f[MIN], f[MAX]
-        cnt, sums = fcnt[fa] + fcnt[fc], fsum[fa] + fsum[fc]
-        mn, mx = np.minimum(fmin[fa], fmin[fc]), np.maximum(fmax[fa], fmax[fc])
+        Af = b.agg.reshape(5, W * k)
+        Aa, Ac = Af.take(fa, axis=1), Af.take(fc, axis=1)
+        cnt, sums = Aa[CNT] + Ac[CNT], Aa[SUM] + Ac[SUM]
+        mn, mx = np.minimum(Aa[MIN], Ac[MIN]), np.maximum(Aa[MAX], Ac[MAX])
         cen = sums / cnt
         d = np.maximum(cen - mn, mx - cen)
         D = d * d if ev.ub.squared else d
-        util = -np.maximum(D, -_excl(sm["od"], sm["vd"], w, a, c))
+        vd = sm["VD"].take(w, axis=1)
+        od0, od1 = T[OD0], T[OD1]
+        h0, h1 = (a == od0) | (c == od0), (a == od1) | (c == od1)
+        util = -np.maximum(D, np.where(h0, np.where(h1, vd[2], vd[1]), vd[0]))
         merged = (D, cnt, sums, mn, mx)
     else:
-        util = ev.tab_u1[np.maximum(zz, sm["zmax"][w])]
+        util = ev.tab_u1[np.maximum(zz, T[ZMAX])]
     L = priv - ev.lam * util
     score = L + ev.tab_penalty[ncomp] if ev.objective == "L0|I*=0" else L
     return {"U": U, "ok": 2 * U > sa + sc if ev.objective == "L0" else None, "ncomp": ncomp, "priv": priv,
-            "util": util, "L": L, "score": score, "at_min": at_min, "merged": merged, "zz": zz, "fa": fa, "fc": fc}
+            "util": util, "L": L, "score": score, "at_min": at_min, "merged": merged, "zz": zz, "Xa": Xa, "Xc": Xc}
 
 
 def _hash(b: _Batch, w, ch: dict, e: np.ndarray) -> np.ndarray:
     """Hashes of the partitions of the children ``e`` (indices into the candidate arrays): merging clusters
     with keys ka and kc adds the products of their codes' keys across, ka · kc (mod 2^64)."""
-    kf = b.key.ravel()
-    return b.h[w[e]] + kf[ch["fa"][e]] * kf[ch["fc"][e]]
+    return b.h[w[e]] + ch["Xa"][KEY][e].view(_U64) * ch["Xc"][KEY][e].view(_U64)
 
 
 def _pick(ev: _Eval, b: _Batch, w, g, ch: dict, alive: np.ndarray, width: int, pareto: int) -> list:
-    """The picked children (indices into the candidate arrays), as :func:`~graphpriv.mechanisms.search._select` picks them: the
-    ``width`` best distinct partitions in the order (score rounded to 1e-12, bottleneck count, flat index),
+    """The picked children (indices into the candidate arrays), as :func:`~graphpriv.mechanisms.search._select`
+    picks them: the ``width`` best distinct partitions in the order (score rounded to 1e-12, bottleneck count, flat index),
     then up to ``pareto`` along the front of (privacy key, -utility, index). Partitions are told apart by a
     64-bit hash (:func:`_hash`: the sum, over the pairs of codes in one cluster, of products of fixed random
     odd 64-bit code keys, mod 2^64)."""
-    idx = np.flatnonzero(alive)
+    idx = alive.nonzero()[0]
     sc, at = ch["score"][idx], ch["at_min"][idx]
     picks: list = []
     seen: set = set()
@@ -302,7 +309,7 @@ def _pick(ev: _Eval, b: _Batch, w, g, ch: dict, alive: np.ndarray, width: int, p
             am = a[rest]
             m &= am == am[m].min()
             grp = idx[sub[rest[m]]]
-            grp = grp[np.argsort(g[grp], kind="stable")]
+            grp = grp[g[grp].argsort(kind="stable")]
             for e, he in zip(grp.tolist(), _hash(b, w, ch, grp).tolist()):
                 if he not in seen:
                     seen.add(he)
@@ -314,7 +321,7 @@ def _pick(ev: _Eval, b: _Batch, w, g, ch: dict, alive: np.ndarray, width: int, p
 
     # first on the children within 1e-9 of the best score (every group there is whole), as the search's _select
     lo = float(sc.min())
-    near = np.flatnonzero(sc <= lo + 1e-9)
+    near = (sc <= lo + 1e-9).nonzero()[0]
     if not walk(near, lo + 5e-10) and len(near) < len(idx):
         picks.clear()
         seen.clear()
@@ -334,7 +341,7 @@ def _pick(ev: _Eval, b: _Batch, w, g, ch: dict, alive: np.ndarray, width: int, p
             m = pk == pk.min()
             rs = ru[rest]
             grp = rest[m & (rs == rs[m].max())]
-            e = int(grp[np.argmin(gs[grp])])
+            e = int(grp[gs[grp].argmin()])
             if u[e] > best_u + 1e-12:
                 front.append(int(idx[sub[e]]))
                 best_u = u[e]
@@ -352,56 +359,51 @@ def _next(ev: _Eval, b: _Batch, w, a, c, ch: dict, sel: list) -> _Batch:
     """The batch of the picked children ``sel`` (indices into the candidate arrays)."""
     sel = np.array(sel, dtype=np.int64)
     pw, ia, jb = w[sel], a[sel], c[sel]
-    W, k = b.iv.shape[1:]
+    NP, W, k = b.X.shape
     n = len(sel)
     r = np.arange(k - 1)
     keep = ((pw * k)[:, None] + r + (r >= jb[:, None])).ravel()       # flat indices of the kept clusters
     to = np.arange(n) * (k - 1) + ia                                   # flat index of the merged cluster
-    fa, fc = ch["fa"][sel], ch["fc"][sel]
+    Xa, Xc = ch["Xa"][:, sel], ch["Xc"][:, sel]
+    M = Xa.copy()                                                      # the merged clusters (first code: a's)
+    M[Z] = ch["zz"][sel]
+    M[S] = ch["U"][sel]
+    M[KEY] = (Xa[KEY].view(_U64) + Xc[KEY].view(_U64)).view(np.int64)
+    M[WD:] = Xa[WD:] | Xc[WD:]
+    X = b.X.reshape(NP, W * k).take(keep, axis=1)
+    X[:, to] = M
     out = _Batch()
-    iv = b.iv.reshape(4, W * k).take(keep, axis=1)
-    iv[Z, to] = ch["zz"][sel]
-    iv[S, to] = ch["U"][sel]
     out.nc = b.nc[pw]
     if ev.objective != "L0":
-        comp = b.iv[COMP].ravel()
-        ci, cj = comp[fa], comp[fc]
+        ci, cj = Xa[COMP], Xc[COMP]
         if (ci != cj).any():
-            cc = iv[COMP].reshape(n, k - 1)
-            iv[COMP] = np.where(cc == cj[:, None], ci[:, None], cc).ravel()
+            cc = X[COMP].reshape(n, k - 1)
+            X[COMP] = np.where(cc == cj[:, None], ci[:, None], cc).ravel()
             out.nc = out.nc - (ci != cj)
-    out.iv = iv.reshape(4, n, k - 1)
-    wdf = b.wd.reshape(W * k, -1)
-    wd = wdf.take(keep, axis=0)
-    wd[to] = wdf[fa] | wdf[fc]
-    out.wd = wd.reshape(n, k - 1, -1)
+    out.X = X.reshape(NP, n, k - 1)
     out.agg = None
     if ev.is_u2:
         agg = b.agg.reshape(5, W * k).take(keep, axis=1)
-        agg[:, to] = np.stack([x[sel] for x in ch["merged"]])
+        agg[:, to] = np.array([x[sel] for x in ch["merged"]])
         out.agg = agg.reshape(5, n, k - 1)
-    kf = b.key.ravel()
-    key = kf.take(keep)
-    key[to] = kf[fa] + kf[fc]
-    out.key = key.reshape(n, k - 1)
-    out.h = _hash(b, w, ch, sel)
+    out.h = b.h[pw] + Xa[KEY].view(_U64) * Xc[KEY].view(_U64)
     out.priv, out.util, out.L = ch["priv"][sel], ch["util"][sel], ch["L"][sel]
-    first = b.iv[FIRST].ravel()
-    out.paths = [b.paths[x] + ((y, z),) for x, y, z in zip(pw.tolist(), first[fa].tolist(), first[fc].tolist())]
+    out.paths = [b.paths[x] + ((y, z),) for x, y, z in zip(pw.tolist(), Xa[FIRST].tolist(), Xc[FIRST].tolist())]
     return out
 
 
 def batched_beam(ev: _Eval, root: _State, best, width: int, pareto: int, prune_above: int, max_depth, stats: dict):
     """The beam from ``root`` to the end, every depth's states in one batch: depths with more than
     ``prune_above`` clusters expand candidate sets (:func:`_candidates`), the others every merge, picked
-    as :func:`~graphpriv.mechanisms.search._select` picks them. Returns the best feasible state seen (or ``best`` if none beats it)."""
+    as :func:`~graphpriv.mechanisms.search._select` picks them. Returns the best feasible state seen (or
+    ``best`` if none beats it)."""
     b = _Batch.from_state(root)
     best_t = None                                      # (path, priv, util) of the best feasible child
     best_L = np.inf if best is None else best.L
     depth = 0
-    while b.iv.shape[2] >= 2 and (max_depth is None or depth < max_depth):
+    while b.X.shape[2] >= 2 and (max_depth is None or depth < max_depth):
         depth += 1
-        W, k = b.iv.shape[1:]
+        W, k = b.X.shape[1:]
         stats["expanded"] = stats.get("expanded", 0) + W
         stats["children"] = stats.get("children", 0) + W * (k * (k - 1) // 2)
         sm = _summary(ev, b)
@@ -418,10 +420,10 @@ def batched_beam(ev: _Eval, root: _State, best, width: int, pareto: int, prune_a
         feas = (ch["ncomp"] == 1) if ev.objective == "L0|I*=0" else ok
         if valid is not None and ev.objective == "L0|I*=0":
             feas = feas & valid
-        e = int(np.argmin(L if feas is None else np.where(feas, L, np.inf)))
+        e = int((L if feas is None else np.where(feas, L, np.inf)).argmin())
         if (feas is None or feas[e]) and L[e] < best_L - _TOL:
             best_L = float(L[e])
-            best_t = (b.paths[w[e]] + ((int(b.iv[FIRST, w[e], a[e]]), int(b.iv[FIRST, w[e], c[e]])),),
+            best_t = (b.paths[w[e]] + ((int(ch["Xa"][FIRST, e]), int(ch["Xc"][FIRST, e])),),
                       float(ch["priv"][e]), float(ch["util"][e]))
         alive = -ev.lam * ch["util"] < best_L - _TOL
         if ok is not None:
