@@ -56,12 +56,13 @@ all (2.0 · 10^6 on the Hungarian data, |X| = 153). A pruned depth scores a few 
 state (U1: 1-2 · 10^2; U2: about 2k plus the bottleneck merges), so its cost is the fixed number of array
 operations of a depth (about 150 NumPy calls for the whole batch, independent of the number of states).
 Measured with ``benchmarks/bench_search.py`` (CPU time, random ranges with |S| = |X|/4, L0 and problem
-(10), U1, λ = 0.3, shared 2-core machine at load average about 2): 93-177 µs per expanded state at every
-|X| from 20 to 300, 320-550 ns per scored child above 40 clusters; the beam time grows like |X|^1.1
-(7-9 ms at |X| = 20, 63-69 ms at 153, 148-177 ms at 300) while the children of the expanded states grow
-like |X|^3.06 (at |X| = 300 2 % of them are scored). On the Hungarian data (|X| = 153) the default beam
-takes 35-95 ms of CPU for problems (3) and (10) (17-80x the greedy run, which is O(|X|) merges with
-indexed partner searches, 0.7-4 ms; the exhaustive beam 120-300 ms, 42-255x) and 3-8 ms for I* (4-9x).
+(10), U1, λ = 0.3, two runs on a shared 2-core machine at load average about 2): 93-177 µs per expanded
+state at every |X| from 20 to 300, 320-670 ns per scored child above 40 clusters; the beam time grows like
+|X|^1.1-1.2 (7-9 ms at |X| = 20, 63-87 ms at 153, 148-188 ms at 300) while the children of the expanded
+states grow like |X|^3.06 (at |X| = 300 2 % of them are scored). On the Hungarian data (|X| = 153) the
+default beam takes 35-115 ms of CPU for problems (3) and (10) (14-80x the greedy run, which is O(|X|)
+merges with indexed partner searches, 0.7-5 ms; the exhaustive beam 120-300 ms, 42-255x) and 3-13 ms for
+I* (4-9x).
 The floor is now the number of depths (|X| - 1, each some 150 array operations of a few µs), not the
 number of children.
 """
