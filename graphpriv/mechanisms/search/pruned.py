@@ -178,8 +178,9 @@ def _summary(ev: _Eval, b: _Batch) -> dict:
 
 
 def _candidates(ev: _Eval, b: _Batch, sm: dict):
-    """Candidate merges of every state of a pruned depth: arrays (w, a, c, flat index), a < c (repeats and
-    pairs a = c, flagged by the fifth array ``valid``, are possible)."""
+    """Candidate merges of every state of a pruned depth: arrays (w, a, c, order key, valid), a < c, sorted by
+    the order key (w, a, c) (the order of the flat pair index); repeats and pairs a = c (not ``valid``) are
+    possible."""
     W, k = b.X.shape[1:]
     flag, c0 = sm["flag"], sm["c0"]
     rows = np.arange(W)[:, None]
@@ -206,7 +207,7 @@ def _candidates(ev: _Eval, b: _Batch, sm: dict):
         C = np.concatenate(cols, axis=1)
         V = np.concatenate(valid, axis=1)
         p, q = _template(fo.shape[1], t.shape[1], extra)
-        A, B, ok = C[:, p], C[:, q], V[:, p] & V[:, q]
+        A, B, ok = C.take(p, axis=1), C.take(q, axis=1), V.take(p, axis=1) & V.take(q, axis=1)
     else:
         fo = (~flag).argsort(axis=1, kind="stable")[:, :_F]            # first bottleneck clusters
         fv = flag[rows, fo]
@@ -232,9 +233,9 @@ def _candidates(ev: _Eval, b: _Batch, sm: dict):
         A, B, ok = np.concatenate((A, A3), axis=1), np.concatenate((B, B3), axis=1), np.concatenate((ok, ok3), axis=1)
     w = np.repeat(np.arange(W), A.shape[1])
     a, c = np.minimum(A, B).ravel(), np.maximum(A, B).ravel()
-    valid = ok.ravel() & (a != c)
-    g = w * (k * (k - 1) // 2) + a * (2 * k - a - 1) // 2 + (c - a - 1)
-    return w, a, c, g, valid
+    g = (w * k + a) * k + c                                              # the order of the flat pair index
+    o = g.argsort(kind="stable")                                         # candidates in index order
+    return w[o], a[o], c[o], g[o], (ok.ravel() & (a != c))[o]
 
 
 def _score(ev: _Eval, b: _Batch, sm: dict, w, a, c) -> dict:
@@ -285,7 +286,7 @@ def _hash(b: _Batch, w, ch: dict, e: np.ndarray) -> np.ndarray:
     return b.h[w[e]] + ch["Xa"][KEY][e].view(_U64) * ch["Xc"][KEY][e].view(_U64)
 
 
-def _pick(ev: _Eval, b: _Batch, w, g, ch: dict, alive: np.ndarray, width: int, pareto: int) -> list:
+def _pick(ev: _Eval, b: _Batch, w, ch: dict, alive: np.ndarray, width: int, pareto: int) -> list:
     """The picked children (indices into the candidate arrays), as :func:`~graphpriv.mechanisms.search._select`
     picks them: the ``width`` best distinct partitions in the order (score rounded to 1e-12, bottleneck count, flat index),
     then up to ``pareto`` along the front of (privacy key, -utility, index). Partitions are told apart by a
@@ -308,14 +309,15 @@ def _pick(ev: _Eval, b: _Batch, w, g, ch: dict, alive: np.ndarray, width: int, p
                 return False
             am = a[rest]
             m &= am == am[m].min()
-            grp = idx[sub[rest[m]]]
-            grp = grp[g[grp].argsort(kind="stable")]
-            for e, he in zip(grp.tolist(), _hash(b, w, ch, grp).tolist()):
-                if he not in seen:
-                    seen.add(he)
-                    picks.append(e)
-                    if len(picks) >= width:
-                        break
+            grp = idx[sub[rest[m]]]                     # in index order: the candidates are sorted by it
+            for s0 in range(0, len(grp), 2 * width):
+                part = grp[s0:s0 + 2 * width]
+                for e, he in zip(part.tolist(), _hash(b, w, ch, part).tolist()):
+                    if he not in seen:
+                        seen.add(he)
+                        picks.append(e)
+                        if len(picks) >= width:
+                            return True
             rest = rest[~m]
         return len(picks) >= width
 
@@ -333,7 +335,6 @@ def _pick(ev: _Eval, b: _Batch, w, g, ch: dict, alive: np.ndarray, width: int, p
         u = u[sub]
         pkey = (sc[sub] + ev.lam * u).round(9) + 1e-6 * at[sub]
         ru = u.round(9)
-        gs = g[idx[sub]]
         rest = np.arange(len(sub))
         front, best_u = [], -np.inf
         while rest.size:
@@ -341,13 +342,14 @@ def _pick(ev: _Eval, b: _Batch, w, g, ch: dict, alive: np.ndarray, width: int, p
             m = pk == pk.min()
             rs = ru[rest]
             grp = rest[m & (rs == rs[m].max())]
-            e = int(grp[gs[grp].argmin()])
+            e = int(grp[0])                             # the first in index order
             if u[e] > best_u + 1e-12:
                 front.append(int(idx[sub[e]]))
                 best_u = u[e]
             rest = rest[u[rest] > u[e]]
         if len(front) > pareto:
-            front = [front[int(round(q))] for q in np.linspace(0, len(front) - 1, pareto).tolist()]
+            step = (len(front) - 1) / (pareto - 1) if pareto > 1 else 0.0   # np.linspace(0, len - 1, pareto)
+            front = [front[int(round(i * step))] for i in range(pareto)]
         for e, he in zip(front, _hash(b, w, ch, np.array(front, dtype=np.int64)).tolist()):
             if he not in seen:
                 seen.add(he)
@@ -430,5 +432,5 @@ def batched_beam(ev: _Eval, root: _State, best, width: int, pareto: int, prune_a
             alive &= ok
         if not alive.any():
             break
-        b = _next(ev, b, w, a, c, ch, _pick(ev, b, w, g, ch, alive, width, pareto))
+        b = _next(ev, b, w, a, c, ch, _pick(ev, b, w, ch, alive, width, pareto))
     return best if best_t is None else _to_state(ev, *best_t)
