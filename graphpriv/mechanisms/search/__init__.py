@@ -81,9 +81,8 @@ from ...ranges import JointRange
 from ..quantization.contraction import Contraction
 from ..quantization.result import _result_from_groups, _returned_index
 from ..quantization.trajectory import _trajectory
-from ..trace import _groups, _UnionFind
 from . import pruned as _pruned
-from .state import _Eval, _State, _children, _first_group, _partner_pos, _pos, _score_pairs, _triu, _words
+from .state import _clusters, _Eval, _State, _children, _first_group, _partner_pos, _pos, _score_pairs, _triu, _words
 
 __all__ = [
     "SEARCHES",
@@ -142,14 +141,6 @@ def _replay(ev: _Eval, merges, each=None) -> Contraction:
         if each is not None:
             each(c)
     return c
-
-
-def _clusters(n: int, merges) -> list[list[int]]:
-    """Clusters (lists of codes) after merging the clusters of the code pairs ``merges`` from the singletons."""
-    uf = _UnionFind(n)
-    for a, b in merges:
-        uf.union(a, b)
-    return [g.tolist() for g in _groups(np.array([uf.find(x) for x in range(n)]))]
 
 
 def _beam(ev: _Eval, width: int, max_depth: int | None, pareto: int = 0, stats: dict | None = None,

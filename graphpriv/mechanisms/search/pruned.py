@@ -47,7 +47,7 @@ import functools
 
 import numpy as np
 
-from .state import _Eval, _State, _triu, _words
+from .state import _clusters, _Eval, _State, _triu, _words
 
 #: Candidate-set sizes of a pruned depth (U1): bottleneck clusters paired with each other and with the
 #: smallest clusters, smallest clusters (both first in index order among those that merge at the lowest
@@ -101,7 +101,6 @@ def _code_keys(n: int) -> np.ndarray:
 
 def _to_state(ev: _Eval, path: tuple, priv: float, util: float) -> _State:
     """The partition reached by ``path`` as a :class:`_State` with the beam's privacy and utility."""
-    from . import _clusters                             # the clusters after the path's merges
     st = _State.from_members(ev, _clusters(ev.n, path), path)
     st.priv, st.util = priv, util
     st.L = priv - ev.lam * util

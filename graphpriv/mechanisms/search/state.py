@@ -17,7 +17,7 @@ import numpy as np
 
 from ...ranges import JointRange
 from ..quantization.problem import _check_lam, _Problem
-from ..trace import _UnionFind
+from ..trace import _groups, _UnionFind
 from ..utilities import _BoundU2
 
 
@@ -300,6 +300,14 @@ class _State:
         st.L = priv - ev.lam * util
         st.path = self.path + ((self.members[i][0], self.members[j][0]),)
         return st
+
+
+def _clusters(n: int, merges) -> list[list[int]]:
+    """Clusters (lists of codes) after merging the clusters of the code pairs ``merges`` from the singletons."""
+    uf = _UnionFind(n)
+    for a, b in merges:
+        uf.union(a, b)
+    return [g.tolist() for g in _groups(np.array([uf.find(x) for x in range(n)]))]
 
 
 # ---------------------------------------------------------------------- scoring every child of a depth
