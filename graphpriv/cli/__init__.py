@@ -93,26 +93,52 @@ def configure_logging(quiet: bool = False, verbose: bool = False) -> None:
         logging.getLogger(noisy).setLevel(logging.ERROR if noisy == "fontTools" else logging.WARNING)
 
 
+#: Signals received during :func:`main` (a library can turn the exception a handler raises into its own:
+#: pandas' C parser reports a KeyboardInterrupt inside its read callback as a ParserError).
+_RECEIVED: list[int] = []
+
+
 def _on_sigterm(signum, frame):  # pragma: no cover - exercised through a subprocess
+    _RECEIVED.append(signum)
     raise Terminated()
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the command line with ``argv`` (default ``sys.argv[1:]``); return the exit status."""
-    previous = None
-    if threading.current_thread() is threading.main_thread():
-        previous = signal.signal(signal.SIGTERM, _on_sigterm)
-    try:
-        return _main(argv)
-    except KeyboardInterrupt:
-        print("graphpriv: interrupted", file=sys.stderr)
-        return 130
-    except Terminated:
+def _on_sigint(signum, frame):  # pragma: no cover - exercised through a subprocess
+    _RECEIVED.append(signum)
+    raise KeyboardInterrupt
+
+
+def _stopped_by_signal() -> int:
+    """Say why the run stopped and return its exit status (130 for SIGINT, 143 for SIGTERM)."""
+    if _RECEIVED and _RECEIVED[-1] == signal.SIGTERM:
         print("graphpriv: terminated", file=sys.stderr)
         return 143
+    print("graphpriv: interrupted", file=sys.stderr)
+    return 130
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line with ``argv`` (default ``sys.argv[1:]``); return the exit status.
+
+    SIGINT and SIGTERM end the run with status 130 and 143 after the output staging is cleaned up,
+    whatever exception the signal became inside a library."""
+    previous = None
+    _RECEIVED.clear()
+    if threading.current_thread() is threading.main_thread():
+        previous = (signal.signal(signal.SIGTERM, _on_sigterm), signal.signal(signal.SIGINT, _on_sigint))
+    try:
+        status = _main(argv)
+    except (KeyboardInterrupt, Terminated):
+        return _stopped_by_signal()
+    except BaseException:
+        if _RECEIVED:
+            return _stopped_by_signal()
+        raise
     finally:
         if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
+            signal.signal(signal.SIGTERM, previous[0])
+            signal.signal(signal.SIGINT, previous[1])
+    return _stopped_by_signal() if _RECEIVED else status
 
 
 def _main(argv: list[str] | None) -> int:
