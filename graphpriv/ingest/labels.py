@@ -22,7 +22,7 @@ __all__ = ["MAX_LABEL_CHARS", "labels_from_values", "parse_numbers"]
 #: Longest text accepted as one symbol of S or X (a longer field is almost surely the wrong column).
 MAX_LABEL_CHARS = 10_000
 
-_CANONICAL_INT = r"^-?(0|[1-9][0-9]{0,17})$"
+_CANONICAL_INT = r"^(0|-?[1-9][0-9]{0,17})$"    # "-0" is not: str(0) == "0"
 
 
 def canonical_int_values(a):
@@ -32,8 +32,9 @@ def canonical_int_values(a):
     Arrow's cast parses the text (a few times cheaper than the regular expression). It accepts an
     optional ``-`` and decimal digits, leading zeros included (``007``, ``-07``, ``00``), or ``0x``/``0X``
     and hexadecimal digits, and nothing else (no ``+``, no blank, no other digits). So a text the cast
-    accepts is canonical exactly when its first digit (after the ``-``) is not a ``0`` followed by more
-    characters: one gather of the first byte (and of the second, after a ``-``) per value.
+    accepts is canonical exactly when its first digit is not a ``0`` followed by more characters and
+    not a ``0`` after a ``-`` (``-0`` would share the label 0 with ``0``): one gather of the first byte
+    (and of the second, after a ``-``) per value.
     """
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -59,7 +60,7 @@ def canonical_int_values(a):
     first = raw[np.minimum(start, last)]
     neg = first == ord("-")
     digit = np.where(neg, raw[np.minimum(start + 1, last)], first)
-    bad = (digit == ord("0")) & (length > 1 + neg)             # 007, -07, 00, 0x1F: written otherwise than str(v)
+    bad = (digit == ord("0")) & ((length > 1) | neg)           # 007, -07, 00, 0x1F, -0: written otherwise than str(v)
     if v.null_count:
         bad &= length > 0
     return None if bad.any() else v
