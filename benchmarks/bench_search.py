@@ -7,10 +7,11 @@ random instances (|X| <= 10), the fraction of the greedy gap closed, and the run
 default beam (width 3 + pareto 3; depths above 40 clusters expand candidate sets), the exhaustive beam
 (``prune_above=None``) and one state per depth; and the cost of the beam per expanded state and per child
 as |X| grows (random ranges, |S| = |X|/4): the expanded states have about (width + pareto) · |X|^3 / 6
-children, all scored below 40 clusters, a candidate set of a few hundred per depth above.
+children, all scored below 40 clusters, a candidate set of a few hundred per depth above; and the L of the
+pruned beam against the exhaustive one on random ranges with 41-100 public values.
 
     python benchmarks/bench_search.py [--instances 20] [--max-public 9] [--seed 0] [--width 3] [--pareto 3]
-                                      [--no-hungarian] [--no-growth]
+                                      [--no-hungarian] [--no-pruned-check] [--no-growth]
 """
 
 from __future__ import annotations
@@ -114,6 +115,31 @@ def hungarian(args) -> None:
           + "".join(f"; {r.objective} {r.utility} λ={r.lam}: {r.L_beam:.4f} vs {r.L_exh:.4f}" for r in worse.itertuples()))
 
 
+def pruned_check(args) -> None:
+    """The pruned beam (default) against the exhaustive beam (``prune_above=None``) on seeded random ranges
+    with 41-100 public values, where the depths above 40 clusters are pruned."""
+    rng = np.random.default_rng(7)
+    rows = []
+    for _ in range(10):
+        n = int(rng.integers(41, 101))
+        ns = int(rng.integers(max(3, n // 8), max(4, n // 3)))
+        jr = gp.random_joint_range(ns, n, float(rng.uniform(1.5, 3.0)) / ns, seed=int(rng.integers(1e9)))
+        vals = {x: float(v) for x, v in zip(jr.public_labels, np.round(rng.uniform(0, 100, size=n), 1))}
+        for obj in ("L0", "L0|I*=0"):
+            for ut, lam in (("U1", 0.3), ("U1", 3.0), ("U2", 0.1), ("U2", 1.0)):
+                v = vals if ut == "U2" else None
+                tg, g = best_of(lambda: gp.agglomerate(jr, obj, lam, ut, v), 1)
+                tp, p = best_of(lambda: gp.agglomerate(jr, obj, lam, ut, v, search="beam"), 1)
+                te, e = best_of(lambda: gp.agglomerate(jr, obj, lam, ut, v, search="beam", prune_above=None), 1)
+                rows.append((g.L, p.L, e.L, tg, tp, te))
+    g, p, e, tg, tp, te = map(np.array, zip(*rows))
+    print(f"\nPruned vs exhaustive beam, 10 random ranges with |X| in [41, 100], problems (3) and (10), U1 and U2, "
+          f"{len(g)} runs: mean L(pruned) - L(exhaustive) {np.mean(p - e):+.4f}; pruned worse in {int((p > e + 1e-9).sum())}, "
+          f"better in {int((p < e - 1e-9).sum())}; worse than greedy in {int((p > g + 1e-9).sum())}; "
+          f"gap to greedy closed {np.mean(g - p) / np.mean(g - e):.1%} of the exhaustive beam's; "
+          f"CPU {tp.sum():.2f} s vs {te.sum():.2f} s (greedy {tg.sum():.2f} s)")
+
+
 def growth(args) -> None:
     """Beam cost per scored child as |X| grows: random ranges with |S| = |X|/4, about two sensitive values per x."""
     print("\nBeam cost as |X| grows (random ranges, |S| = |X|/4, default beam, L0 and problem (10), U1, λ = 0.3; CPU ms)")
@@ -154,6 +180,7 @@ def main():
     ap.add_argument("--no-small", action="store_true")
     ap.add_argument("--no-hungarian", action="store_true")
     ap.add_argument("--no-growth", action="store_true")
+    ap.add_argument("--no-pruned-check", action="store_true")
     args = ap.parse_args()
     if not args.no_small:
         t0 = time.perf_counter()
@@ -163,6 +190,8 @@ def main():
         report(t)
     if not args.no_hungarian:
         hungarian(args)
+    if not args.no_pruned_check:
+        pruned_check(args)
     if not args.no_growth:
         growth(args)
 

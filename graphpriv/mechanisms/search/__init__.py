@@ -42,9 +42,10 @@ merges among the first clusters (in index order) that can merge at the lowest le
 cluster, among the first such bottleneck clusters (min |S|𝒳|) and between the two groups, plus the
 smallest cluster of another component of G_X̂ for problem (10); U2: the merges of clusters next to each
 other in centroid order; both: every merge of the bottleneck clusters once at most two are left -- with
-the same arithmetic and the same pick rules; the children outside the set are pruned. Checked on 80 runs
-of random ranges with 41-100 public values (problems (3) and (10), U1 and U2, two λ each): mean L within
-0.001 of the exhaustive beam's (worse in 6 runs, better in 9), never worse than greedy; on the Hungarian
+the same arithmetic and the same pick rules; the children outside the set are pruned. Checked by
+``bench_search.py`` on 80 runs of random ranges with 41-100 public values (problems (3) and (10), U1 and U2,
+two λ each): mean L within 0.001 of the exhaustive beam's (worse in 6 runs, better in 9), never worse than
+greedy, at half its CPU time; on the Hungarian
 data (|X| = 153) the same L as the exhaustive beam on 10 of 12 rows of ``bench_search.py``, problem (3)
 U1 λ = 0.3 worse by 0.014 (-0.107 vs -0.121) and problem (10) U1 λ = 0.3 better by 0.006 (-0.156 vs -0.150).
 ``prune_above=None`` gives the exhaustive beam at every size (per-state depths, and from 200 clusters on,
@@ -56,13 +57,13 @@ all (2.0 · 10^6 on the Hungarian data, |X| = 153). A pruned depth scores a few 
 state (U1: 1-2 · 10^2; U2: about 2k plus the bottleneck merges), so its cost is the fixed number of array
 operations of a depth (about 150 NumPy calls for the whole batch, independent of the number of states).
 Measured with ``benchmarks/bench_search.py`` (CPU time, random ranges with |S| = |X|/4, L0 and problem
-(10), U1, λ = 0.3, two runs on a shared 2-core machine at load average about 2): 93-177 µs per expanded
-state at every |X| from 20 to 300, 320-670 ns per scored child above 40 clusters; the beam time grows like
-|X|^1.1-1.2 (7-9 ms at |X| = 20, 63-87 ms at 153, 148-188 ms at 300) while the children of the expanded
+(10), U1, λ = 0.3, three runs on a shared 2-core machine at load average 1-2): 81-177 µs per expanded
+state at every |X| from 20 to 300, 280-670 ns per scored child above 40 clusters; the beam time grows like
+|X|^1.0-1.2 (6-9 ms at |X| = 20, 50-87 ms at 153, 115-188 ms at 300) while the children of the expanded
 states grow like |X|^3.06 (at |X| = 300 2 % of them are scored). On the Hungarian data (|X| = 153) the
-default beam takes 35-115 ms of CPU for problems (3) and (10) (14-80x the greedy run, which is O(|X|)
-merges with indexed partner searches, 0.7-5 ms; the exhaustive beam 120-300 ms, 42-255x) and 3-13 ms for
-I* (4-9x).
+default beam takes 33-115 ms of CPU for problems (3) and (10) (14-80x the greedy run, which is O(|X|)
+merges with indexed partner searches, 0.7-5 ms; the exhaustive beam 120-300 ms, 41-266x) and 3-13 ms for
+I* (2.5-10x).
 The floor is now the number of depths (|X| - 1, each some 150 array operations of a few µs), not the
 number of children.
 """
