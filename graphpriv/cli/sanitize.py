@@ -509,7 +509,10 @@ def _animation(result, jr, tmp: Path) -> list[str]:
     try:
         from ..viz.style import COLUMN_WIDTH, PAGE_WIDTH
 
-        animate_trace(trace, jr, tmp / "merges.gif", fps=1.5, steps=steps, width=COLUMN_WIDTH if jr.n_public <= 30 else PAGE_WIDTH * 0.75)
+        from ..viz.overview import NODE_LINK_MAX
+
+        width = COLUMN_WIDTH if jr.n_public <= 30 else PAGE_WIDTH * 0.75 if jr.n_public <= NODE_LINK_MAX else PAGE_WIDTH
+        animate_trace(trace, jr, tmp / "merges.gif", fps=1.5, steps=steps, width=width)
     except Exception as exc:  # noqa: BLE001 - an animation must not sink the release
         logger.warning("merge animation skipped: %s", exc)
         return []

@@ -129,11 +129,28 @@ def animate_trace(trace, jr, path, *, fps: float = 1.0, format: str | None = Non
         else:
             fig, ax = plt.subplots(figsize=(width, height or width * 0.8), layout="constrained")
 
+        frozen: list = []      # matrix frames: panel positions solved once, on the last (most merged) frame
+
+        if view == "matrix" and len(steps) > 1:
+            # its cluster labels are the longest, so the layout fits every frame; the frames then share
+            # one layout (panels do not jump), and the layout, most of a frame's drawing time, is solved once
+            draw_merge_view(fig, trace, jr, steps[-1])
+            fig.suptitle(fig.get_suptitle() + f"   [{len(steps)}/{len(steps)}]", fontsize=10)
+            fig.canvas.draw()
+            frozen.extend(a.get_position() for a in fig.axes)
+            fig.set_layout_engine("none")
+
         def draw(k):
             if view == "matrix":
                 fig.clear()
                 draw_merge_view(fig, trace, jr, steps[k])
                 fig.suptitle(fig.get_suptitle() + f"   [{k + 1}/{len(steps)}]", fontsize=10, color=fig._suptitle.get_color())
+                if frozen and len(frozen) == len(fig.axes):
+                    for a, pos in zip(fig.axes, frozen):
+                        a.set_position(pos)
+                elif frozen:                # another set of panels: lay this frame out on its own
+                    fig.set_layout_engine("constrained")
+                    frozen.clear()
                 return []
             ax.clear()
             plot_merge_step(trace, steps[k], jr, ax, layout=base, labels=labels)
