@@ -65,15 +65,19 @@ def _distributed():
     return distributed
 
 
-def connect(address: str, *, timeout: float = 10.0, **client_kwargs):
+#: Seconds :func:`connect` waits for a scheduler by default (``graphpriv analyze --scheduler`` included).
+CONNECT_TIMEOUT = 10.0
+
+
+def connect(address: str, *, timeout: float | None = None, **client_kwargs):
     """A ``distributed.Client`` connected to the dask scheduler at ``address``.
 
     Parameters
     ----------
     address : str
         Scheduler address, e.g. ``"tcp://scheduler:8786"``.
-    timeout : float
-        Seconds to wait for the scheduler.
+    timeout : float, optional
+        Seconds to wait for the scheduler (default :data:`CONNECT_TIMEOUT`).
     **client_kwargs
         Passed to :class:`distributed.Client`.
 
@@ -88,7 +92,7 @@ def connect(address: str, *, timeout: float = 10.0, **client_kwargs):
     if not isinstance(address, str) or not address.strip():
         raise InputError(f"a scheduler address must be a non-empty string such as 'tcp://host:8786', got {address!r}")
     try:
-        return distributed.Client(address, timeout=timeout, **client_kwargs)
+        return distributed.Client(address, timeout=CONNECT_TIMEOUT if timeout is None else timeout, **client_kwargs)
     except (OSError, ValueError, TimeoutError) as e:
         reason = str(e).splitlines()[0] if str(e) else type(e).__name__
         raise SchedulerUnreachableError(f"no dask scheduler reachable at {address!r} ({reason}); start one "

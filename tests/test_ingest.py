@@ -257,6 +257,9 @@ def test_dataset_errors(tmp_path, capsys, monkeypatch):
     with pytest.raises(UnknownColumnError, match="b.csv"):
         gp.read_joint_range(tmp_path / "cols", "s", "x")
     (tmp_path / "cols" / "b.csv").write_text("s,x\n1,2\n")
+    import graphpriv.parallel
+
+    monkeypatch.setattr(graphpriv.parallel, "CONNECT_TIMEOUT", 1.0)     # nothing listens: no need to wait 10 s
     rc, _, err = run_main(["analyze", tmp_path / "cols", "-s", "s", "-x", "x", "--scheduler", "tcp://127.0.0.1:9",
                            "--out", tmp_path / "o"], capsys)
     one_line_error(rc, err, "no dask scheduler reachable at 'tcp://127.0.0.1:9'")
