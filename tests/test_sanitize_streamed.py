@@ -201,9 +201,10 @@ def test_globs_of_csv_and_parquet_parts(sources, tmp_path, capsys):
     assert summ["rows"]["suppressed_public"] == 4
 
 
-def test_refusals_one_line_exit2_nothing_written(tmp_path):
+def test_refusals_one_line_exit2_nothing_written(tmp_path, capsys):
     """(d) compressed CSV (a file, and inside a folder), a glob matching nothing, parts whose public column
-    types disagree, --out inside the input folder: one line, exit 2, no output folder."""
+    types disagree, --out inside the input folder: one line, exit 2, no output folder (the first case as a
+    subprocess, the others in this process)."""
     text = _csv_text(_table(1, 30))
     gz = tmp_path / "gz"
     gz.mkdir()
@@ -229,12 +230,13 @@ def test_refusals_one_line_exit2_nothing_written(tmp_path):
         "types": (types, ("disagree", "'x'")),
     }
     before = {p.name for p in tmp_path.iterdir()}
-    for name, (data, needles) in cases.items():
-        proc = run_cli("sanitize", data, *common, "--out", tmp_path / f"out_{name}")
+    for k, (name, (data, needles)) in enumerate(cases.items()):
+        argv = ["sanitize", data, *common, "--out", tmp_path / f"out_{name}"]
+        proc = run_cli(*argv) if k == 0 else run_inproc(argv, capsys)
         assert_one_line_error(proc, *needles)
-    proc = run_cli("sanitize", inside, *common, "--out", inside / "rel")
+    proc = run_inproc(["sanitize", inside, *common, "--out", inside / "rel"], capsys)
     assert_one_line_error(proc, "inside the input folder")
-    proc = run_cli("sanitize", str(inside) + "/**/*.csv", *common, "--out", inside / "sub" / "rel")
+    proc = run_inproc(["sanitize", str(inside) + "/**/*.csv", *common, "--out", inside / "sub" / "rel"], capsys)
     assert_one_line_error(proc, "inside the input folder")
     only_inputs_left(tmp_path, before)
     only_inputs_left(inside, {"a.csv"})
