@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import graphpriv as gp
@@ -226,6 +226,7 @@ def test_old_module_paths_still_import():
 @given(st.integers(0, 10**6), st.sampled_from(OBJECTIVES), st.sampled_from(["U1", "U2", "U2sq"]),
        st.sampled_from([0.0, 0.1, 0.3, 1.0, 3.0]), st.sampled_from([(1, 0), (3, 3), (2, 5)]),
        st.sampled_from([3, 5, 8]), st.sampled_from([(6, 12), (13, 30)]))
+@example(1, "L0", "U1", 0.0, (1, 0), 3, (6, 12))    # candidate slots pairing a cluster with itself reached scoring
 def test_pruned_beam_never_worse_than_greedy_and_consistent(seed, objective, utility, lam, wp, prune_above, n_range):
     """Depths above ``prune_above`` clusters expand candidate sets only: the result is still never worse than
     the greedy mechanism, satisfies the constraint (problem (10): I* = 0), and its L is the L of the

@@ -135,7 +135,7 @@ def _all_pairs(W: int, k: int):
     """Every merge of W states of k clusters in flat order (state, pair of :func:`state._triu`)."""
     I, J = _triu(k)
     P = len(I)
-    return np.repeat(np.arange(W), P), np.tile(I, W), np.tile(J, W), np.arange(W * P)
+    return np.repeat(np.arange(W), P), np.tile(I, W), np.tile(J, W)
 
 
 #: rows of the per-state table of :func:`_summary`
@@ -177,9 +177,10 @@ def _summary(ev: _Eval, b: _Batch) -> dict:
 
 
 def _candidates(ev: _Eval, b: _Batch, sm: dict):
-    """Candidate merges of every state of a pruned depth: arrays (w, a, c, order key, valid), a < c, sorted by
-    the order key (w, a, c) (the order of the flat pair index); repeats and pairs a = c (not ``valid``) are
-    possible."""
+    """Candidate merges of every state of a pruned depth: arrays (w, a, c), a < c, sorted by (w, a, c) (the
+    order of the flat pair index); repeats are possible. Slots of the candidate
+    template that hold no candidate (a cluster paired with itself, a bottleneck slot past the bottleneck
+    clusters) are dropped here, before scoring: a pair a = c would be scored as a cluster of twice its size."""
     W, k = b.X.shape[1:]
     flag, c0 = sm["flag"], sm["c0"]
     rows = np.arange(W)[:, None]
@@ -232,9 +233,11 @@ def _candidates(ev: _Eval, b: _Batch, sm: dict):
         A, B, ok = np.concatenate((A, A3), axis=1), np.concatenate((B, B3), axis=1), np.concatenate((ok, ok3), axis=1)
     w = np.repeat(np.arange(W), A.shape[1])
     a, c = np.minimum(A, B).ravel(), np.maximum(A, B).ravel()
+    keep = ok.ravel() & (a != c)
+    w, a, c = w[keep], a[keep], c[keep]
     g = (w * k + a) * k + c                                              # the order of the flat pair index
     o = g.argsort(kind="stable")                                         # candidates in index order
-    return w[o], a[o], c[o], g[o], (ok.ravel() & (a != c))[o]
+    return w[o], a[o], c[o]
 
 
 def _score(ev: _Eval, b: _Batch, sm: dict, w, a, c) -> dict:
@@ -410,17 +413,15 @@ def batched_beam(ev: _Eval, root: _State, best, width: int, pareto: int, prune_a
         sm = _summary(ev, b)
         if k > prune_above:
             stats["pruned"] = stats.get("pruned", 0) + 1
-            w, a, c, g, valid = _candidates(ev, b, sm)
+            w, a, c = _candidates(ev, b, sm)
+            if not len(w):
+                break
         else:
-            (w, a, c, g), valid = _all_pairs(W, k), None
+            w, a, c = _all_pairs(W, k)
         stats["scored"] = stats.get("scored", 0) + len(w)
         ch = _score(ev, b, sm, w, a, c)
         ok, L = ch["ok"], ch["L"]
-        if valid is not None:
-            ok = valid if ok is None else ok & valid
         feas = (ch["ncomp"] == 1) if ev.objective == "L0|I*=0" else ok
-        if valid is not None and ev.objective == "L0|I*=0":
-            feas = feas & valid
         e = int((L if feas is None else np.where(feas, L, np.inf)).argmin())
         if (feas is None or feas[e]) and L[e] < best_L - _TOL:
             best_L = float(L[e])
