@@ -83,7 +83,8 @@ from ..quantization.contraction import Contraction
 from ..quantization.result import _result_from_groups, _returned_index
 from ..quantization.trajectory import _trajectory
 from . import pruned as _pruned
-from .state import _clusters, _Eval, _State, _children, _first_group, _partner_pos, _pos, _score_pairs, _triu, _words
+from .state import (_clusters, _Eval, _State, _children, _first_group, _partner_pos, _popcount, _pos, _score_pairs,
+                    _triu, _words)
 
 __all__ = [
     "SEARCHES",
@@ -508,12 +509,6 @@ def _local(ev: _Eval, st: _State, max_passes: int) -> _State:
     # express the final partition as merges from singletons (cluster index, member), for the trace
     path = tuple((m[0], y) for m in members for y in m[1:])
     return _State.from_members(ev, members, path)
-
-
-def _popcount(wd: np.ndarray) -> np.ndarray:
-    """Set sizes (int64) of the rows of 64-bit words (:func:`state._words`)."""
-    u = np.bitwise_count(wd)
-    return (u[:, 0] if u.shape[1] == 1 else u.sum(axis=1)).astype(np.int64)
 
 
 def _capped(ev: _Eval, best_L: float, n_caps: int) -> _State | None:

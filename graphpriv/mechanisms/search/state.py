@@ -338,10 +338,15 @@ def _words(Sb: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(by).view(np.uint64)
 
 
+def _popcount(words: np.ndarray) -> np.ndarray:
+    """Set sizes (int64) of bit sets stored along the last axis (the 64-bit words of :func:`_words`, or bytes)."""
+    u = np.bitwise_count(words)
+    return (u[..., 0] if u.shape[-1] == 1 else u.sum(axis=-1)).astype(np.int64)
+
+
 def _union_counts(wd: np.ndarray, a, b) -> np.ndarray:
     """|S_a ∪ S_b| (int64) for index arrays a, b into the first axes of the words ``wd`` of :func:`_words`."""
-    u = np.bitwise_count(wd[a] | wd[b])
-    return (u[..., 0] if u.shape[-1] == 1 else u.sum(axis=-1)).astype(np.int64)
+    return _popcount(wd[a] | wd[b])
 
 
 def _pos(k: int, a, b):
@@ -522,7 +527,7 @@ def _score_pairs(ev: _Eval, states: list, pos: list) -> dict:
     ssz = iv[:, :, 1]
     # the pair quantities of :meth:`_State.pairs`, for these pairs only (same arithmetic, same values)
     Sp = np.packbits(np.stack([st.Sb for st in states]), axis=2)              # (W, k, bytes)
-    U = np.bitwise_count(Sp[w, a] | Sp[w, b]).sum(axis=1, dtype=np.int64)
+    U = _popcount(Sp[w, a] | Sp[w, b])
     sa, sb = ssz[w, a], ssz[w, b]
     nc = np.array([st.ncomp for st in states])
     if ev.objective != "L0" and (nc > 1).any():
