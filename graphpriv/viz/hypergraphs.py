@@ -415,9 +415,8 @@ def _view_basis(N: np.ndarray, k: int) -> np.ndarray:
     each column with its first nonzero entry positive. Any orthonormal ``N`` of the same space (LAPACK
     builds differ in the SVD's choice) gives the same picture; a generic view keeps distinct vertices apart
     where a coordinate view of a symmetric polytope can make two coincide."""
-    P = N @ N.T
-    G = np.random.default_rng(20240).standard_normal((P.shape[0], k))
-    B, _ = np.linalg.qr(P @ G)
+    G = np.random.default_rng(20240).standard_normal((N.shape[0], k))
+    B, _ = np.linalg.qr(N @ (N.T @ G))                # (N Nᵀ) G without the |X^n| x |X^n| projector
     for j in range(k):
         nz = np.flatnonzero(np.abs(B[:, j]) > 1e-9)
         if nz.size and B[nz[0], j] < 0:
