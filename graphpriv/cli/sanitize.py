@@ -340,16 +340,18 @@ def run(args) -> int:
     out_dir = Path(args.out) if args.out is not None else _default_out(args.data)
     fmt = gio.table_format(args.data)
     builtin = fmt == "builtin"
+    source = None
     if not builtin:
         from ..release_stream import check_writable
 
-        check_writable(args.data)                # compressed CSV is refused before anything is read
+        source = check_writable(args.data)       # compressed CSV is refused before anything is read
         _check_out_outside(args, out_dir)
     progress = Progress(6, "sanitize", progress_enabled(args))
     try:
         # files: streamed, the rows are never held (value_codes gives each batch its codes while writing)
-        df_typed, jr = load_range(args, progress, frame=builtin, values=not builtin)
-        value_codes = None if builtin else df_typed
+        loaded, jr = load_range(args, progress, frame=builtin, values=not builtin)
+        df_typed, value_codes = (loaded, None) if builtin else (None, loaded)
+        del loaded
         values = numeric_values(jr, args.public, args.utility)
         with progress.step("mechanism"), progress.merges(jr.n_public):
             frontier = gp.pareto_frontier(jr, args.objective, args.utility, values)
@@ -395,7 +397,7 @@ def run(args) -> int:
                 else:
                     from ..release_stream import part_outputs, write_parts
 
-                    outputs = part_outputs(args.data, check_writable(args.data), name)
+                    outputs = part_outputs(args.data, source, name)
                     per_part = write_parts(outputs, fmt, args.public, release, value_codes, decimals, tmp, sep=args.sep,
                                            encoding=args.encoding, na_values=args.na_values,
                                            n_dropped=jr.source.n_dropped)
