@@ -178,3 +178,26 @@ def test_algorithm2_medoid_codewords_equal_reference_path(inst):
         assert (a, b) == min(keys)[1:]
         r = c._merge(a, b)
         ix.merged(r, b if r == a else a)
+
+
+def test_medoid_cost_does_not_depend_on_member_order():
+    """Found by the hypothesis test above: the medoid of {0, 0, 1, 1.5} ties (sum of distances 2.5 at 0
+    and at 1), and the tie went to the first member given, so d̄(𝒳1 ⊔ 𝒳2) (1.5) differed from d̄(𝒳2 ⊔ 𝒳1)
+    (1.0) and Algorithm 2's index kept a key the pair no longer had. The members are now taken in code
+    order; the index then returns the pair of the smallest exact key at every step."""
+    jr = gp.JointRange.from_pairs(["s2", "s3", "s0", "s3", "s1", "s0"], ["x0", "x1", "x2", "x3", "x4", "x5"])
+    vals = {"x0": 0.0, "x1": 1.0, "x2": 0.0, "x3": 1.0, "x4": 1.5, "x5": 0.0}
+    ut = gp.U2(codeword="medoid")
+    prob = _Problem(jr, "I*", ut, vals, 2)
+    assert prob.ub.cluster_cost([0, 2, 1, 4]) == prob.ub.cluster_cost([1, 4, 0, 2]) == 1.5
+    assert prob.ub.codeword([4, 1, 2, 0]) == prob.ub.codeword([0, 1, 2, 4]) == 0.0
+    c = Contraction._from_problem(prob)
+    ix = _SmallestPairByCost(c)
+    while c.n_components > 1:
+        a, b = ix.best()
+        comp, act = c.component_array(), np.flatnonzero(c.active)
+        keys = [(round(c.agg.pair_costs(np.array([i]), np.array([j]))[0] / 1e-9), i, j)
+                for i in act.tolist() for j in act.tolist() if i < j and comp[i] != comp[j]]
+        assert (a, b) == min(keys)[1:]
+        r = c._merge(a, b)
+        ix.merged(r, b if r == a else a)

@@ -204,8 +204,10 @@ class _BoundU2(_Bound):
         return d * d if self.squared else d
 
     def codeword(self, codes):
-        """x̂ of the cluster made of ``codes`` (float for scalar values, tuple for vectors)."""
-        members = self.V[np.asarray(codes, dtype=np.int64)]
+        """x̂ of the cluster made of ``codes`` (float for scalar values, tuple for vectors). The members are
+        taken in code order, so the cluster, not the order its codes come in, fixes x̂ (a medoid tie goes
+        to the lowest code)."""
+        members = self.V[np.sort(np.asarray(codes, dtype=np.int64))]
         cw = self._codeword(members)
         if self.scalar:
             return float(cw) if isinstance(cw, (numbers.Number, np.generic)) else cw
@@ -221,8 +223,9 @@ class _BoundU2(_Bound):
         return rule(members)
 
     def cluster_cost(self, codes) -> float:
-        """d̄(𝒳) = max_{x ∈ 𝒳} d(x, x̂_𝒳)."""
-        members = self.V[np.asarray(codes, dtype=np.int64)]
+        """d̄(𝒳) = max_{x ∈ 𝒳} d(x, x̂_𝒳), with x̂ as :meth:`codeword` gives it (members in code order: d̄ of
+        𝒳1 ⊔ 𝒳2 and of 𝒳2 ⊔ 𝒳1 agree when the medoid ties)."""
+        members = self.V[np.sort(np.asarray(codes, dtype=np.int64))]
         if len(members) == 1 and not callable(self.codeword_rule) and not callable(self.distance_rule):
             return 0.0
         return float(np.max(self._dist(members, self._codeword(members))))
