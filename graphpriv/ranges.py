@@ -534,7 +534,7 @@ def _read_pair_table(source, sensitive: str, public: str, missing: str = "error"
         own = isinstance(client, str)
         cl = connect(client) if own else client
         try:
-            pc_ = cluster_pair_counts(scan.source.files, sensitive, public, cl, sep=sep, encoding=encoding,
+            pc_ = cluster_pair_counts(scan.source, sensitive, public, cl, sep=sep, encoding=encoding,
                                       na_values=na_values, engine=engine)
         finally:
             if own:

@@ -22,17 +22,22 @@ from typing import Any, Sequence
 
 from . import release_writer as rw
 from .errors import InputError
-from .ingest.sources import Source, resolve_source
+from .ingest.sources import Source, glob_base, resolve_source
 
 __all__ = ["check_writable", "part_outputs", "scan_decimals", "write_parts"]
 
 _COMPRESSED = (".gz", ".bz2", ".xz", ".zst", ".zip")
 
 
-def check_writable(data: Any) -> Source:
+def check_writable(data: Any, public: str | None = None, *, sep: str | None = None, encoding: str = "utf-8") -> Source:
     """The resolved file source of ``data``, refusing what cannot be rewritten faithfully: compressed
-    CSV (the byte-faithful writer copies the file's own bytes, so it cannot copy compressed ones)."""
+    CSV (the byte-faithful writer copies the file's own bytes, so it cannot copy compressed ones), and a
+    ``public`` column held in the folder names (a Hive partition key) rather than in the files."""
     source = resolve_source(data)
+    if public is not None and public in source.partition_keys and public not in _file_columns(source, sep, encoding):
+        raise InputError(f"the public column {public!r} is a partition key of {source.description!r} (folders named "
+                         f"{public}=...), not a column of its files; sanitize rewrites the public column inside the files "
+                         f"-- write the dataset without partitioning on {public!r} first")
     if source.format == "csv":
         for f in source.files:
             if f.name.lower().endswith(_COMPRESSED):
@@ -41,15 +46,15 @@ def check_writable(data: Any) -> Source:
     return source
 
 
-def _glob_base(pattern: str) -> Path:
-    """The leading folders of ``pattern`` before the first part with a wildcard."""
-    parts = Path(pattern).parts
-    keep = []
-    for p in parts[:-1]:
-        if any(ch in p for ch in "*?["):
-            break
-        keep.append(p)
-    return Path(*keep) if keep else Path(".")
+def _file_columns(source: Source, sep: str | None, encoding: str) -> list[str]:
+    """The column names of the first file of ``source``."""
+    if source.format == "parquet":
+        import pyarrow.parquet as pq
+
+        return list(pq.read_schema(str(source.files[0])).names)
+    from .ingest.csvfile import csv_options, read_header
+
+    return list(read_header(source.files[0], csv_options(sep, encoding, source.files[0]))[0])
 
 
 def part_outputs(data: Any, source: Source, single_name: str) -> list[tuple[Path, str]]:
@@ -58,7 +63,7 @@ def part_outputs(data: Any, source: Source, single_name: str) -> list[tuple[Path
     p = Path(os.fspath(data))
     if p.is_file():
         return [(source.files[0], single_name)]
-    base = p if p.is_dir() else _glob_base(os.fspath(data))
+    base = p if p.is_dir() else glob_base(os.fspath(data))
     out = []
     for f in source.files:
         try:
@@ -187,7 +192,7 @@ def write_parts(parts: Sequence[tuple[Path, str]], fmt: str, public: str, releas
         else:
             if per_code is None:
                 per_code, out_type = parquet_per_code(pq.read_schema(str(f)).field(public).type, release, decimals)
-            st = rw.write_parquet_release(f, dst, public, value_codes.codes, per_code, out_type)
+            st = rw.write_parquet_release(f, dst, public, value_codes.codes, per_code, out_type, replaced=replaced)
         if st["read"] != st["written"]:
             raise InputError(f"{str(f)!r}: {st['read']} rows read but {st['written']} written; the file changed while "
                              "reading or is malformed")

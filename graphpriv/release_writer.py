@@ -303,12 +303,13 @@ def write_csv_release(src: str | os.PathLike, dst: str | os.PathLike, public: st
 
 
 def write_parquet_release(src: str | os.PathLike, dst: str | os.PathLike, public: str, codes_of, per_code,
-                          out_type, *, batch_size: int = 1 << 16) -> dict:
+                          out_type, *, replaced: np.ndarray | None = None, batch_size: int = 1 << 16) -> dict:
     """Copy the Parquet file ``src`` to ``dst`` batch by batch with the ``public`` column rebuilt.
 
     ``codes_of(array) -> int array`` gives the codes of one batch's public column; ``per_code`` is
     a pyarrow array of ``out_type`` holding the released value of every code; rows with a negative
-    code become null (missing stays missing, a suppressed value is dropped). The output schema is
+    code become null (missing stays missing, a suppressed value is dropped). ``replaced`` (bool per
+    code: the released value differs from the value) counts the rows whose value is replaced. The output schema is
     the input schema with only the public field's type replaced by ``out_type`` (its name,
     nullability and metadata, every other field and the schema metadata kept).
     """
@@ -321,6 +322,8 @@ def write_parquet_release(src: str | os.PathLike, dst: str | os.PathLike, public
     old = schema.field(i)
     new_field = pa.field(old.name, out_type, nullable=True if out_type != old.type else old.nullable, metadata=old.metadata)
     out_schema = schema.set(i, new_field)
+    if out_type != old.type:
+        out_schema = _pandas_metadata_retyped(out_schema, public, out_type)
     stats = {"read": 0, "written": 0, "replaced": 0, "suppressed": 0}
     with pq.ParquetWriter(str(dst), out_schema) as writer:
         for batch in pf.iter_batches(batch_size=batch_size):
@@ -332,12 +335,37 @@ def write_parquet_release(src: str | os.PathLike, dst: str | os.PathLike, public
             taken = per_code.take(pa.array(np.where(valid, rc, 0), type=pa.int64()))
             new = pa.compute.if_else(pa.array(valid), taken, pa.nulls(len(rc), type=out_type)) if not valid.all() else taken
             stats["suppressed"] += int(np.count_nonzero(rc == CODE_SUPPRESSED))
+            if replaced is not None:
+                stats["replaced"] += int(np.count_nonzero(valid & replaced[np.where(valid, rc, 0)]))
             cols = list(batch.columns)
             cols[i] = new.cast(out_type)
             writer.write_batch(pa.RecordBatch.from_arrays(cols, schema=out_schema))
             stats["read"] += batch.num_rows
             stats["written"] += batch.num_rows
     return stats
+
+
+def _pandas_metadata_retyped(schema, column: str, out_type):
+    """``schema`` with the pandas metadata (written by ``DataFrame.to_parquet``) of ``column`` saying
+    its new type: the old entry (e.g. ``Int64``) would make ``pandas.read_parquet`` of the release fail
+    on a column that now holds text."""
+    import json
+
+    import pyarrow as pa
+    from pyarrow.pandas_compat import get_logical_type
+
+    meta = dict(schema.metadata or {})
+    if b"pandas" not in meta:
+        return schema
+    doc = json.loads(meta[b"pandas"])
+    for entry in doc.get("columns", []):
+        if entry.get("field_name", entry.get("name")) == column:
+            entry["pandas_type"] = get_logical_type(out_type)
+            entry["numpy_type"] = str(pa.array([], out_type).to_pandas().dtype)
+            entry["metadata"] = ({"precision": out_type.precision, "scale": out_type.scale}
+                                 if pa.types.is_decimal(out_type) else None)
+    meta[b"pandas"] = json.dumps(doc).encode()
+    return schema.with_metadata(meta)
 
 
 def copy_file(src: str | os.PathLike, dst: str | os.PathLike) -> None:

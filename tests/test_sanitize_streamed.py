@@ -185,6 +185,12 @@ def test_parquet_folder_parts_equal_the_single_file_release(sources, tmp_path, c
     orig = pq.read_table(sources["parquet"])
     for c in ("s", "note"):
         assert got.column(c).equals(orig.column(c))
+    # replaced: the rows whose value the mapping changes
+    col = _opts(obj, util, missing)[0]
+    mapping = json.loads((tmp_path / "parts" / "mapping.json").read_text())
+    changed = {v["value"] for v in mapping["values"] if v["changed"]}     # None: missing, a label under keep
+    n_changed = sum(v in changed for v in orig.column(col).to_pylist())
+    assert parts["rows"]["replaced_public"] == single["rows"]["replaced_public"] == n_changed > 0
 
 
 def test_globs_of_csv_and_parquet_parts(sources, tmp_path, capsys):
@@ -480,3 +486,27 @@ def test_streamed_decimals_equal_those_of_the_whole_column(sources, tmp_path):
     assert scan_decimals(sources["pq_parts"], "x", "parquet") == column_decimals(pd.unique(vals.dropna().to_numpy(dtype=object)))
     (tmp_path / "w.csv").write_text("s,x\n1,0.125\n2,3\n3,1e-2\n")
     assert scan_decimals(tmp_path / "w.csv", "x", "csv") == 3
+
+
+@pytest.mark.parametrize("util, mode", [("U1", "label"), ("U1", "id"), ("U2", "codeword"), ("U2", "label")])
+def test_pandas_reads_back_a_release_of_a_pandas_parquet_file(tmp_path, capsys, util, mode):
+    """A file written by ``DataFrame.to_parquet`` carries pandas metadata naming each column's dtype
+    (here ``Int64``); the release's metadata names the public column's new type, so
+    ``pandas.read_parquet`` reads it back (the old entry made it fail on text values)."""
+    import pandas as pd
+
+    rng = np.random.default_rng(2)
+    s = rng.integers(0, 6, 400)
+    df = pd.DataFrame({"s": s, "x": pd.array((2 * s + rng.integers(0, 3, 400)) % 11, dtype="Int64"),
+                       "note": [f"r{i}" for i in range(400)]})
+    df.loc[::37, "x"] = pd.NA
+    df.to_parquet(tmp_path / "t.parquet")
+    summ = _sanitize(capsys, tmp_path / "t.parquet", tmp_path / "o", "-x", "x", "--objective", "L0", "--utility", util,
+                     "--lam", "0.3", "--missing", "drop", "--release", mode)
+    assert summ["rows"]["replaced_public"] > 0
+    back = pd.read_parquet(tmp_path / "o" / "sanitized.parquet")
+    raw = pq.read_table(tmp_path / "o" / "sanitized.parquet")
+    assert back.columns.tolist() == ["s", "x", "note"] and len(back) == 400
+    assert back["x"].isna().sum() == df["x"].isna().sum()
+    assert back["x"].dropna().tolist() == raw.column("x").drop_null().to_pylist()
+    assert back["note"].tolist() == df["note"].tolist() and back["s"].tolist() == df["s"].tolist()

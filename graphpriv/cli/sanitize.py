@@ -293,11 +293,11 @@ def write_builtin_release(args, release, codes, path: Path) -> dict:
 def _default_out(data) -> Path:
     """``<DATA stem>_sanitized``; for a glob, the name of its fixed leading folder."""
     from ..ingest.sources import _is_glob
-    from ..release_stream import _glob_base
+    from ..ingest.sources import glob_base
 
     p = Path(str(data))
     if _is_glob(str(data)):
-        p = _glob_base(str(data)).resolve()
+        p = glob_base(str(data)).resolve()
     return Path(f"{p.name.split('.')[0] or 'data'}_sanitized")
 
 
@@ -306,10 +306,10 @@ def _check_out_outside(args, out_dir: Path) -> None:
     (``**``): a later run would read the release as input."""
     from ..errors import InputError
     from ..ingest.sources import _is_glob
-    from ..release_stream import _glob_base
+    from ..ingest.sources import glob_base
 
     data = Path(str(args.data))
-    base = data if data.is_dir() else _glob_base(str(args.data)) if _is_glob(str(args.data)) and "**" in str(args.data) \
+    base = data if data.is_dir() else glob_base(str(args.data)) if _is_glob(str(args.data)) and "**" in str(args.data) \
         else None
     if base is not None:
         d, o = base.resolve(), out_dir.resolve()
@@ -344,7 +344,7 @@ def run(args) -> int:
     if not builtin:
         from ..release_stream import check_writable
 
-        source = check_writable(args.data)       # compressed CSV is refused before anything is read
+        source = check_writable(args.data, args.public, sep=args.sep, encoding=args.encoding)       # compressed CSV is refused before anything is read
         _check_out_outside(args, out_dir)
     progress = Progress(6, "sanitize", progress_enabled(args))
     try:

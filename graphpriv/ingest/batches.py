@@ -9,8 +9,6 @@ their stored types.
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
 from ..errors import InputError, UnknownColumnError
@@ -60,6 +58,7 @@ class BatchScan:
                 if not isinstance(c, str):
                     raise InputError(f"column names must be strings, got {c!r}")
         src = self.source
+        keys = src.partition_keys
         if src.format == "csv":
             self._opts = [csv_options(sep, encoding, f) for f in src.files]
             self._headers = []
@@ -69,16 +68,16 @@ class BatchScan:
                     dup = sorted({h for h in header if header.count(h) > 1})
                     raise InputError(f"data file {str(f)!r} has repeated column names {dup}; give every column a distinct name")
                 want = header if columns is None else columns
-                self._check(want, header, f)
+                self._check(want, list(header) + [k for k in keys if k not in header], f)
                 self._headers.append((header, line))
                 if columns is None:
                     columns = list(header)
             self.columns = list(dict.fromkeys(columns))
             self.total, self.unit = src.n_bytes, "B"
         elif src.format == "parquet":
-            schema, self.total = parquet_footers(src.files, columns, roles)
+            schema, self.total = parquet_footers(src.files, columns, roles, keys)
             self.columns = list(dict.fromkeys(schema.names if columns is None else columns))
-            self._dataset = open_dataset(src.files, schema)
+            self._dataset = open_dataset(src, schema, [c for c in self.columns if c not in schema.names])
             self.unit = "rows"
         else:
             names = src.dataset.schema.names
@@ -120,14 +119,20 @@ class BatchScan:
         na = None if self.raw or not self.na_values else pa.array(self.na_values, pa.string())
         null = pa.scalar(None, pa.string())
         offset = 0
-        for f, opts, (header, line) in zip(self.source.files, self._opts, self._headers):
-            idx = [header.index(c) for c in self.columns]
+        keys = self.source.partition_keys
+        for k, (f, opts, (header, line)) in enumerate(zip(self.source.files, self._opts, self._headers)):
+            # a column not in the file is a Hive partition key: its folder value in every row
+            const = {c: self.source.partitions[k][keys.index(c)][1] for c in self.columns if c not in header}
+            idx = [header.index(c) for c in self.columns if c in header] or [0]
             cb = None
             if self.on_progress is not None:
                 def cb(n, base=offset):
                     self._report(base + n)
             for batch in csv_batches(f, opts, header, line, idx, on_bytes=cb, engine=self.engine):
-                arrays = [batch.column(f"c{i}") for i in idx]
+                n = batch.num_rows
+                arrays = [batch.column(f"c{header.index(c)}") if c not in const else
+                          pa.nulls(n, pa.string()) if const[c] is None else pa.repeat(pa.scalar(const[c], pa.string()), n)
+                          for c in self.columns]
                 if na is not None:
                     arrays = [_nulled(a, na, null) for a in arrays]
                 yield pa.RecordBatch.from_arrays(arrays, names=self.columns)

@@ -21,6 +21,7 @@ import numpy as np
 
 from ..errors import InputError, InputTypeError
 from .pairs import MAX_ROWS_SHOWN, PairCounts, PairTable, apply_missing_to_counts, merge_pair_counts, scan_pairs
+from .sources import Source
 
 __all__ = ["SPLIT_EVERY", "dask_pair_table", "cluster_pair_counts"]
 
@@ -112,7 +113,7 @@ def dask_pair_table(ddf, sensitive, public, *, missing: str = "error", client=No
 
 
 # ---------------------------------------------------------------------- files on a cluster
-def _file_task(path: str, sensitive: str, public: str, options: dict) -> PairCounts:
+def _file_task(path, sensitive: str, public: str, options: dict) -> PairCounts:
     return scan_pairs(path, sensitive, public, empty_ok=True, **options)
 
 
@@ -120,12 +121,16 @@ def _merge_task(*parts: PairCounts) -> PairCounts:
     return merge_pair_counts(parts)
 
 
-def cluster_pair_counts(files: Sequence[Any], sensitive: str, public: str, client, **options) -> PairCounts:
-    """Aggregate the pairs of ``files`` (paths the workers can open) on ``client``'s cluster: one
-    task per file, then a tree of merges; only the final distinct pairs are sent back."""
+def cluster_pair_counts(files: Sequence[Any] | Source, sensitive: str, public: str, client, **options) -> PairCounts:
+    """Aggregate the pairs of ``files`` (paths the workers can open, or a resolved
+    :class:`~graphpriv.ingest.Source`, whose files keep their Hive partition values) on ``client``'s
+    cluster: one task per file, then a tree of merges; only the final distinct pairs are sent back."""
     _need_dask()
-    futures = client.map(_file_task, [str(f) for f in files], sensitive=sensitive, public=public, options=options,
-                         pure=False)
+    if isinstance(files, Source):
+        tasks = [files.file(i) for i in range(len(files.files))]
+    else:
+        tasks = [str(f) for f in files]
+    futures = client.map(_file_task, tasks, sensitive=sensitive, public=public, options=options, pure=False)
     while len(futures) > 1:
         futures = [client.submit(_merge_task, *futures[i:i + SPLIT_EVERY], pure=False)
                    for i in range(0, len(futures), SPLIT_EVERY)]

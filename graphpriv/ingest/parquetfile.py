@@ -21,9 +21,11 @@ def _unknown(column, where: str, names: Sequence[str], role: str | None) -> Unkn
                               f"{names[:20]}" + (" ..." if len(names) > 20 else ""))
 
 
-def parquet_footers(files: Sequence[Path], columns: Sequence[str] | None, roles: Sequence[str] | None = None):
+def parquet_footers(files: Sequence[Path], columns: Sequence[str] | None, roles: Sequence[str] | None = None,
+                    keys: Sequence[str] = ()):
     """(arrow schema of the first file, total rows) after checking that every file is readable
-    Parquet, holds ``columns`` and agrees with the first file on their types."""
+    Parquet, holds ``columns`` (or has them as Hive partition ``keys`` of its folders) and agrees with
+    the first file on their types."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -36,7 +38,7 @@ def parquet_footers(files: Sequence[Path], columns: Sequence[str] | None, roles:
         except (pa.ArrowInvalid, OSError) as exc:
             raise InputError(f"data file {str(f)!r} is not a readable Parquet file ({one_line(exc, 120)}); check the file") from None
         total += meta.num_rows
-        want = schema.names if columns is None else columns
+        want = schema.names if columns is None else [c for c in columns if c in schema.names or c not in keys]
         for i, c in enumerate(want):
             if c not in schema.names:
                 raise _unknown(c, repr(str(f)), schema.names, roles[i] if roles else None)
@@ -76,7 +78,19 @@ def dataset_batches(dataset, columns: Sequence[str], *, on_rows: Callable[[int],
                          "Parquet file with the same schema") from None
 
 
-def open_dataset(files: Sequence[Path], schema):
+def open_dataset(source, schema, keys: Sequence[str] = ()):
+    """A pyarrow Dataset of the Parquet files of ``source`` (a :class:`~graphpriv.ingest.Source`) with
+    the file ``schema``; the Hive partition ``keys`` (not in the files) become columns typed by
+    :func:`~graphpriv.ingest.sources.hive_type` of their folder values."""
+    import pyarrow as pa
     import pyarrow.dataset as pads
 
-    return pads.dataset([str(f) for f in files], format="parquet", schema=schema)
+    from .sources import hive_type
+
+    files = [str(f) for f in source.files]
+    if not keys:
+        return pads.dataset(files, format="parquet", schema=schema)
+    fields = [pa.field(k, hive_type(source.partition_values(k))) for k in keys]
+    return pads.dataset(files, format="parquet", schema=pa.schema(list(schema) + fields, metadata=schema.metadata),
+                        partitioning=pads.partitioning(pa.schema(fields), flavor="hive"),
+                        partition_base_dir=str(source.base))

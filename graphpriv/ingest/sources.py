@@ -3,19 +3,28 @@
 :func:`resolve_source` turns the user's argument into a :class:`Source` (a list of files of one
 format, or a pyarrow Dataset) and says clearly what is wrong when it cannot: a path that does not
 exist, a glob that matches nothing, a folder without data files, files of mixed formats.
+
+A folder (or glob) written with Hive-style partitioning (``pyarrow.parquet.write_to_dataset(...,
+partition_cols=["s"])``, dask's ``to_parquet(partition_on=...)``, Spark) keeps a column in its folder
+names, ``root/s=3/part-0.parquet``, and not in the files. :attr:`Source.partitions` holds, per file,
+those ``key=value`` pairs (URI-decoded; ``__HIVE_DEFAULT_PARTITION__`` is a missing value), so the
+readers can give the key as a column of every row of its files.
 """
 
 from __future__ import annotations
 
 import glob as _glob
 import os
+import re
+from urllib.parse import unquote
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
 
-__all__ = ["DEFAULT_NA_VALUES", "BUILTIN_DATASETS", "Source", "resolve_source", "table_format", "one_line"]
+__all__ = ["DEFAULT_NA_VALUES", "BUILTIN_DATASETS", "HIVE_NULL", "Source", "resolve_source", "table_format", "one_line",
+           "hive_type", "glob_base"]
 
 #: Tokens read as missing values (pyarrow's defaults, the empty field and the UCI ``?``).
 DEFAULT_NA_VALUES: tuple[str, ...] = (
@@ -29,6 +38,11 @@ BUILTIN_DATASETS = ("hungarian",)
 PARQUET_SUFFIXES = (".parquet", ".pq", ".parq")
 CSV_SUFFIXES = (".csv", ".tsv", ".tab", ".txt")
 _COMPRESSED = (".gz", ".bz2", ".xz")
+
+#: Folder value of a missing partition key (Hive, Spark and pyarrow write it for nulls).
+HIVE_NULL = "__HIVE_DEFAULT_PARTITION__"
+_HIVE_PART = re.compile(r"^([^=]+)=(.*)$")
+_CANONICAL_INT = re.compile(r"^(0|-?[1-9][0-9]{0,17})$")
 
 
 def one_line(msg: Any, limit: int = 200) -> str:
@@ -81,16 +95,87 @@ def _is_glob(text: str) -> bool:
 
 @dataclass(frozen=True)
 class Source:
-    """A resolved data source: ``files`` (sorted) of one ``format``, or a pyarrow ``dataset``."""
+    """A resolved data source: ``files`` (sorted) of one ``format``, or a pyarrow ``dataset``.
+
+    ``base`` is the folder the files were found below (the folder, or a glob's leading folders; None
+    for one file) and ``partitions`` holds, per file, its Hive partition keys and values (``((key,
+    value or None), ...)``, the same keys in every file; empty when the folder names hold none)."""
 
     description: str
     format: str                                  # "csv" | "parquet" | "dataset"
     files: tuple[Path, ...] = ()
     dataset: Any = field(default=None, compare=False)
+    base: Path | None = None
+    partitions: tuple[tuple[tuple[str, str | None], ...], ...] = ()
 
     @property
     def n_bytes(self) -> int:
         return sum(f.stat().st_size for f in self.files)
+
+    @property
+    def partition_keys(self) -> tuple[str, ...]:
+        """The Hive partition keys of the files (column names held in folder names)."""
+        return tuple(k for k, _ in self.partitions[0]) if self.partitions else ()
+
+    def partition_values(self, key: str) -> list[str | None]:
+        """The value text of partition ``key`` for every file (None: missing)."""
+        i = self.partition_keys.index(key)
+        return [p[i][1] for p in self.partitions]
+
+    def file(self, i: int) -> "Source":
+        """The ``i``-th file alone, with its partition values (what one worker reads)."""
+        return Source(description=str(self.files[i]), format=self.format, files=(self.files[i],), base=self.base,
+                      partitions=self.partitions[i:i + 1])
+
+
+def hive_type(values) -> str:
+    """The arrow type name of a partition key whose folder values are ``values`` (None: missing):
+    ``"int64"`` when every value is a canonical decimal integer (``7``, ``-12``; not ``007``), else
+    ``"double"`` when every value is a decimal number, else ``"string"``."""
+    present = [v for v in values if v is not None]
+    if present and all(_CANONICAL_INT.match(v) for v in present):
+        return "int64"
+    try:
+        if present and all(v.strip() == v and v.lower() not in ("nan", "inf", "-inf", "infinity") for v in present):
+            for v in present:
+                float(v)
+            return "double"
+    except ValueError:
+        pass
+    return "string"
+
+
+def glob_base(pattern: str) -> Path:
+    """The leading folders of ``pattern`` before the first part with a wildcard."""
+    parts = Path(pattern).parts
+    keep = []
+    for p in parts[:-1]:
+        if any(ch in p for ch in "*?["):
+            break
+        keep.append(p)
+    return Path(*keep) if keep else Path(".")
+
+
+def _hive_partitions(files, base: Path):
+    """Per file, the ``key=value`` folder names between ``base`` and the file (keys every file has, in
+    the first file's order); () when some file has none."""
+    per = []
+    for f in files:
+        try:
+            rel = Path(os.path.relpath(f, base)).parts[:-1]
+        except ValueError:                       # another drive (Windows)
+            return ()
+        found = {}
+        for part in rel:
+            m = _HIVE_PART.match(part)
+            if m and m.group(1) not in found:
+                v = unquote(m.group(2))
+                found[unquote(m.group(1))] = None if v in ("", HIVE_NULL) else v
+        per.append(found)
+    if not per or not per[0]:
+        return ()
+    keys = [k for k in per[0] if all(k in d for d in per)]
+    return tuple(tuple((k, d[k]) for k in keys) for d in per) if keys else ()
 
 
 def resolve_source(source: Any) -> Source:
@@ -99,7 +184,8 @@ def resolve_source(source: Any) -> Source:
     ``source`` is a path to a CSV or Parquet file, a folder (every ``.csv``/``.tsv``/``.parquet``
     file below it, recursively, in sorted order, skipping hidden and ``_``-prefixed files such as
     ``_SUCCESS``), a glob pattern (``"data/part-*.parquet"``, ``"**"`` recurses) or a
-    ``pyarrow.dataset.Dataset``.
+    ``pyarrow.dataset.Dataset``. Folder names ``key=value`` below the folder (or below a glob's
+    leading folders) are Hive partition keys (:attr:`Source.partitions`).
 
     Raises
     ------
@@ -111,6 +197,8 @@ def resolve_source(source: Any) -> Source:
         import pyarrow.dataset as pads
     except ImportError:  # pragma: no cover - pyarrow is a core dependency
         pads = None
+    if isinstance(source, Source):
+        return source
     if pads is not None and isinstance(source, pads.Dataset):
         return Source(description=f"pyarrow {type(source).__name__}", format="dataset", dataset=source)
     if not isinstance(source, (str, os.PathLike)):
@@ -124,12 +212,14 @@ def resolve_source(source: Any) -> Source:
             raise InputError(f"data file {text!r} is empty; it needs a header line and at least one data row")
         return Source(description=text, format=_file_format(p), files=(p,))
     if p.is_dir():
+        base = p
         files = sorted(f for f in p.rglob("*") if f.is_file() and _is_data_file(f)
                        and not any(part.startswith((".", "_")) for part in f.relative_to(p).parts[:-1]))
         if not files:
             raise InputError(f"data path {text!r} is a folder with no CSV or Parquet file in it (.csv, .tsv, .parquet, "
                              ".pq); give a file, or a folder of data files")
     elif _is_glob(text):
+        base = glob_base(text)
         files = sorted(Path(f) for f in _glob.glob(text, recursive=True) if Path(f).is_file())
         if not files:
             raise InputError(f"the pattern {text!r} matches no file; check the path and the quoting of the pattern")
@@ -141,4 +231,5 @@ def resolve_source(source: Any) -> Source:
         raise InputError(f"{text!r} mixes CSV and Parquet files (e.g. {ex['csv']!r} and {ex['parquet']!r}); "
                          "give a folder or pattern of one format")
     files = [f for f in files if f.stat().st_size > 0] or files
-    return Source(description=text, format=formats.pop(), files=tuple(files))
+    return Source(description=text, format=formats.pop(), files=tuple(files), base=base,
+                  partitions=_hive_partitions(files, base))
