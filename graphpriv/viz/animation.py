@@ -82,6 +82,7 @@ def animate_trace(trace, jr, path, *, fps: float = 1.0, format: str | None = Non
     >>> Image.open(out).n_frames == len(tr)                          # one frame per step, t = 0..4
     True
     """
+    import matplotlib
     import matplotlib.pyplot as plt
     from matplotlib import animation
 
@@ -157,15 +158,23 @@ def animate_trace(trace, jr, path, *, fps: float = 1.0, format: str | None = Non
             ax.set_title(ax.get_title() + f"   [{k + 1}/{len(steps)}]", fontsize=8)
             return []
 
-        anim = animation.FuncAnimation(fig, draw, frames=len(steps), blit=False, repeat=False)
-        writer = animation.PillowWriter(fps=fps) if fmt == "gif" else animation.FFMpegWriter(fps=fps)
         from ..outputs import _chmod_default
 
         fd, tmp = tempfile.mkstemp(prefix="." + path.stem, suffix="." + fmt, dir=path.parent)
         os.close(fd)
         _chmod_default(tmp)
         try:
-            anim.save(tmp, writer=writer, dpi=dpi)
+            # each frame is rendered once (FuncAnimation.save renders a frame three times on a
+            # non-interactive canvas: its own draw, an idle redraw and the writer's savefig, which adds a
+            # dry-run draw for the layout engine); frames of one size, as Animation.save makes them
+            if fmt == "gif":
+                _write_gif(fig, draw, len(steps), tmp, fps, dpi)
+            else:
+                writer = animation.FFMpegWriter(fps=fps)
+                with matplotlib.rc_context({"savefig.bbox": None}), writer.saving(fig, tmp, dpi):
+                    for k in range(len(steps)):
+                        draw(k)
+                        writer.grab_frame()
             os.replace(tmp, path)
         except BaseException:
             with contextlib.suppress(OSError):
@@ -174,3 +183,21 @@ def animate_trace(trace, jr, path, *, fps: float = 1.0, format: str | None = Non
         finally:
             plt.close(fig)
     return path
+
+
+def _write_gif(fig, draw, n: int, path: str, fps: float, dpi: int) -> None:
+    """Frames ``draw(0..n-1)`` of ``fig``, each rendered once on the Agg canvas at ``dpi``, as a looping GIF
+    (what matplotlib's PillowWriter writes: opaque frames as RGB, ``1000 / fps`` ms each)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from PIL import Image
+
+    fig.set_dpi(dpi)
+    canvas = FigureCanvasAgg(fig) if not isinstance(fig.canvas, FigureCanvasAgg) else fig.canvas
+    frames = []
+    for k in range(n):
+        draw(k)
+        canvas.draw()
+        w, h = canvas.get_width_height(physical=True)
+        im = Image.frombuffer("RGBA", (w, h), bytes(canvas.buffer_rgba()), "raw", "RGBA", 0, 1)
+        frames.append(im if im.getextrema()[3][0] < 255 else im.convert("RGB"))   # opaque: RGB quantises better
+    frames[0].save(path, format="GIF", save_all=True, append_images=frames[1:], duration=int(1000 / fps), loop=0)

@@ -69,6 +69,7 @@ def plot_merge_hierarchy(trace, t: int | None = None, ax=None, *, labels: bool |
     ['$x_{1}$', '$x_{3}$', '$x_{7}$']
     """
     from matplotlib.lines import Line2D
+    from matplotlib.collections import PatchCollection
     from matplotlib.patches import Rectangle
     from scipy.cluster.hierarchy import dendrogram
 
@@ -107,9 +108,11 @@ def plot_merge_hierarchy(trace, t: int | None = None, ax=None, *, labels: bool |
         if len(cols):
             coll.set_linewidths([1.6 if np.allclose(c[:3], _rgb(ROLE["merge"])) else 0.8 for c in cols])
     strip = 0.045 * (T + 0.5)
-    for i, leaf in enumerate(leaves):
-        ax.add_patch(Rectangle((10 * slot[i], -strip), 10, strip * 0.85, facecolor=component_color(int(comp0[leaf])),
-                               edgecolor="none", clip_on=False))
+    # the leaves' component strip, one collection (one patch per leaf costs ~1 ms each at 150 leaves)
+    strip_cells = PatchCollection([Rectangle((10 * slot[i], -strip), 10, strip * 0.85) for i in range(len(leaves))],
+                                  facecolors=[component_color(int(comp0[leaf])) for leaf in leaves], edgecolors="none",
+                                  linewidths=0, clip_on=False, gid="graphpriv-component-strip")
+    ax.add_collection(strip_cells, autolim=False)
     ax.set_ylim(-strip, T + 0.35)
     ax.set_xlim(0, 10 * width)
     _number_pairs(ax, trace, Z, leaves, t, slot, width)
