@@ -211,7 +211,7 @@ def test_sanitize_release_from_one_trajectory_equals_agglomerate(seed, objective
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.lists(st.one_of(st.integers(-20, 20), st.sampled_from([0.5, 2.25, -1.5, 7.0])), min_size=1, max_size=14,
+@given(st.lists(st.one_of(st.integers(-60, 60), st.sampled_from([0.5, 2.25, -1.5, 7.0])), min_size=1, max_size=60,
                 unique_by=float), st.data())
 def test_vectorised_numeric_labels_equal_one_cluster_at_a_time(values, data):
     """The vectorised labels of numeric clusters == generalisation_label of each cluster on its own."""
@@ -224,6 +224,31 @@ def test_vectorised_numeric_labels_equal_one_cluster_at_a_time(values, data):
     for c in q:
         got = rel.mapping[next(iter(c))]
         assert got == (generalisation_label(c, values) if len(c) > 1 else next(iter(c)))
+
+
+def test_large_set_labels_stay_short_and_distinct():
+    """A set of more than SET_LABEL_MAX members shows its first SET_LABEL_HEAD members, its last and its
+    size (every row of the cluster holds the label: listing thousands of members made a release of
+    O(|X|^2) characters); clusters are disjoint, so their first members, and labels, differ. The
+    mapping document still lists every member."""
+    from graphpriv.mechanisms.release import SET_LABEL_HEAD, SET_LABEL_MAX
+
+    assert generalisation_label(list(range(0, 40, 2)), present=list(range(40))) == \
+        "{0, 2, 4, 6, 8, 10, 12, 14, \u2026, 38} (20 values)"
+    assert generalisation_label(list(range(0, 2 * SET_LABEL_MAX, 2)), present=list(range(40))).count(",") == \
+        SET_LABEL_MAX - 1                                  # at the limit: every member listed
+    assert generalisation_label([f"x{i}" for i in range(30)] + [gp.MISSING]) == \
+        "{x0, x1, x2, x3, x4, x5, x6, x7, \u2026, NA} (31 values)"
+    n = 20_000                                             # two interleaved clusters of 10,000 values each
+    values = list(range(n))
+    q = [frozenset(range(0, n, 2)), frozenset(range(1, n, 2))]
+    for labels in (values, [f"v{v}" for v in values]):
+        rel = Release.from_quantization(labels, [frozenset(labels[i] for i in c) for c in q], "label")
+        texts = set(rel.released)
+        assert len(texts) == 2 and all(len(s) < 120 and s.endswith("(10000 values)") for s in texts)
+        doc = json.loads(rel.to_json())
+        assert sorted(len(c["members"]) for c in doc["clusters"]) == [n // 2, n // 2]
+    assert SET_LABEL_HEAD < SET_LABEL_MAX
 
 
 def test_numeric_text_labels_as_written():

@@ -6,7 +6,9 @@ replacing every public value by a *released value* of its cluster. Three forms:
 * ``"label"`` (default for U1): a generalisation label a reader understands -- an interval
   ``"[240, 260]"`` when the cluster holds numbers that are contiguous in value order among the values
   present in the column, else a set ``"{132, 243}"`` (members in numeric order for numbers, natural
-  order for text: ``x2`` before ``x10``);
+  order for text: ``x2`` before ``x10``); a set of more than 16 members shows its first 8 members, its
+  last one and its size, ``"{85, 100, 103, 110, 117, 120, 125, 126, \u2026, NA} (155 values)"``, so a
+  label stays short whatever the cluster (the mapping document lists every member);
 * ``"codeword"`` (default for U2): the cluster's codeword x̂ (its centroid, paper 003 Section V-A),
   rounded to the precision of the input column (109.15384615384616 -> 109.2 for a column with one
   decimal) -- needs a U2 result;
@@ -105,7 +107,8 @@ def _member_text(m) -> str:
 
 
 def generalisation_label(members: Iterable[Hashable], present: Sequence[Hashable] | None = None) -> str:
-    """The generalisation label of a cluster: ``"[lo, hi]"`` or ``"{a, b, ...}"``.
+    """The generalisation label of a cluster: ``"[lo, hi]"`` or ``"{a, b, ...}"`` (a set of more than
+    :data:`SET_LABEL_MAX` members: its first :data:`SET_LABEL_HEAD`, ``\u2026``, its last, and its size).
 
     Parameters
     ----------
@@ -199,7 +202,7 @@ def _numeric_labels(labels, v: np.ndarray, cluster: np.ndarray, n_k: int, merged
         if interval[j]:
             released[k] = f"[{_member_text(labels[order_l[a]])}, {_member_text(labels[order_l[b - 1]])}]"
         else:
-            released[k] = "{" + ", ".join(_member_text(labels[i]) for i in order_l[a:b]) + "}"
+            released[k] = _set_text(order_l[a:b], lambda i: _member_text(labels[i]))
 
 
 def _label(ms: list, numbers_present: np.ndarray | None) -> str:
@@ -213,7 +216,23 @@ def _label(ms: list, numbers_present: np.ndarray | None) -> str:
             inside = int(np.searchsorted(numbers_present, hi, "right") - np.searchsorted(numbers_present, lo, "left"))
         if inside == distinct:
             return f"[{number_text(ms[0])}, {number_text(ms[-1])}]"
-    return "{" + ", ".join(_member_text(m) for m in ms) + "}"
+    return _set_text(ms, _member_text)
+
+
+#: A set label lists at most this many members; a larger cluster shows its first ``SET_LABEL_HEAD``
+#: members, its last one and its size, ``"{85, 100, ..., NA} (155 values)"`` (the mapping document lists
+#: every member). Listing them all would write a label of O(cluster size) characters into every row
+#: of the cluster: O(|X|^2) characters per release when clusters hold thousands of values.
+SET_LABEL_MAX = 16
+SET_LABEL_HEAD = 8
+
+
+def _set_text(items: list, text) -> str:
+    """``"{a, b, c}"`` of ``text(item)`` for the sorted ``items``, shortened past :data:`SET_LABEL_MAX`."""
+    if len(items) <= SET_LABEL_MAX:
+        return "{" + ", ".join(text(m) for m in items) + "}"
+    head = ", ".join(text(m) for m in items[:SET_LABEL_HEAD])
+    return "{" + head + f", \u2026, {text(items[-1])}}} ({len(items)} values)"
 
 
 def _decimals_of_text(t: str) -> int | None:
