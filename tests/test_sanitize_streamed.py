@@ -510,3 +510,35 @@ def test_pandas_reads_back_a_release_of_a_pandas_parquet_file(tmp_path, capsys, 
     assert back["x"].isna().sum() == df["x"].isna().sum()
     assert back["x"].dropna().tolist() == raw.column("x").drop_null().to_pylist()
     assert back["note"].tolist() == df["note"].tolist() and back["s"].tolist() == df["s"].tolist()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(kind=st.sampled_from(["int64", "int32", "string", "large_string", "float64"]),
+       known=st.lists(st.integers(-50, 50), min_size=1, max_size=30, unique=True),
+       rows=st.lists(st.one_of(st.none(), st.integers(-60, 60)), min_size=0, max_size=80),
+       chunked=st.booleans(), spread=st.sampled_from([1, 10**7]))
+def test_value_positions_equal_arrow_index_in(kind, known, rows, chunked, spread):
+    """ValueCodes finds integers by binary search and text through a hash table built once (a batch
+    of a 10^6-value column no longer rebuilds arrow's hash table): the positions equal
+    ``pyarrow.compute.index_in`` on every row (unknown values and nulls: -1), plain or chunked."""
+    import pyarrow.compute as pc
+
+    from graphpriv.ingest.values import ValueCodes
+
+    t = getattr(pa, kind)()
+
+    def arr(xs):
+        if kind.endswith("string"):
+            return pa.array([None if x is None else f"v{x}" for x in xs], t)
+        return pa.array([None if x is None else (x + 0.5 if kind == "float64" else x * spread) for x in xs], t)
+
+    values = arr(known)
+    vc = ValueCodes(values, np.arange(len(known))[::-1], None, "x")
+    a = arr(rows)
+    if chunked and len(rows) > 1:
+        a = pa.chunked_array([a[: len(rows) // 2], a[len(rows) // 2:]])
+    want = np.asarray(pc.index_in(a, value_set=values).fill_null(-1).to_numpy(zero_copy_only=False), dtype=np.int64)
+    assert vc._positions(a).tolist() == want.tolist()
+    codes = vc.codes(a)
+    assert codes.tolist() == [-1 if p < 0 and r is None else -2 if p < 0 else len(known) - 1 - p
+                              for p, r in zip(want.tolist(), rows)]
