@@ -10,7 +10,9 @@ as a child process and prints its wall time, peak resident memory and the per-st
   20 with two; |S| = |X|/5, so G_X has many components), Algorithm 2 at λ = 0 (merges until I* = 0),
   U1 and U2. Target: U2 at most 1.3x the U1 time.
 * ``distinct``: 10^6 rows, every public value distinct (10^6 values, |S| = 2*10^5), U1 and U2 -- once
-  63 s / 3.9 GB for U1, U2 unfinished after 15 min.
+  63 s / 3.9 GB for U1, U2 unfinished after 15 min; on 2026-11-26 (2 cores): U1 34 s / 1.8 GiB, U2 571 s /
+  2.1 GiB (554 s in Algorithm 2: the clusters of its late steps span most of the value range, so the
+  value window of a partner query holds most clusters).
 * ``stream`` (not part of ``all``): the streamed release at census scale. A quote-free CSV of ``--rows``
   rows (default 10^7) over ``--values`` public values, and the same rows as a folder of 8 Parquet
   files; Algorithm 2 with U1 at λ = 0. Prints, per input, the wall time, CPU time and peak RSS of
