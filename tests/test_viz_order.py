@@ -75,7 +75,9 @@ def test_merge_view_matrix_and_dendrogram_share_the_order(hungarian, name, t):
     cells = gp.viz.matrix_cells(tr, jr, t, order="hierarchy")
     assert hier.get_xlim() == (0.0, 10.0 * cells.width)
     assert np.allclose(np.asarray(mat.get_xlim()) * 10 + 5, hier.get_xlim())
-    strip = sorted(p.get_x() for p in hier.patches if p.get_y() < 0)[:len(cols)]
+    (coll,) = [c for c in hier.collections if c.get_gid() == "graphpriv-component-strip"]   # one cell per leaf
+    strip = sorted(float(path.vertices[:, 0].min()) for path in coll.get_paths())
+    assert len(strip) == len(cols)
     assert np.allclose(strip, 10 * np.sort(cells.xpos))
     # the drawn leaf labels / merged-cluster ticks and the matrix's merged outlines read left to right alike
     labels = tr.public_labels
