@@ -63,7 +63,7 @@ def part_outputs(data: Any, source: Source, single_name: str) -> list[tuple[Path
     p = Path(os.fspath(data))
     if p.is_file():
         return [(source.files[0], single_name)]
-    base = p if p.is_dir() else glob_base(os.fspath(data))
+    base = source.base if source.base is not None else p if p.is_dir() else glob_base(os.fspath(data))
     out = []
     for f in source.files:
         try:

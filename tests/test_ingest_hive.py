@@ -67,12 +67,14 @@ def test_hive_parquet_folder_equals_the_whole_table(hive, key, missing):
         assert got.sensitive_labels.dtype.kind == want.sensitive_labels.dtype.kind
 
 
-def test_hive_parquet_folder_on_a_dask_cluster(hive, dask_client):
+def test_hive_parquet_folder_on_a_dask_cluster(hive, dask_client, capsys):
     d, df = hive
     want = gp.JointRange.from_dataframe(df, sensitive="s", public="x", missing="drop")
     for key in ("s", "x"):
         _same(gp.read_joint_range(d / f"by_{key}", "s", "x", missing="drop", client=dask_client), want)
-    print(f"[dask] Hive-partitioned read ran on {dask_client.scheduler.address}")
+    with capsys.disabled():                            # a line in the CI log that shows the cluster ran
+        workers = dask_client.scheduler_info()["workers"]
+        print(f"\n[dask] Hive-partitioned read ran on {dask_client.scheduler.address} with {len(workers)} worker processes")
 
 
 def test_hive_csv_folder_gives_the_folder_text(tmp_path):

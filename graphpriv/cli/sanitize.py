@@ -292,8 +292,7 @@ def write_builtin_release(args, release, codes, path: Path) -> dict:
 
 def _default_out(data) -> Path:
     """``<DATA stem>_sanitized``; for a glob, the name of its fixed leading folder."""
-    from ..ingest.sources import _is_glob
-    from ..ingest.sources import glob_base
+    from ..ingest.sources import _is_glob, glob_base
 
     p = Path(str(data))
     if _is_glob(str(data)):
@@ -305,8 +304,7 @@ def _check_out_outside(args, out_dir: Path) -> None:
     """Refuse an output folder inside the input folder, or below the fixed folders of a recursive glob
     (``**``): a later run would read the release as input."""
     from ..errors import InputError
-    from ..ingest.sources import _is_glob
-    from ..ingest.sources import glob_base
+    from ..ingest.sources import _is_glob, glob_base
 
     data = Path(str(args.data))
     base = data if data.is_dir() else glob_base(str(args.data)) if _is_glob(str(args.data)) and "**" in str(args.data) \
@@ -344,7 +342,8 @@ def run(args) -> int:
     if not builtin:
         from ..release_stream import check_writable
 
-        source = check_writable(args.data, args.public, sep=args.sep, encoding=args.encoding)       # compressed CSV is refused before anything is read
+        # compressed CSV, or a public column held in folder names, is refused before anything is read
+        source = check_writable(args.data, args.public, sep=args.sep, encoding=args.encoding)
         _check_out_outside(args, out_dir)
     progress = Progress(6, "sanitize", progress_enabled(args))
     try:
