@@ -22,7 +22,7 @@ from typing import Any, Sequence
 
 from . import release_writer as rw
 from .errors import InputError
-from .ingest.sources import Source, glob_base, resolve_source
+from .ingest.sources import Source, resolve_source
 
 __all__ = ["check_writable", "part_outputs", "scan_decimals", "write_parts"]
 
@@ -60,10 +60,9 @@ def _file_columns(source: Source, sep: str | None, encoding: str) -> list[str]:
 def part_outputs(data: Any, source: Source, single_name: str) -> list[tuple[Path, str]]:
     """``[(input file, output path relative to the output folder)]``: ``single_name`` for one file, else
     ``sanitized/<relative path>`` (see the module docstring)."""
-    p = Path(os.fspath(data))
-    if p.is_file():
+    if source.base is None:                              # one file
         return [(source.files[0], single_name)]
-    base = source.base if source.base is not None else p if p.is_dir() else glob_base(os.fspath(data))
+    base = source.base                                   # the folder, or the glob's leading folders
     out = []
     for f in source.files:
         try:

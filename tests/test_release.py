@@ -265,3 +265,20 @@ def test_numeric_text_labels_as_written():
     for c in q:
         if len(c) > 1:
             assert m[next(iter(c))] == generalisation_label(c, labels)
+
+
+def test_numeric_values_of_many_labels_as_of_few():
+    """Label arrays of numbers are converted in one call; the result is the per-label rule's: a bool is
+    not a number however many labels come with it, text and the missing value take the per-label path."""
+    from graphpriv.mechanisms.release import _numeric_values
+
+    many = list(range(100))
+    assert _numeric_values(many).tolist() == [float(v) for v in many]
+    assert _numeric_values(np.array(many)).tolist() == [float(v) for v in many]
+    assert _numeric_values([True] + many) is None and _numeric_values([np.bool_(False)] + many) is None
+    assert _numeric_values(many + [float("inf")]) is None
+    assert _numeric_values([np.int64(3), 2.5] * 50).tolist() == [3.0, 2.5] * 50
+    assert _numeric_values(["132.0"] + many)[0] == 132.0
+    got = _numeric_values([gp.MISSING] + many)
+    assert np.isnan(got[0]) and got[1:].tolist() == [float(v) for v in many]
+    assert _numeric_values([]) is None

@@ -14,6 +14,7 @@ readers can give the key as a column of every row of its files.
 from __future__ import annotations
 
 import glob as _glob
+import math
 import os
 import re
 from urllib.parse import unquote
@@ -22,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
+from .labels import _CANONICAL_INT as _CANONICAL_INT_TEXT
 
 __all__ = ["DEFAULT_NA_VALUES", "BUILTIN_DATASETS", "HIVE_NULL", "Source", "resolve_source", "table_format", "one_line",
            "hive_type", "glob_base"]
@@ -42,7 +44,7 @@ _COMPRESSED = (".gz", ".bz2", ".xz")
 #: Folder value of a missing partition key (Hive, Spark and pyarrow write it for nulls).
 HIVE_NULL = "__HIVE_DEFAULT_PARTITION__"
 _HIVE_PART = re.compile(r"^([^=]+)=(.*)$")
-_CANONICAL_INT = re.compile(r"^(0|-?[1-9][0-9]{0,17})$")
+_CANONICAL_INT = re.compile(_CANONICAL_INT_TEXT)
 
 
 def one_line(msg: Any, limit: int = 200) -> str:
@@ -133,16 +135,19 @@ def hive_type(values) -> str:
     ``"int64"`` when every value is a canonical decimal integer (``7``, ``-12``; not ``007``), else
     ``"double"`` when every value is a decimal number, else ``"string"``."""
     present = [v for v in values if v is not None]
-    if present and all(_CANONICAL_INT.match(v) for v in present):
+    if not present:
+        return "string"
+    if all(_CANONICAL_INT.match(v) for v in present):
         return "int64"
+    return "double" if all(_is_decimal(v) for v in present) else "string"
+
+
+def _is_decimal(text: str) -> bool:
+    """A finite decimal number written without blanks (``2.5``, ``-1e3``; not ``nan`` or ``inf``)."""
     try:
-        if present and all(v.strip() == v and v.lower() not in ("nan", "inf", "-inf", "infinity") for v in present):
-            for v in present:
-                float(v)
-            return "double"
+        return text.strip() == text and math.isfinite(float(text))
     except ValueError:
-        pass
-    return "string"
+        return False
 
 
 def glob_base(pattern: str) -> Path:

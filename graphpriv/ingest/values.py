@@ -115,22 +115,19 @@ class ValueCodes:
                 sv, order = how[1], how[2]
                 i = np.minimum(np.searchsorted(sv, x), len(sv) - 1)
                 pos = np.where(sv[i] == x, order[i], -1)
-            if a.null_count:
-                pos[np.asarray(a.is_null().to_numpy(zero_copy_only=False), dtype=bool)] = -1
-            return pos.astype(np.int64, copy=False)
-        if (pa.types.is_string(t) or pa.types.is_large_string(t)) and len(v):
+        elif (pa.types.is_string(t) or pa.types.is_large_string(t)) and len(v):
             import pandas as pd
 
             key = ("index", t)
             if key not in self._as:
                 self._as[key] = pd.Index(np.asarray(v.to_numpy(zero_copy_only=False), dtype=object))
-            x = np.asarray(a.to_numpy(zero_copy_only=False), dtype=object)
-            pos = np.asarray(self._as[key].get_indexer(x), dtype=np.int64)
-            if a.null_count:
-                pos[np.asarray(a.is_null().to_numpy(zero_copy_only=False), dtype=bool)] = -1
-            return pos
-        idx = pc.index_in(a, value_set=v)
-        return np.asarray(idx.fill_null(-1).to_numpy(zero_copy_only=False), dtype=np.int64)
+            pos = self._as[key].get_indexer(np.asarray(a.to_numpy(zero_copy_only=False), dtype=object))
+        else:
+            return np.asarray(pc.index_in(a, value_set=v).fill_null(-1).to_numpy(zero_copy_only=False), dtype=np.int64)
+        pos = np.asarray(pos, dtype=np.int64)
+        if a.null_count:                                   # a null is found nowhere
+            pos[np.asarray(a.is_null().to_numpy(zero_copy_only=False), dtype=bool)] = -1
+        return pos
 
     def codes(self, array) -> np.ndarray:
         """The code of every row of ``array`` (a pyarrow Array or ChunkedArray of the column, as the

@@ -159,14 +159,15 @@ _NUMBER_TEXT = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 def _numeric_values(labels) -> np.ndarray | None:
     """Numbers of the labels (NaN for the missing value) when every label is a finite number or the
     text of one (labels as written: ``"132.0"``); else None."""
-    if len(labels) > 64:                                      # numbers only: one array conversion, no per-label checks
-        try:
-            arr = labels if isinstance(labels, np.ndarray) else np.asarray(labels)
-        except (ValueError, TypeError, OverflowError):
-            arr = None
-        if arr is not None and arr.ndim == 1 and arr.dtype.kind in "iuf":
-            out = arr.astype(float)
-            return out if np.isfinite(out).all() else None
+    if isinstance(labels, np.ndarray) and labels.dtype.kind in "iuf":
+        numbers_only = True
+    else:                                                     # the types, not the labels, checked one by one
+        kinds = set(map(type, labels))
+        numbers_only = bool(kinds) and all(issubclass(k, (numbers.Real, np.number)) and not issubclass(k, (bool, np.bool_))
+                                           for k in kinds)
+    if numbers_only:                                          # every label a number: one array conversion
+        out = np.array(labels, dtype=float)
+        return out if np.isfinite(out).all() else None
     out = np.empty(len(labels), dtype=float)
     seen = False
     for i, x in enumerate(labels):

@@ -47,7 +47,7 @@ import functools
 
 import numpy as np
 
-from .state import _clusters, _Eval, _State, _triu, _words
+from .state import _clusters, _Eval, _popcount, _State, _triu, _words
 
 #: Candidate-set sizes of a pruned depth (U1): bottleneck clusters paired with each other and with the
 #: smallest clusters, smallest clusters (both first in index order among those that merge at the lowest
@@ -250,8 +250,7 @@ def _score(ev: _Eval, b: _Batch, sm: dict, w, a, c) -> dict:
     Xf = b.X.reshape(NP, W * k)
     Xa, Xc = Xf.take(fa, axis=1), Xf.take(fc, axis=1)
     T = sm["T"].take(w, axis=1)
-    U = np.bitwise_count((Xa[WD:] | Xc[WD:]).view(_U64))
-    U = (U[0] if NP == WD + 1 else U.sum(axis=0)).astype(np.int64)
+    U = _popcount((Xa[WD:] | Xc[WD:]).view(_U64).T)    # the S-set words are planes: one row per merge
     sa, sc = Xa[S], Xc[S]
     o0, o1 = T[O0], T[O1]
     hit0, hit1 = (a == o0) | (c == o0), (a == o1) | (c == o1)
