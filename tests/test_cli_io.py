@@ -212,7 +212,7 @@ def test_parallel_bad_input_and_dask_message():
     try:
         import distributed  # noqa: F401
     except ImportError:
-        with pytest.raises(InputError, match=r"dask\[distributed\]"):
+        with pytest.raises(InputError, match=r"needs dask.distributed.*graphpriv\[dask\]"):
             with dask_backend():
                 pass
     else:  # pragma: no cover - only where dask is installed

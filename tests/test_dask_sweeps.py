@@ -96,6 +96,7 @@ def test_frontier_sweep_serial_matches_pareto_frontier_and_checks_input():
 
 
 def test_unreachable_scheduler_is_a_one_line_error_naming_the_address():
+    pytest.importorskip("distributed")                 # installed in CI by the dask extra
     address = "tcp://127.0.0.1:9"
     with pytest.raises(SchedulerUnreachableError) as err:
         connect(address, timeout=1)
@@ -108,7 +109,7 @@ def test_unreachable_scheduler_is_a_one_line_error_naming_the_address():
 
 
 def test_backend_dask_without_a_client_says_what_to_do(monkeypatch):
-    import distributed
+    distributed = pytest.importorskip("distributed")   # installed in CI by the dask extra
 
     def no_client():
         raise ValueError("No clients found")

@@ -26,6 +26,7 @@ CHROMIUM = os.environ.get("GRAPHPRIV_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
 
+pytest.importorskip("bokeh", reason="the explorer page needs bokeh (pip install 'graphpriv[explorer]')")
 playwright_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install playwright)")
 if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
     pytest.skip(f"Chromium not found at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import collections
 import csv
+import importlib.util
 import io
 import json
 import math
@@ -262,7 +263,10 @@ def test_dataset_errors(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(graphpriv.parallel, "CONNECT_TIMEOUT", 1.0)     # nothing listens: no need to wait 10 s
     rc, _, err = run_main(["analyze", tmp_path / "cols", "-s", "s", "-x", "x", "--scheduler", "tcp://127.0.0.1:9",
                            "--out", tmp_path / "o"], capsys)
-    one_line_error(rc, err, "no dask scheduler reachable at 'tcp://127.0.0.1:9'")
+    if importlib.util.find_spec("distributed") is None:   # without the dask extra: what to install, one line
+        one_line_error(rc, err, "needs dask.distributed", "graphpriv[dask]")
+    else:
+        one_line_error(rc, err, "no dask scheduler reachable at 'tcp://127.0.0.1:9'")
     assert not (tmp_path / "o").exists()
     from argparse import Namespace
 
