@@ -31,11 +31,14 @@ GROUPS = [
      ["graphpriv.measures.stochastic"]),
     ("Quantisation mechanisms (merges)",
      "Ding & Farokhi's Algorithms 1 and 2 and Section V-C as merge sequences, their frontiers, the exact "
-     "optimum, baselines, better-than-greedy search, side information, and the release a recipient reads.",
-     ["graphpriv.mechanisms.agglomerative", "graphpriv.mechanisms.quantization", "graphpriv.mechanisms.trace",
-      "graphpriv.mechanisms.utilities", "graphpriv.mechanisms.frontier", "graphpriv.mechanisms.exact",
-      "graphpriv.mechanisms.baselines", "graphpriv.mechanisms.search", "graphpriv.mechanisms.side_information",
-      "graphpriv.mechanisms.release"]),
+     "optimum, baselines, better-than-greedy search and side information.",
+     ["graphpriv.mechanisms.quantization.agglomerative", "graphpriv.mechanisms.quantization", "graphpriv.mechanisms.trace",
+      "graphpriv.mechanisms.utilities", "graphpriv.mechanisms.quantization.frontier", "graphpriv.mechanisms.quantization.exact",
+      "graphpriv.mechanisms.quantization.baselines", "graphpriv.mechanisms.quantization.search", "graphpriv.mechanisms.quantization.side_information"]),
+    ("Release",
+     "What a recipient reads: released values (labels, codewords), the mapping document, the CSV and Parquet "
+     "writers and the streamed release of files.",
+     ["graphpriv.release.labels", "graphpriv.release.mapping", "graphpriv.release.writer", "graphpriv.release.stream"]),
     ("Privacy watchdog",
      "Sadeghi, Ding & Rakotoarivelo: log-lift sets, the optimal X-invariant merge, (eps, delta) partitioning.",
      ["graphpriv.mechanisms.stochastic.optimal_merge", "graphpriv.mechanisms.stochastic.eps_delta",
@@ -56,8 +59,8 @@ GROUPS = [
 ]
 
 #: Default topic (index into GROUPS) for a module of these packages that GROUPS does not list.
-FALLBACK = {"graphpriv.mechanisms.stochastic": 6, "graphpriv.mechanisms.sample_privacy": 8,
-            "graphpriv.mechanisms": 5, "graphpriv.graphs": 1, "graphpriv.measures": 4, "graphpriv.analysis": 9}
+FALLBACK = {"graphpriv.mechanisms.stochastic": 7, "graphpriv.mechanisms.sample_privacy": 9, "graphpriv.release": 6,
+            "graphpriv.mechanisms": 5, "graphpriv.graphs": 1, "graphpriv.measures": 4, "graphpriv.analysis": 10}
 
 SUBPACKAGES = [
     ("graphpriv.datasets", "Bundled data: the Hungarian heart-disease records and paper 003's running example."),

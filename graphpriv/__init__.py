@@ -26,13 +26,14 @@ with _interrupt_guard():  # Ctrl-C while the ``graphpriv`` command is still impo
     from .graphs import *  # noqa: F401,F403
     from .measures import *  # noqa: F401,F403
     from .mechanisms import *  # noqa: F401,F403
+    from .release import *  # noqa: F401,F403
     from .analysis import *  # noqa: F401,F403
-    from . import errors as _errors, graphs as _graphs, measures as _measures, mechanisms as _mechanisms, analysis as _analysis
+    from . import errors as _errors, graphs as _graphs, measures as _measures, mechanisms as _mechanisms, release as _release, analysis as _analysis
 
 __all__ = [
     "JointRange", "RangeSource", "read_joint_range", "JointDistribution", "validate_pmf", "MISSING", "datasets", "viz", "reproduce",
     "cite", "bibtex", "citation_keys", "used_citations", "reset_citations",
-    *_errors.__all__, *_graphs.__all__, *_measures.__all__, *_mechanisms.__all__, *_analysis.__all__,
+    *_errors.__all__, *_graphs.__all__, *_measures.__all__, *_mechanisms.__all__, *_release.__all__, *_analysis.__all__,
 ]
 
 try:

@@ -1,6 +1,16 @@
 import os
+import sys
+from pathlib import Path
 
 os.environ.setdefault("MPLBACKEND", "Agg")
+
+# The suite's folders mirror the package (tests/viz, tests/release, ...); test modules share helpers by
+# module name (``from test_cli_analyze import run_cli``, ``import reference_agglomerative``), so every
+# folder of the suite is importable whichever file pytest collects first.
+_TESTS = Path(__file__).resolve().parent
+for _d in [_TESTS, *sorted(p for p in _TESTS.rglob("*") if p.is_dir() and p.name not in ("data", "__pycache__"))]:
+    if str(_d) not in sys.path:
+        sys.path.insert(0, str(_d))
 
 import matplotlib  # noqa: E402
 

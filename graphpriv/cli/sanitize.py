@@ -19,7 +19,7 @@ the run stops); for Section V-C the tree of trajectories over every λ >= 0
   its path relative to the folder (or to the glob's fixed leading folders). Files are never held in
   memory: the analysis keeps only the distinct pairs, and each file is then copied a block of CSV
   bytes or a Parquet record batch at a time while its rows get their codes from a streamed scan of
-  its public column (:mod:`graphpriv.release_stream`); the rows written are checked against those
+  its public column (:mod:`graphpriv.release.stream`); the rows written are checked against those
   read, per part and in total. Compressed CSV is refused (it cannot be copied byte for byte).
 - ``mapping.json``: every public value -> released value, cluster id, and the clusters' members
   (schema :data:`graphpriv.MAPPING_SCHEMA_VERSION`, ``graphpriv/schemas/mapping.schema.json``);
@@ -146,7 +146,7 @@ def result_at(jr, frontier, objective: str, utility: str, values, lam: float):
     import numpy as np
 
     import graphpriv as gp
-    from ..mechanisms.agglomerative import _DL_TOL
+    from ..mechanisms.quantization.agglomerative import _DL_TOL
 
     full = frontier.trace
     if full is None:
@@ -228,12 +228,12 @@ def public_decimals(args, fmt: str, typed_column, jr=None):
 
     For CSV the texts as written are the joint range's public labels when every row is in the range
     (none dropped) and the labels are text or integers: then the file is not read again. Otherwise a
-    file's column is scanned batch by batch (:func:`graphpriv.release_stream.scan_decimals`: the
+    file's column is scanned batch by batch (:func:`graphpriv.release.stream.scan_decimals`: the
     distinct raw texts of each batch); ``typed_column`` (the bundled table's column) is read in memory."""
     import numpy as np
     import pandas as pd
 
-    from ..mechanisms.release import column_decimals
+    from ..release.labels import column_decimals
 
     if fmt == "csv" and jr is not None and jr.source is not None and jr.source.n_dropped == 0:
         labels = jr.public_labels
@@ -253,7 +253,7 @@ def public_decimals(args, fmt: str, typed_column, jr=None):
         if pa.types.is_decimal(t):
             return int(t.scale)
     if typed_column is None:
-        from ..release_stream import scan_decimals
+        from ..release.stream import scan_decimals
 
         return scan_decimals(args.data, args.public, fmt, sep=args.sep, encoding=args.encoding)
     return column_decimals(pd.unique(pd.Series(typed_column).dropna().to_numpy(dtype=object)))
@@ -265,7 +265,7 @@ def row_codes(release, typed_column):
     import numpy as np
     import pandas as pd
 
-    from ..release_writer import CODE_MISSING, CODE_SUPPRESSED
+    from ..release.writer import CODE_MISSING, CODE_SUPPRESSED
 
     col = pd.Series(typed_column).reset_index(drop=True)
     codes = release.codes(col, unknown="ignore")
@@ -279,7 +279,7 @@ def write_builtin_release(args, release, codes, path: Path) -> dict:
     import numpy as np
 
     from .. import io as gio
-    from .. import release_writer as rw
+    from ..release import writer as rw
 
     table = gio.read_columns(args.data, None)
     table[args.public] = release.transform(table[args.public], unknown="ignore")
@@ -321,7 +321,8 @@ def run(args) -> int:
     import graphpriv as gp
     from .. import io as gio
     from ..errors import InputError
-    from ..mechanisms.release import Release, default_release, json_document
+    from ..release.labels import default_release
+    from ..release.mapping import Release, json_document
 
     apply_verbosity(args)
     quiet = getattr(args, "quiet", False)
@@ -340,7 +341,7 @@ def run(args) -> int:
     builtin = fmt == "builtin"
     source = None
     if not builtin:
-        from ..release_stream import check_writable
+        from ..release.stream import check_writable
 
         # compressed CSV, or a public column held in folder names, is refused before anything is read
         source = check_writable(args.data, args.public, sep=args.sep, encoding=args.encoding)
@@ -394,7 +395,7 @@ def run(args) -> int:
                     stats = write_builtin_release(args, release, codes, tmp / name)
                     parts = [{"input": str(args.data), "output": name, "read": stats["read"], "written": stats["written"]}]
                 else:
-                    from ..release_stream import part_outputs, write_parts
+                    from ..release.stream import part_outputs, write_parts
 
                     outputs = part_outputs(args.data, source, name)
                     per_part = write_parts(outputs, fmt, args.public, release, value_codes, decimals, tmp, sep=args.sep,

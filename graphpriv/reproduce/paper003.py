@@ -5,7 +5,7 @@ Each builder returns a matplotlib Figure; :func:`graphpriv.reproduce.build_all` 
 the manifest. Data: the Fig. 1 joint range and eq. (4) values (:func:`graphpriv.datasets.paper_example`)
 and the Hungarian heart-disease data (:func:`graphpriv.datasets.hungarian_range`). Where the print
 cannot be reproduced from the paper's own definitions the ``erratum`` field says what differs and why
-(the errata are listed in :mod:`graphpriv.mechanisms.agglomerative` and the mechanism docstrings).
+(the errata are listed in :mod:`graphpriv.mechanisms.quantization.agglomerative` and the mechanism docstrings).
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ def fig_sec4(quick: bool = False):
 # ----------------------------------------------------------------------------------------------------------------
 def _run(objective, lam, utility="U1", example=None):
     from ..datasets import paper_example
-    from ..mechanisms.agglomerative import agglomerate
+    from ..mechanisms.quantization.agglomerative import agglomerate
 
     jr, values = paper_example(example)
     return jr, agglomerate(jr, objective, lam, utility=utility, values=values if utility == "U2" else None)
@@ -163,9 +163,9 @@ def fig7(quick: bool = False):
     from types import SimpleNamespace
 
     from ..datasets import paper_example
-    from ..mechanisms.agglomerative import agglomerate, evaluate_quantization
-    from ..mechanisms.exact import exact_frontier
-    from ..mechanisms.frontier import pareto_frontier
+    from ..mechanisms.quantization.agglomerative import agglomerate, evaluate_quantization
+    from ..mechanisms.quantization.exact import exact_frontier
+    from ..mechanisms.quantization.frontier import pareto_frontier
     from ..viz.frontiers import plot_frontier
     from ..viz.style import PAGE_WIDTH, new_figure
 
@@ -208,7 +208,7 @@ def _hungarian(utility: str):
                 "Algorithm 1 rejects its first iteration (U1 and U2) and Algorithm 2 stops at t = 0 (U1) or t = 1 (U2). "
                 "U2 uses raw mg/dl with the missing-cholesterol rows dropped (153 values); the print's scale is unknown.")
 def fig8(quick: bool = False):
-    from ..mechanisms.agglomerative import agglomerate
+    from ..mechanisms.quantization.agglomerative import agglomerate
     from ..viz.style import PAGE_WIDTH, PALETTE, ROLE, new_figure
     from ..viz.traces import plot_convergence
 
@@ -281,8 +281,8 @@ def _break_y_axis(top, low, traces) -> None:
                 "unlike the print. The submodularity-based baseline [50, Algorithm 1] is not implemented and is omitted. "
                 "U2 uses raw mg/dl with the missing-cholesterol rows dropped (153 values).")
 def fig9(quick: bool = False):
-    from ..mechanisms.baselines import k_anonymity_generalization
-    from ..mechanisms.frontier import pareto_frontier
+    from ..mechanisms.quantization.baselines import k_anonymity_generalization
+    from ..mechanisms.quantization.frontier import pareto_frontier
     from ..viz.frontiers import plot_frontier
     from ..viz.style import PAGE_WIDTH, new_figure
 
@@ -339,7 +339,7 @@ _MERGE_VIEW_KEY = ("Top: the size of each cluster's anonymity set [[S given x-ha
 
 
 def _hungarian_trace(objective: str, lam: float, utility: str):
-    from ..mechanisms.agglomerative import agglomerate
+    from ..mechanisms.quantization.agglomerative import agglomerate
 
     jr, vals = _hungarian("U2")        # the 153 values with a cholesterol number (both utilities run on them)
     return jr, agglomerate(jr, objective, lam, utility=utility, values=vals if utility == "U2" else None).trace

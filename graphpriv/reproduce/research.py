@@ -55,7 +55,7 @@ def build_search_gaps(quick: bool = False):
     import pandas as pd
 
     from ..analysis.ensembles import random_joint_range
-    from ..mechanisms.comparison import compare_searches
+    from ..mechanisms.quantization.comparison import compare_searches
     from ..viz.research import plot_gap_summary
     from ..viz.style import PAGE_WIDTH, new_figure
 

@@ -29,7 +29,7 @@ _PRIV_X = {"I*": r"I^*(S;X)", "L0": r"L_0(S\to X)", "L0|I*=0": r"L_0(S\to X)"}
 
 
 def _check_frontier(f):
-    from ..mechanisms.frontier import Frontier
+    from ..mechanisms.quantization.frontier import Frontier
 
     if not isinstance(f, Frontier):
         raise InputTypeError(f"expected a graphpriv Frontier (gp.pareto_frontier / gp.exact_frontier), got {type(f).__name__}")
@@ -132,7 +132,7 @@ def plot_frontier(frontier_or_list, ax=None, *, normalized: bool = True, baselin
     O(number of points). Points of a frontier are joined in order of utility loss; the line is a guide
     to the eye (only the points are achievable quantisations).
     """
-    from ..mechanisms.frontier import Frontier
+    from ..mechanisms.quantization.frontier import Frontier
 
     frontiers = [frontier_or_list] if isinstance(frontier_or_list, Frontier) else list(frontier_or_list)
     if not frontiers:

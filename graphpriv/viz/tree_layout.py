@@ -71,6 +71,7 @@ def dendrogram_coordinates(Z) -> DendrogramCoordinates:
     --------
     >>> import numpy as np
     >>> from scipy.cluster.hierarchy import dendrogram
+    >>> from graphpriv.viz.tree_layout import dendrogram_coordinates
     >>> Z = np.array([[0., 2., 1., 2.], [1., 3., 1., 2.], [4., 5., 2., 4.]])
     >>> c = dendrogram_coordinates(Z)
     >>> c.leaves.tolist() == dendrogram(Z, no_plot=True)["leaves"]

@@ -122,7 +122,7 @@ def agglomerate(jr: JointRange, objective: str, lam: float, utility: Any = "U1",
     utilities search all of Ψ when λ > 0. All mechanisms run on :class:`~graphpriv.Contraction`.
     """
     record_use("agglomerative")  # for gp.cite()
-    from ..side_information import SideInformationRange, agglomerate_side_information
+    from .side_information import SideInformationRange, agglomerate_side_information
 
     if isinstance(jr, SideInformationRange):
         if search != "greedy" or search_options:
@@ -131,7 +131,7 @@ def agglomerate(jr: JointRange, objective: str, lam: float, utility: Any = "U1",
     if not isinstance(search, str):
         raise InputTypeError(f"search must be a string naming a search method, got {type(search).__name__}")
     if search != "greedy":
-        from .. import search as _search_mod
+        from . import search as _search_mod
 
         searches = getattr(_search_mod, "SEARCHES", {})
         if search not in searches:

@@ -77,7 +77,8 @@ class AgglomerationResult:
         UnknownLabelError
             If a label is not a public label of the joint range the mechanism ran on.
         """
-        from ..release import Release, column_decimals
+        from ...release import Release
+        from ...release.labels import column_decimals
 
         if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
             raise InputTypeError("transform needs an iterable of public labels (list, array or pandas Series)")

@@ -131,7 +131,7 @@ class _Context:
     """Inputs shared by every step: the bound utility, the S-incidence, the tie rule."""
 
     def __init__(self, trace, jr, utility, values):
-        from ...mechanisms.agglomerative import _ALGORITHM, _Problem
+        from ...mechanisms.quantization.agglomerative import _ALGORITHM, _Problem
 
         self.trace = trace
         self.jr = jr
@@ -250,7 +250,7 @@ def _criterion_alg1(is_u2: bool) -> str:
 def _rank_alg1(ctx: _Context, st: _Stats, x: int, m: int):
     """Algorithm 1, step 7, for the cluster at position x (in Π): (n_candidates, best [(key, i, j, cost)]) over
     its admissible partners (another sensitive set), or None when a custom U2 makes that too slow."""
-    from ...mechanisms.agglomerative import _q
+    from ...mechanisms.quantization.agglomerative import _q
 
     is_u2 = hasattr(st.ub, "cluster_cost")
     inter = np.asarray((st.C[:, [x]].T @ st.C).todense()).ravel()
@@ -268,7 +268,7 @@ def _rank_alg1(ctx: _Context, st: _Stats, x: int, m: int):
 def _rank_psi(ctx: _Context, st: _Stats, t: int, m: int):
     """Algorithm 2 (eq. (8)) and Section V-C (eq. (12)) over the pairs of Ψ at Q(t-1):
     (criterion, n_candidates, best [(key, i, j, cost)]), or None when a custom U2 makes that too slow."""
-    from ...mechanisms.agglomerative import _excl, _q
+    from ...mechanisms.quantization.agglomerative import _excl, _q
 
     tr = ctx.trace
     is_u2 = hasattr(st.ub, "cluster_cost")
@@ -344,7 +344,7 @@ def _partition(trace, st: _Stats) -> list[frozenset]:
 def _finish(ctx: _Context, st: _Stats, best: list, pa: int, pb: int, L_prev: float, top: int):
     """The listed candidates (the merged pair first, then the best others) with their ΔL from L_prev, and the
     merged pair's position in the criterion's order."""
-    from ...mechanisms.agglomerative import lagrangian
+    from ...mechanisms.quantization.agglomerative import lagrangian
 
     tr = ctx.trace
     chosen_rank = next((r for r, e in enumerate(best) if {e[1], e[2]} == {pa, pb}), -1)
@@ -375,7 +375,7 @@ def _alg1_pairs(ctx: _Context, t: int, top: int, m: int) -> list[PairCandidates]
     """One ranking per pair of an Algorithm 1 sweep, replaying the sweep: pair k is ranked on Q(t-1) with
     the pairs 1..k-1 already merged, as the mechanism compared partners (Ding & Farokhi, Algorithm 1,
     steps 5-10)."""
-    from ...mechanisms.agglomerative import lagrangian
+    from ...mechanisms.quantization.agglomerative import lagrangian
     from ..labels import cluster_label
 
     tr = ctx.trace

@@ -15,7 +15,7 @@ import graphpriv as gp
 from graphpriv.errors import InputError, InputTypeError, UnknownLabelError
 from graphpriv.mechanisms.agglomerative import _Problem, _trajectory
 
-sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))  # tests/: the reference implementations
 from reference_agglomerative import ref_from_range  # noqa: E402
 
 

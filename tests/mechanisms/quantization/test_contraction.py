@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 import graphpriv as gp
 from graphpriv.errors import InputError, UnknownLabelError
 
-sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))  # tests/: the reference implementations
 from reference_agglomerative import ref_from_range  # noqa: E402
 from test_mechanisms_agglomerative import instances  # noqa: E402
 

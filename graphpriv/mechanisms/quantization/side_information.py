@@ -33,15 +33,15 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from .._validation import apply_missing_policy_columns, check_base, check_pairs, factorize_labels, log
-from ..errors import InputError, InputTypeError, TooLargeError
-from ..graphs.support import support_components
-from ..ranges import JointRange, RangeSource, _column
-from .quantization.contraction import Contraction
-from .quantization.problem import OBJECTIVES, _check_lam
-from .quantization.result import AgglomerationResult
-from .trace import MergeTrace, _check_quantization, _groups
-from .utilities import _BoundU2
+from ..._validation import apply_missing_policy_columns, check_base, check_pairs, factorize_labels, log
+from ...errors import InputError, InputTypeError, TooLargeError
+from ...graphs.support import support_components
+from ...ranges import JointRange, RangeSource, _column
+from .contraction import Contraction
+from .problem import OBJECTIVES, _check_lam
+from .result import AgglomerationResult
+from ..trace import MergeTrace, _check_quantization, _groups
+from ..utilities import _BoundU2
 
 __all__ = ["SideInformationRange", "side_information_L0", "side_information_maximin", "SIDE_INFORMATION_MAX_PUBLIC"]
 

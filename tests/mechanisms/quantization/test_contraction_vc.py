@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import graphpriv as gp
 from graphpriv.mechanisms.agglomerative import _Problem
 
-sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))  # tests/: the reference implementations
 from reference_agglomerative import ref_from_range  # noqa: E402
 from test_mechanisms_agglomerative import _fast_steps, _same  # noqa: E402
 

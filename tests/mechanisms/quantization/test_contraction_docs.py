@@ -7,7 +7,7 @@ import pytest
 
 import graphpriv as gp
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "custom_merge_rule.md"
+DOC = Path(__file__).resolve().parents[3] / "docs" / "custom_merge_rule.md"
 
 
 def _blocks():

@@ -43,11 +43,11 @@ and it returns its own Q(1) = {{x1,x2,x4},{x3,x5},{x6,x7}}. Example 3 prints log
 is returned. Example 5's "|S|x2| = |S|x3| = 2" is 1 and 1.
 """
 
-from .quantization.mechanism import _evaluate_groups, _trajectory, agglomerate, evaluate_quantization, lagrangian  # noqa: F401
-from .quantization.problem import (_ALGORITHM, _COST_TOL, _DL_TOL, OBJECTIVES, _check_lam, _check_objective,  # noqa: F401
+from .mechanism import _evaluate_groups, _trajectory, agglomerate, evaluate_quantization, lagrangian  # noqa: F401
+from .problem import (_ALGORITHM, _COST_TOL, _DL_TOL, OBJECTIVES, _check_lam, _check_objective,  # noqa: F401
                                    _check_tie_rule, _Problem, _q, _Stopper, _Traj)
-from .quantization.section_vc import _excl  # noqa: F401
-from .quantization.result import (AgglomerationResult, _build_trace, _result_from_groups, _result_from_trace,  # noqa: F401
+from .section_vc import _excl  # noqa: F401
+from .result import (AgglomerationResult, _build_trace, _result_from_groups, _result_from_trace,  # noqa: F401
                                   _returned_index)
 
 __all__ = ["agglomerate", "AgglomerationResult", "lagrangian", "evaluate_quantization", "OBJECTIVES"]

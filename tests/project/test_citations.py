@@ -15,7 +15,7 @@ import pytest
 import graphpriv as gp
 from graphpriv import citations
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture()

@@ -19,13 +19,13 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InputError, TooLargeError
-from ..ranges import JointRange
-from .quantization.contraction import Contraction
-from .quantization.problem import _check_lam, _Problem
+from ...errors import InputError, TooLargeError
+from ...ranges import JointRange
+from .contraction import Contraction
+from .problem import _check_lam, _Problem
 from .frontier import Frontier, FrontierPoint, pareto_filter
-from .utilities import _BoundU2
-from ..citations import record_use
+from ..utilities import _BoundU2
+from ...citations import record_use
 
 __all__ = ["exact_frontier", "exact_minimum", "ExactMinimum", "set_partitions", "bell_number", "EXACT_MAX_PUBLIC"]
 
@@ -52,7 +52,7 @@ def bell_number(n: int) -> int:
 
 
 def _guard_set_partitions(n: int) -> None:
-    from .._guards import check_dense
+    from ..._guards import check_dense
 
     # the result (B(n) x n int8) and the previous round's rows and choices held while building it
     check_dense(f"set_partitions({n}) (B({n}) = {bell_number(n):.3g} partitions)", 2 * bell_number(n) * (n + 10), 1,

@@ -23,15 +23,15 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from ..errors import InputError, InputTypeError
-from ..ranges import JointRange
-from .quantization.mechanism import _evaluate_groups
-from .quantization.trajectory import _trajectory
-from .quantization.problem import _DL_TOL, _check_tie_rule, _Problem
-from .quantization.result import _build_trace, _result_from_trace
-from .quantization.vc_tree import VCTree, problem10_tree
-from .trace import MergeTrace, _groups
-from ..citations import record_use
+from ...errors import InputError, InputTypeError
+from ...ranges import JointRange
+from .mechanism import _evaluate_groups
+from .trajectory import _trajectory
+from .problem import _DL_TOL, _check_tie_rule, _Problem
+from .result import _build_trace, _result_from_trace
+from .vc_tree import VCTree, problem10_tree
+from ..trace import MergeTrace, _groups
+from ...citations import record_use
 
 __all__ = ["FrontierPoint", "Frontier", "pareto_frontier", "pareto_filter", "trace_frontier", "section_vc_tree", "VCTree"]
 

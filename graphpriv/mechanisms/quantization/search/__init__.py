@@ -77,11 +77,11 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ...errors import InputError, InputTypeError
-from ...ranges import JointRange
-from ..quantization.contraction import Contraction
-from ..quantization.result import _result_from_groups, _returned_index
-from ..quantization.trajectory import _trajectory
+from ....errors import InputError, InputTypeError
+from ....ranges import JointRange
+from ..contraction import Contraction
+from ..result import _result_from_groups, _returned_index
+from ..trajectory import _trajectory
 from . import pruned as _pruned
 from .state import (_clusters, _Eval, _State, _children, _first_group, _partner_pos, _popcount, _pos, _score_pairs,
                     _triu, _words)

@@ -24,7 +24,7 @@ from graphpriv.cli import main
 from graphpriv.errors import InputError
 from graphpriv.outputs import OUTPUT_MARKER
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SANITIZE = ["sanitize", "hungarian", "-s", "age", "-x", "chol", "--missing", "drop", "--objective", "L0",
             "--utility", "U1"]
 

@@ -15,10 +15,10 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from ..errors import TooLargeError
-from ..parallel import parallel_map
-from .quantization.mechanism import agglomerate
-from .quantization.problem import _Problem
+from ...errors import TooLargeError
+from ...parallel import parallel_map
+from .mechanism import agglomerate
+from .problem import _Problem
 from .exact import EXACT_MINIMUM_MAX_PUBLIC, _minimum_from_table, _partition_table
 
 __all__ = ["compare_searches"]

@@ -17,7 +17,7 @@ from graphpriv.mechanisms.quantization.algorithm2 import _SmallestPairByCost
 from graphpriv.mechanisms.quantization.contraction import Contraction
 from graphpriv.mechanisms.quantization.problem import _Problem
 
-sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))  # tests/: the reference implementations
 from reference_agglomerative import ref_from_range  # noqa: E402
 from test_mechanisms_agglomerative import _fast_steps, _same  # noqa: E402
 

@@ -13,12 +13,12 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InputError, InputTypeError
-from ..ranges import JointRange
-from .quantization.contraction import Contraction
-from .quantization.problem import _Problem
-from .quantization.result import AgglomerationResult, _result_from_trace
-from .utilities import U2
+from ...errors import InputError, InputTypeError
+from ...ranges import JointRange
+from .contraction import Contraction
+from .problem import _Problem
+from .result import AgglomerationResult, _result_from_trace
+from ..utilities import U2
 
 __all__ = ["k_anonymity_generalization"]
 

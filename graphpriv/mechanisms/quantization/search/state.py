@@ -15,10 +15,10 @@ import math
 
 import numpy as np
 
-from ...ranges import JointRange
-from ..quantization.problem import _check_lam, _Problem
-from ..trace import _groups, _UnionFind
-from ..utilities import _BoundU2
+from ....ranges import JointRange
+from ..problem import _check_lam, _Problem
+from ...trace import _groups, _UnionFind
+from ...utilities import _BoundU2
 
 
 # ====================================================================== evaluator

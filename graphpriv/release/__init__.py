@@ -1,0 +1,21 @@
+"""What a quantisation mechanism releases: released values, the mapping document, the writers and the audit.
+
+A quantisation X̂ of the public column X (Ding & Farokhi, *Developing Non-Stochastic Privacy-Preserving
+Policies Using Agglomerative Clustering*, Section V) is published by replacing every public value by a
+released value of its cluster. One home for every step of that:
+
+* :mod:`.labels` -- the released values: generalisation labels, codewords and their precision;
+* :mod:`.mapping` -- :class:`Release` (apply the mapping to a column) and the ``mapping.json`` document;
+* :mod:`.writer` -- the CSV (byte for byte) and Parquet (schema kept) writers of a released table;
+* :mod:`.stream` -- the streamed release of files, folders and globs, one part per input file.
+
+The former module paths ``graphpriv.mechanisms.release``, ``graphpriv.release_writer`` and
+``graphpriv.release_stream`` still import.
+"""
+
+from .labels import *  # noqa: F401,F403
+from .labels import __all__ as _labels_all
+from .mapping import *  # noqa: F401,F403
+from .mapping import __all__ as _mapping_all
+
+__all__ = [*_mapping_all, *_labels_all]
