@@ -14,8 +14,9 @@ from __future__ import annotations
 import numpy as np
 
 from .graphs import format_label, styled
-from .labels import hierarchy_linkage
+from .labels import elide, hierarchy_linkage
 from .merges import _check_trace, status_color, step_status, step_title
+from .matrix import FOCUS_BUDGET
 from .style import PAGE_WIDTH, ROLE, axes_or_new, component_color
 
 __all__ = ["plot_merge_hierarchy"]
@@ -69,6 +70,7 @@ def plot_merge_hierarchy(trace, t: int | None = None, ax=None, *, labels: bool |
     ['$x_{1}$', '$x_{3}$', '$x_{7}$']
     """
     from matplotlib.collections import LineCollection, PatchCollection
+    from matplotlib.legend_handler import HandlerTuple
     from matplotlib.lines import Line2D
     from matplotlib.patches import Rectangle
 
@@ -91,6 +93,9 @@ def plot_merge_hierarchy(trace, t: int | None = None, ax=None, *, labels: bool |
     leaves = coords.leaves
     width = n
     slot = np.arange(n, dtype=float)  # drawing column of every leaf, left to right
+    cell_w = np.ones(n)               # and its width
+    if align is None and n > FOCUS_BUDGET:   # focus + context on its own: the merged clusters in full detail
+        align = _own_layout(trace, t, leaves)
     if align is not None:
         if not np.array_equal(np.asarray(align.bands.order), np.asarray(leaves)):
             from ..errors import InputError
@@ -98,6 +103,8 @@ def plot_merge_hierarchy(trace, t: int | None = None, ax=None, *, labels: bool |
             raise InputError("align must be the matrix cells of this trace drawn with order='hierarchy' "
                              "(gp.viz.matrix_cells(trace, jr, t, order='hierarchy'))")
         slot, width = np.asarray(align.xpos, dtype=float), align.width
+        if hasattr(align, "left"):
+            cell_w = np.asarray(align.right) - np.asarray(align.left)
     # every node's x on the drawing columns (leaf i of the order at 5 + 10 slot[i]), then the links
     x = np.empty(n + len(Z))
     x[leaves] = 5 + 10 * slot
@@ -130,7 +137,7 @@ def plot_merge_hierarchy(trace, t: int | None = None, ax=None, *, labels: bool |
                           autolim=False)
     strip = 0.045 * (T + 0.3)
     # the leaves' component strip, one collection (one patch per leaf costs ~1 ms each at 150 leaves)
-    strip_cells = PatchCollection([Rectangle((10 * slot[i], -strip), 10, strip * 0.85) for i in range(len(leaves))],
+    strip_cells = PatchCollection([Rectangle((10 * slot[i] + 5 - 5 * cell_w[i], -strip), 10 * cell_w[i], strip * 0.85) for i in range(len(leaves))],
                                   facecolors=[component_color(int(comp0[leaf])) for leaf in leaves], edgecolors="none",
                                   linewidths=0, clip_on=False, gid="graphpriv-component-strip")
     ax.add_collection(strip_cells, autolim=False)
@@ -150,12 +157,18 @@ def plot_merge_hierarchy(trace, t: int | None = None, ax=None, *, labels: bool |
         where = {j: i for i, j in enumerate(leaves)}
         code = {x: i for i, x in enumerate(labs)}
         events = merge_events(trace, t)
-        if 0 < len(events) <= 3:  # one label per merged cluster, under the middle of its leaves
-            ticks = [(float(np.mean([5 + 10 * slot[where[code[x]]] for x in e.a | e.b])), cluster_label(e.a | e.b, labs, max_members=3))
-                     for e in events]
+        if 0 < len(events) <= 3:  # one label per merged cluster, under the middle of its leaves (elided; full text as url)
+            ticks = []
+            for e in events:
+                members = e.a | e.b
+                ticks.append((float(np.mean([5 + 10 * slot[where[code[x]]] for x in members])),
+                               elide(cluster_label(members, labs, max_members=3, max_chars=9), 22),
+                               cluster_label(members, labs, max_members=3)))
             ticks.sort()
-            ax.set_xticks([p for p, _ in ticks])
-            ax.set_xticklabels([txt for _, txt in ticks], rotation=0, fontsize=6, color=ROLE["merge"])
+            ax.set_xticks([p for p, _, _ in ticks])
+            ax.set_xticklabels([txt for _, txt, _ in ticks], rotation=0, fontsize=6, color=ROLE["merge"])
+            for (_, _, full), lab in zip(ticks, ax.get_xticklabels()):
+                lab.set_url(full)
         else:
             ax.set_xticks([])
         ax.set_xlabel(f"{n} public values (leaves), coloured by their component of $G_X$", fontsize=7)
@@ -176,16 +189,24 @@ def plot_merge_hierarchy(trace, t: int | None = None, ax=None, *, labels: bool |
                 bbox=dict(facecolor="white", edgecolor="none", pad=0.5, alpha=0.8))
         if t != r:
             ax.text(0, r + 0.5, f" released: $t={r}$", ha="left", va="bottom", fontsize=6.5, color=ROLE["frontier"], zorder=6)
+    entries = [(Line2D([], [], color=ROLE["merge"], linewidth=1.6), f"merged at $t={t}$"),
+               (Line2D([], [], color=ROLE["merge"], linewidth=0.9, linestyle="--"), cut_text)]
+    if t != r:
+        entries.append((Line2D([], [], color=ROLE["frontier"], linewidth=0.9, linestyle=":"), f"released: $t={r}$"))
+    inside = [c for c in dict.fromkeys(cols) if c not in (ROLE["merge"], REJECTED, "#404040")]
+    if inside:   # the component colours of the links, explained once
+        entries.append((tuple(Line2D([], [], color=c, linewidth=1.2) for c in inside[:4]),
+                        "merge inside one component of $G_X$"))
+    if "#404040" in by_colour:
+        entries.append((Line2D([], [], color="#404040", linewidth=0.8), "merge across components"))
+    if not all(accepted):
+        entries.append((Line2D([], [], color=REJECTED), r"rejected step ($\Delta\mathcal{L}\geq 0$)"))
+    if len(roots) > 1:
+        entries.append((Line2D([], [], color=COMPLETING), f"{len(roots)} clusters left at the end"))
+    ax.graphpriv_legend = entries
     if legend:
-        handles = [Line2D([], [], color=ROLE["merge"], linewidth=1.6, label=f"merged at $t={t}$"),
-                   Line2D([], [], color=ROLE["merge"], linewidth=0.9, linestyle="--", label=cut_text)]
-        if t != r:
-            handles.append(Line2D([], [], color=ROLE["frontier"], linewidth=0.9, linestyle=":", label=f"released: $t={r}$"))
-        if len(roots) > 1:
-            handles.append(Line2D([], [], color=COMPLETING, label=f"{len(roots)} clusters left at the end (not joined)"))
-        if not all(accepted):
-            handles.append(Line2D([], [], color=REJECTED, label=r"rejected step ($\Delta\mathcal{L}\geq 0$)"))
-        leg = ax.legend(handles=handles, loc="upper right", fontsize=6, frameon=True, framealpha=0.92, borderpad=0.4)
+        leg = ax.legend(*zip(*entries), handler_map={tuple: HandlerTuple(ndivide=None, pad=0)}, loc="upper right",
+                        fontsize=6, frameon=True, framealpha=0.92, borderpad=0.4)
         leg.get_frame().set_edgecolor("#bbbbbb")
         leg.get_frame().set_linewidth(0.5)
         leg.set_zorder(7)
@@ -195,6 +216,19 @@ def plot_merge_hierarchy(trace, t: int | None = None, ax=None, *, labels: bool |
         ax.set_title(title, fontsize=8, color=status_color(trace, t))
     ax.graphpriv_status = step_status(trace, t)
     return ax
+
+
+def _own_layout(trace, t: int, leaves):
+    """:func:`graphpriv.viz.focus_layout` of the leaves in hierarchy order, focused on the clusters merged at t."""
+    from .matrix import focus_layout, matrix_bands
+
+    bands = matrix_bands(trace, None, t, order="hierarchy")
+    code = {x: i for i, x in enumerate(trace.public_labels)}
+    band_of = np.empty(len(bands.order), dtype=np.int64)
+    for k, (a, c) in enumerate(bands.cluster_bounds):
+        band_of[bands.order[a:c]] = k
+    focus = {int(band_of[code[next(iter(a | b))]]) for a, b in trace.steps[t].merged} if t > 0 else set()
+    return focus_layout(bands, focus)
 
 
 def _final_roots(Z: np.ndarray, n: int, T: int) -> np.ndarray:
