@@ -551,15 +551,15 @@ def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, t
     for a, c in lay.context:   # the collapsed runs: a grey bracket under the matrix
         ax.plot([lay.left[a] + 0.1, lay.right[c - 1] - 0.1], [-0.012, -0.012], color="#9a9a9a", linewidth=1.6,
                 transform=ax.get_xaxis_transform(), clip_on=False, solid_capstyle="butt", gid="graphpriv-context-band")
-    # rows: one number format for the whole axis
-    fit = max(2, int(h_pts / 7.5))
-    step_r = max(1, int(np.ceil(R / fit)))
-    rows = np.arange(0, R, step_r)
+    # rows: one locator and one formatter for the whole axis (integer row positions, labels in one number format,
+    # as many as the final axes height holds)
+    from matplotlib.ticker import FuncFormatter, MaxNLocator
+
     sfmt = number_format(s_labels)
-    ax.set_yticks(rows)
-    ax.set_yticklabels([elide(sfmt(s_labels[s_order[i]]), 16) for i in rows], fontsize=6)
-    for i, lab in zip(rows, ax.get_yticklabels()):
-        lab.set_url(str(s_labels[s_order[i]]))
+    row_text = [elide(sfmt(s_labels[s_order[i]]), 16) for i in range(R)]
+    ax.yaxis.set_major_locator(MaxNLocator(nbins="auto", integer=True, min_n_ticks=1))
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: row_text[int(round(v))] if 0 <= round(v) < R and abs(v - round(v)) < 1e-6 else ""))
+    ax.tick_params(axis="y", labelsize=6)
     ax.tick_params(axis="both", length=2, pad=1.5)
     ax.set_ylabel("sensitive $S$")
     how = "by component, cluster, value" if order == "components" else "in the order of the merge hierarchy's leaves"
@@ -626,7 +626,10 @@ def _matrix_image(cells: MatrixCells, lay: FocusLayout, comp0: np.ndarray) -> np
     o = np.add.reduceat(cells.original.astype(np.float32), starts, axis=1) / sizes
     q = np.add.reduceat(cells.quantized.astype(np.float32), starts, axis=1) / sizes
     a = np.where(o > 0, 0.3 + 0.6 * o, np.where(q > 0, 0.12 + 0.15 * q, 0.0))[..., None]   # (R, units, 1)
-    many = (sizes > 1)[:, None]
+    ctx = np.zeros(len(lay.xpos), dtype=bool)
+    for a_, c_ in lay.context:
+        ctx[a_:c_] = True
+    many = ((sizes > 1) & ctx[starts])[:, None]
     colour = np.where(many, 0.45 * colour + 0.55 * 0.45, colour)        # collapsed units: muted colours
     ground = np.where(many[None, :, :], np.array(to_rgb("#f3f0e8")), np.ones(3))
     img = ground * (1 - a) + colour[None, :, :] * a
