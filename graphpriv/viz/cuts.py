@@ -19,7 +19,7 @@ import textwrap
 import numpy as np
 
 from ..ranges import JointRange
-from .labels import cluster_label, label_key
+from .labels import cluster_label, label_key, wrap_label
 from .style import COLUMN_WIDTH, ROLE, _tint, axes_or_new
 
 __all__ = ["plot_cut_sides", "CUT_EDGES_LISTED"]
@@ -147,7 +147,7 @@ def plot_cut_sides(jr: JointRange, cut, ax=None, *, title: str | bool | None = T
         ax.add_patch(disc)
         n_x, n_s, n_c = counts[k]
         members = cluster_label(sides[k], jr.public_labels.tolist(), max_members=3)
-        members = "\n".join(textwrap.wrap(members, 20, break_long_words=True)[:2])
+        members = wrap_label(members, 20, 2)   # elided in the middle: the count and the last value stay
         comp = f", {n_c} components" if n_c > 1 else ""
         ax.annotate(f"{names[k]}: $|X|={n_x}$\n$|S|={n_s}${comp}\n{members}", (centres[k][0], 0), xycoords=under,
                     xytext=(0, -2), textcoords="offset points", ha="center", va="top", fontsize=6.5, color="#202020",

@@ -151,6 +151,29 @@ def elide(text: str, max_chars: int = 24) -> str:
     return text[:head] + "…" + (text[-tail:] if tail else "")
 
 
+def wrap_label(text: str, width: int, lines: int) -> str:
+    """``text`` wrapped to at most ``lines`` lines of ``width`` characters, elided in the middle (:func:`elide`)
+    until it fits, so its end (the count, the last value) is never lost.
+
+    Examples
+    --------
+    >>> from graphpriv.viz.labels import wrap_label
+    >>> print(wrap_label("Kalobersted, Hamvilleburgford, …, Wickholmstad (120)", 14, 3))
+    Kalobersted, H
+    amvil…Wickholm
+    stad (120)
+    """
+    import textwrap
+
+    text = str(text)
+    n = len(text)
+    while True:
+        out = textwrap.wrap(elide(text, n), width, break_long_words=True)
+        if len(out) <= lines or n <= 4:
+            return "\n".join(out[:lines])
+        n -= 2
+
+
 _UNIVERSE_CACHE: list = []   # [(universe object, sorted label keys)], the last few universes seen
 
 
