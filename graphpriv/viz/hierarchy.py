@@ -228,7 +228,9 @@ def _own_layout(trace, t: int, leaves):
     for k, (a, c) in enumerate(bands.cluster_bounds):
         band_of[bands.order[a:c]] = k
     focus = {int(band_of[code[next(iter(a | b))]]) for a, b in trace.steps[t].merged} if t > 0 else set()
-    return focus_layout(bands, focus)
+    from .matrix import _ever_merged
+
+    return focus_layout(bands, focus, also=_ever_merged(trace)[bands.order])
 
 
 def _final_roots(Z: np.ndarray, n: int, T: int) -> np.ndarray:

@@ -105,8 +105,8 @@ def _decimals(x) -> int:
 
 
 def number_format(values, *, max_decimals: int = 3):
-    """One text format for every number of an axis: the same count of decimals for all of them (the most any
-    value needs, at most ``max_decimals``), so ticks never mix ``10.3`` with ``11.84267``. Returns a function
+    """One text format for every number of an axis: the same count of decimals for all of them (what 95 % of the
+    values need, at most ``max_decimals``), so ticks never mix ``10.3`` with ``11.84267``. Returns a function
     value -> text; text values pass through :func:`elide` unchanged in form (numbers among text keep their own text).
 
     Examples
@@ -115,13 +115,18 @@ def number_format(values, *, max_decimals: int = 3):
     >>> f = number_format([10.3, 11.84267, 12])
     >>> [f(v) for v in (10.3, 11.84267, 12)]
     ['10.300', '11.843', '12.000']
+    >>> f = number_format([0.5 * k for k in range(40)] + [11.84267])      # one outlier among 41 values
+    >>> [f(v) for v in (10.5, 11.84267, 12)]
+    ['10.5', '11.8', '12.0']
     >>> number_format([1, 20, 300])(20)
     '20'
     >>> number_format(["Aachen", 3])("Aachen")
     'Aachen'
     """
     vals = [v for v in values if _is_number(v)]
-    d = min(max_decimals, max((_decimals(v) for v in vals), default=0))
+    # the decimals that 95 % of the values need (a few long outliers are rounded, not every label lengthened)
+    need = sorted(_decimals(v) for v in vals)
+    d = min(max_decimals, need[min(len(need) - 1, int(0.95 * len(need)))] if need else 0)
 
     def fmt(v) -> str:
         if _is_number(v):

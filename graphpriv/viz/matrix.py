@@ -283,7 +283,7 @@ class FocusLayout:
         return len(self.unit_start) - 1 < len(self.xpos)
 
 
-def focus_layout(cells: MatrixCells, focus_bands=(), *, budget: int = FOCUS_BUDGET) -> FocusLayout:
+def focus_layout(cells: MatrixCells, focus_bands=(), *, budget: int = FOCUS_BUDGET, also=None) -> FocusLayout:
     """Focus + context: every column gets its own drawing unit when there are at most ``budget`` of them
     (the positions of :func:`matrix_cells`, components separated by gaps); past that the clusters in
     ``focus_bands`` (indices into ``cells.bands.cluster_bounds``, e.g. the clusters merged at t) and their
@@ -298,6 +298,9 @@ def focus_layout(cells: MatrixCells, focus_bands=(), *, budget: int = FOCUS_BUDG
         Bands drawn in full detail.
     budget : int
         Drawing units available.
+    also : numpy.ndarray of bool, optional
+        Columns (display order) also kept in full detail when the focus leaves room for them (e.g. every value
+        the trace merges at some step).
 
     Returns
     -------
@@ -332,14 +335,18 @@ def focus_layout(cells: MatrixCells, focus_bands=(), *, budget: int = FOCUS_BUDG
         hi = bounds[min(len(bounds) - 1, k + FOCUS_NEIGHBOURS)][1]
         focus[max(lo, a - FOCUS_NEIGHBOUR_COLUMNS):a] = True
         focus[c:min(hi, c + FOCUS_NEIGHBOUR_COLUMNS)] = True
+    cap_f = int(0.6 * budget)
+    if also is not None and int((focus | also).sum()) <= cap_f:
+        focus |= np.asarray(also, dtype=bool)
     runs = _runs(focus.astype(np.int8))
     n_f = int(focus.sum())
-    cap_f = int(0.6 * budget)
     g_f = max(1, -(-n_f // cap_f)) if n_f else 1
     units_f = sum(-(-(c - a) // g_f) for a, c in runs if focus[a])
     ctx_runs = [(a, c) for a, c in runs if not focus[a]]
     n_c = n - n_f
-    avail = max(budget - units_f, len(ctx_runs), 1)
+    # the context never takes more room than the focus needs (at least a third of the budget): a small focus
+    # is drawn wide, not squeezed to the edge by thousands of collapsed values
+    avail = max(min(budget - units_f, max(units_f, budget // 3)), len(ctx_runs), 1)
     g_c = max(1, -(-n_c // avail)) if n_c else 1
     starts: list[int] = []
     for a, c in runs:
@@ -459,7 +466,7 @@ def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, t
         merged_bands.setdefault(k, []).append(e.number)
         if e.joined:
             joined_bands.add(k)
-    lay = focus_layout(cells, merged_bands)
+    lay = focus_layout(cells, merged_bands, also=_ever_merged(trace)[b.order])
     W = lay.width
     ax = axes_or_new(ax, PAGE_WIDTH, 2.6)
     img = _matrix_image(cells, lay, comp0)
@@ -584,6 +591,12 @@ def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, t
     ax.graphpriv_bands = b
     ax.graphpriv_layout = lay
     return ax
+
+
+def _ever_merged(trace) -> np.ndarray:
+    """Public codes whose cluster at the last step has more than one value (merged at some step)."""
+    ids = trace.cluster_ids(len(trace) - 1)
+    return np.bincount(ids, minlength=len(ids))[ids] > 1
 
 
 def _is_num(x) -> bool:
