@@ -155,9 +155,10 @@ def plot_component_graph(trace, t: int | None = None, ax=None, *, title: str | b
         prev = {c: (codes, pos) for c, codes, pos, _ in _component_nodes(trace, t - 1, base, comp0)}
         now = {int(i): (pos, r) for (c, codes, pos, _), r in zip(nodes, radius) for i in codes}
         seen: set[int] = set()
+        prev_ids = trace.component_ids(t - 1)   # smallest public code of each value's component of G_X̂(t-1)
         for e in events:
-            for comp in (e.component_a, e.component_b):
-                c = min(code[x] for x in comp)
+            for side in (e.a, e.b):
+                c = int(prev_ids[code[next(iter(side))]])
                 if c in seen:   # one ghost per former component, however many pairs joined it
                     continue
                 seen.add(c)
