@@ -508,6 +508,11 @@ def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, t
     badges = _pair_badges(ax, b, merged_bands, joined_bands, band_l, band_r, ppu, h_pts, len(events), strip_y0)
     if badges:
         strip_y0 = badges
+    if anonymity is not True and anonymity is not False and anonymity is not None:
+        # the strip is an axes of the caller's layout: reserve the room of two rows of badges at every step, so
+        # the frames of an animation (one layout for all) and the panels of a trace line up
+        ax.text(0.0, 1.04 + 2 * 5.5 * 1.45 / h_pts, "0", fontsize=5.5, color="none", transform=ax.transAxes,
+                clip_on=False, gid="graphpriv-badge-room")
     # column labels: one number format for the axis, long text elided (full text as the label's url)
     fmt = number_format(labels_x)
     on = True if labels == "auto" else bool(labels)

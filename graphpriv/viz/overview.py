@@ -61,7 +61,7 @@ def _step_numbers(ax, trace, t: int) -> None:
     ax.axis("off")
     st = trace.steps[t]
     k = st.n_components
-    lines = [rf"$|\mathcal{{Q}}^{{({t})}}|={st.n_clusters}$ clusters of {trace.n_public} values",
+    lines = [rf"$|\mathcal{{Q}}^{{({t})}}|={st.n_clusters}$ of {trace.n_public} values",
              rf"$|\mathcal{{P}}^{{({t})}}|={k}$, $I^*={math.log2(k) if k > 0 else float('nan'):.2f}$ bits",
              rf"$\mathcal{{L}}={st.L:.3f}$" + (rf", $\Delta\mathcal{{L}}={st.delta_L:+.3f}$" if t > 0 else "")]
     ax.text(0.0, 0.5, "\n".join(lines), ha="left", va="center", fontsize=6.5, transform=ax.transAxes, linespacing=1.5,
