@@ -192,8 +192,8 @@ def plot_merge_hierarchy(trace, t: int | None = None, ax=None, *, labels: bool |
                 bbox=dict(facecolor="white", edgecolor="none", pad=0.5, alpha=0.8))
         if t != r:
             ax.text(0, r + 0.5, f" released: $t={r}$", ha="left", va="bottom", fontsize=6.5, color=ROLE["frontier"], zorder=6)
-    entries = [(Line2D([], [], color=ROLE["merge"], linewidth=1.6), f"merged at $t={t}$"),
-               (Line2D([], [], color=ROLE["merge"], linewidth=0.9, linestyle="--"), cut_text)]
+    entries = [(Line2D([], [], color=ROLE["merge"], linewidth=1.6), f"merged at $t={t}$")] if ROLE["merge"] in by_colour else []
+    entries.append((Line2D([], [], color=ROLE["merge"], linewidth=0.9, linestyle="--"), cut_text))
     if t != r:
         entries.append((Line2D([], [], color=ROLE["frontier"], linewidth=0.9, linestyle=":"), f"released: $t={r}$"))
     inside = [c for c in dict.fromkeys(cols) if c not in (ROLE["merge"], REJECTED, "#404040")]

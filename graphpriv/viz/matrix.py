@@ -536,7 +536,7 @@ def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, t
                           f"{c - a} values: {fmt(members[0])} to {fmt(members[1])} (collapsed)", 2, "#707070"))
         if len(items) < 400:   # the other clusters, as room allows
             for k, (a, c) in enumerate(b.cluster_bounds):
-                if k not in merged_bands and lay.unit[a] == lay.unit[c - 1] - (c - a) + 1 and (c - a) <= 400:
+                if k not in merged_bands and lay.right[a] - lay.left[a] > 0.999 and (c - a) <= 400:   # own units
                     items.append(((band_l[k] + band_r[k]) / 2, None, (a, c), 3, "black"))
                     if len(items) > 800:
                         break
