@@ -122,8 +122,9 @@ _PLOT_MODELS = {
     "joint_range": lambda ns, nx: 0.01 * (ns + nx) + 1e-6 * ns * nx,
     # node-link drawing of G_X: layout and one artist per node and edge (24 s at |X| = 500)
     "confusability": lambda ns, nx: 2.2e-3 * nx ** 1.5,
-    # merge-step panels (matrix view past a few dozen public values; 4 s at |X| = 500)
-    "trace": lambda ns, nx: 0.01 * (ns + nx),
+    # merge-step panels (focus + context matrix views past a few dozen public values: about 1.5 s a panel at
+    # |X| = 10^4, |S| = 35; the dense |S| x |X| cells of each panel dominate for many sensitive values)
+    "trace": lambda ns, nx: 0.5 + 3e-4 * (ns + nx) + 3e-7 * ns * nx,
 }
 _PLOT_INSTEAD = {
     "joint_range": "gp.components / gp.analysis report figures (component sizes and anonymity-set sizes), or plot a "

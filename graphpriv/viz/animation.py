@@ -137,7 +137,7 @@ def animate_trace(trace, jr, path, *, fps: float = 1.0, format: str | None = Non
             # one layout (panels do not jump), and the layout, most of a frame's drawing time, is solved once
             draw_merge_view(fig, trace, jr, steps[-1])
             fig.suptitle(fig.get_suptitle() + f"   [{len(steps)}/{len(steps)}]", fontsize=10)
-            fig.canvas.draw()
+            fig.get_layout_engine().execute(fig)      # the layout only, no rendering
             frozen.extend(a.get_position() for a in fig.axes)
             fig.set_layout_engine("none")
 

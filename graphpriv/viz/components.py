@@ -34,6 +34,24 @@ def _component_nodes(trace, t: int, base: np.ndarray, comp0: np.ndarray):
     return out
 
 
+def _fit_label(vals, universe, fit: int) -> str:
+    """A component's label in at most ``fit`` characters per line: its members (short clusters) or its first and
+    last value, elided, over its size; only the size when even that does not fit."""
+    from .labels import elide
+
+    full = cluster_label(vals, universe, max_members=3, math=True)
+    plain = full.replace("$", "")
+    if len(plain) <= fit:
+        return full
+    if len(vals) == 1:
+        return elide(plain, max(fit, 4))
+    each = max(3, (fit - 1) // 2)
+    head = cluster_label(vals, universe, max_members=1, max_chars=each)
+    rng, _, count = head.rpartition(" (")
+    rng = rng if len(rng) <= max(fit, 7) else elide(rng, max(fit, 7))
+    return f"{rng}\n({count}" if fit >= 5 else f"({count}"
+
+
 @styled
 def plot_component_graph(trace, t: int | None = None, ax=None, *, title: str | bool | None = True,
                          labels: bool | str = "auto"):
@@ -98,6 +116,13 @@ def plot_component_graph(trace, t: int | None = None, ax=None, *, title: str | b
     for e in events:
         joined_codes.add(code[next(iter(e.a))])
     on = (len(nodes) <= 40) if labels == "auto" else bool(labels)
+    fs_lab = 5.5 if len(nodes) > 8 else 6.5
+    # characters that fit under a node without reaching the next one (the grid is one unit per component)
+    from .graphs import _points_per_unit
+
+    ax.set_xlim(base.min(axis=0)[0] - 0.75, base.max(axis=0)[0] + 0.75)
+    ax.set_ylim(base.min(axis=0)[1] - 0.85, base.max(axis=0)[1] + 0.75)
+    fit = int(0.95 * _points_per_unit(ax) / (0.56 * fs_lab))
     for (c, codes, pos, parts), r in zip(nodes, radius):
         start = 90.0
         tot = sum(parts.values())
@@ -114,8 +139,10 @@ def plot_component_graph(trace, t: int | None = None, ax=None, *, title: str | b
             ax.add_patch(ring)
         if on:
             vals = [labels_x[i] for i in codes]
-            ax.text(pos[0], pos[1] - r - 0.05, cluster_label(vals, labels_x, max_members=3, math=True), ha="center",
-                    va="top", fontsize=5.5 if len(nodes) > 8 else 6.5)
+            full = cluster_label(vals, labels_x, max_members=3)
+            text = _fit_label(vals, labels_x, fit)
+            ax.text(pos[0], pos[1] - r - 0.05, text, ha="center", va="top", fontsize=fs_lab, url=full,
+                    gid="graphpriv-component-label")
     lo = base.min(axis=0) - 0.75
     hi = base.max(axis=0) + 0.75
     ax.set_xlim(lo[0], hi[0])
@@ -127,9 +154,14 @@ def plot_component_graph(trace, t: int | None = None, ax=None, *, title: str | b
         ppu = _points_per_unit(ax)
         prev = {c: (codes, pos) for c, codes, pos, _ in _component_nodes(trace, t - 1, base, comp0)}
         now = {int(i): (pos, r) for (c, codes, pos, _), r in zip(nodes, radius) for i in codes}
+        seen: set[int] = set()
+        prev_ids = trace.component_ids(t - 1)   # smallest public code of each value's component of G_X̂(t-1)
         for e in events:
-            for comp in (e.component_a, e.component_b):
-                c = min(code[x] for x in comp)
+            for side in (e.a, e.b):
+                c = int(prev_ids[code[next(iter(side))]])
+                if c in seen:   # one ghost per former component, however many pairs joined it
+                    continue
+                seen.add(c)
                 pcodes, ppos = prev[c]
                 target, tr_ = now[c]
                 if np.allclose(ppos, target):
@@ -138,8 +170,7 @@ def plot_component_graph(trace, t: int | None = None, ax=None, *, title: str | b
                 ax.add_patch(Circle(ppos, pr, fill=False, edgecolor=ROLE["merge"], linestyle=(0, (2, 2)),
                                     linewidth=0.9, zorder=3))
                 if np.hypot(*(ppos - target)) > pr + tr_:   # a ghost apart from the joined node: name and arrow
-                    ax.text(ppos[0], ppos[1] - pr - 0.04, cluster_label([labels_x[i] for i in pcodes], labels_x,
-                                                                        max_members=3, math=True),
+                    ax.text(ppos[0], ppos[1] - pr - 0.04, _fit_label([labels_x[i] for i in pcodes], labels_x, fit),
                             ha="center", va="top", fontsize=5.5, color=ROLE["merge"], gid="graphpriv-ghost-label")
                     ax.add_patch(FancyArrowPatch(ppos, target, arrowstyle="-|>", mutation_scale=7, color=ROLE["merge"],
                                                  shrinkA=pr * ppu, shrinkB=(tr_ + 0.04) * ppu, linewidth=0.9, zorder=3))

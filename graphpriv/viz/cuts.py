@@ -19,7 +19,7 @@ import textwrap
 import numpy as np
 
 from ..ranges import JointRange
-from .labels import cluster_label, label_key
+from .labels import cluster_label, label_key, wrap_label
 from .style import COLUMN_WIDTH, ROLE, _tint, axes_or_new
 
 __all__ = ["plot_cut_sides", "CUT_EDGES_LISTED"]
@@ -112,10 +112,12 @@ def plot_cut_sides(jr: JointRange, cut, ax=None, *, title: str | bool | None = T
     if len(edges) > len(listed):
         lines.append(f"… and {len(edges) - len(listed)} more (cut.cut_edges)")
     head = ("cut edges $x - x'$ ($x\\in X'$)\nand the sensitive values they share:" if kappa else
-            "no public value of $X'$ shares a\nsensitive value with one outside it")
+            "no public value of $X'$ shares a\nsensitive value with one outside it:\n"
+            + ("$s$ and $t$ lie in different\ncomponents of $G_X$" if st else "both sides are unions of\ncomponents, "
+               "$G_X$ is decomposable"))
     rmax, cx = 0.5, 1.3  # largest disc radius, distance of each disc centre from the middle
     x_lo, x_hi = -cx - rmax - 0.15, cx + rmax + 0.15
-    y_lo, y_hi = -rmax - 0.04, rmax + (0.34 if st else 0.06)
+    y_lo, y_hi = -rmax - 0.04, rmax + 0.34   # room for the terminals of an s-t cut, always: panels side by side align
     # below the axes, in points: the two side labels, the legend, the edge list
     label_pts, legend_pts, line_pts = 38.0, 14.0 if legend else 0.0, 6.5 * 1.35
     below = label_pts + legend_pts + line_pts * (len(lines) + 2) + 6
@@ -145,15 +147,18 @@ def plot_cut_sides(jr: JointRange, cut, ax=None, *, title: str | bool | None = T
         ax.add_patch(disc)
         n_x, n_s, n_c = counts[k]
         members = cluster_label(sides[k], jr.public_labels.tolist(), max_members=3)
-        members = "\n".join(textwrap.wrap(members, 20, break_long_words=True)[:2])
+        members = wrap_label(members, 20, 2)   # elided in the middle: the count and the last value stay
         comp = f", {n_c} components" if n_c > 1 else ""
         ax.annotate(f"{names[k]}: $|X|={n_x}$\n$|S|={n_s}${comp}\n{members}", (centres[k][0], 0), xycoords=under,
                     xytext=(0, -2), textcoords="offset points", ha="center", va="top", fontsize=6.5, color="#202020",
                     annotation_clip=False)
         if st:  # the terminal of this side, on top of its disc
             term, letter = (cut.s, "s") if k == 0 else (cut.t, "t")
-            ax.plot([centres[k][0]], [radius[k]], marker="v", markersize=5, color="black", zorder=4)
-            ax.text(centres[k][0], radius[k] + 0.08, f"${letter}$ = {_text(term)}", ha="center", va="bottom",
+            # the arrow stops above the disc (a one-value disc is smaller than the arrow head)
+            ax.annotate("", (centres[k][0], radius[k] + 0.02), xytext=(centres[k][0], radius[k] + 0.16),
+                        arrowprops=dict(arrowstyle="-|>", color="black", linewidth=0.8, mutation_scale=7,
+                                        shrinkA=0, shrinkB=0), zorder=4)
+            ax.text(centres[k][0], radius[k] + 0.17, f"${letter}$ = {_text(term)}", ha="center", va="bottom",
                     fontsize=7, zorder=4, gid=f"graphpriv-terminal-{letter}")
     x0, x1 = centres[0][0] + radius[0], centres[1][0] - radius[1]
     if kappa:
@@ -166,10 +171,8 @@ def plot_cut_sides(jr: JointRange, cut, ax=None, *, title: str | bool | None = T
                 fontweight="bold", gid="graphpriv-cut-label")
     else:
         ax.plot([x0 + 0.05, x1 - 0.05], [0, 0], color=ROLE["edge"], linestyle=(0, (2, 2)), linewidth=0.9, zorder=2)
-        why = ("$s$, $t$ in different\ncomponents of $G_X$" if st else "unions of components:\n$G_X$ is decomposable")
         ax.text((x0 + x1) / 2, 0.06, "no cut edge", ha="center", va="bottom", fontsize=7.5, color=ROLE["cut"],
                 fontweight="bold", gid="graphpriv-cut-label")
-        ax.text((x0 + x1) / 2, -0.06, why, ha="center", va="top", fontsize=6, color="#404040")
     ax.set_xlim(x_lo, x_hi)
     ax.set_ylim(y_lo, y_hi)
     if legend:

@@ -28,7 +28,7 @@ import scipy.sparse as sp
 from .._guards import check_plot_labels, check_plot_range
 from ..errors import InputError, InputTypeError
 from ..ranges import JointRange
-from .labels import cluster_label, format_label  # noqa: F401  (format_label stays importable from here)
+from .labels import cluster_label, format_label, wrap_label  # noqa: F401  (format_label stays importable from here)
 from .style import COLUMN_WIDTH, ROLE, _tint, axes_or_new, component_color
 
 __all__ = [
@@ -669,7 +669,7 @@ def _plot_component_discs(jr: JointRange, ax, title, bipartite: bool):
         x, y = col + 0.5, -row * 1.25
         r = max(0.06, rmax * np.sqrt(n_x / big))
         ax.add_patch(Circle((x, y), r, facecolor=_tint(colour), edgecolor=colour, linewidth=1.4))
-        wrapped = "\n".join(textwrap.wrap(text if len(text) <= 60 else text[:59] + "…", 14, break_long_words=True)[:3])
+        wrapped = wrap_label(text, 14, 3)   # elided in the middle: the count and the last value stay
         ax.text(x, y - rmax - 0.06, f"|X|={n_x} |S|={n_s}\n{wrapped}", ha="center", va="top", fontsize=6)
     ax.set_xlim(0, per_row)
     ax.set_ylim(-(n_rows - 1) * 1.25 - rmax - 0.75, rmax + 0.08)

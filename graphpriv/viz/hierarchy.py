@@ -14,8 +14,9 @@ from __future__ import annotations
 import numpy as np
 
 from .graphs import format_label, styled
-from .labels import hierarchy_linkage
+from .labels import elide, hierarchy_linkage
 from .merges import _check_trace, status_color, step_status, step_title
+from .matrix import FOCUS_BUDGET
 from .style import PAGE_WIDTH, ROLE, axes_or_new, component_color
 
 __all__ = ["plot_merge_hierarchy"]
@@ -68,10 +69,11 @@ def plot_merge_hierarchy(trace, t: int | None = None, ax=None, *, labels: bool |
     >>> [tick.get_text() for tick in ax.get_xticklabels()][:3]
     ['$x_{1}$', '$x_{3}$', '$x_{7}$']
     """
+    from matplotlib.collections import LineCollection, PolyCollection
+    from matplotlib.legend_handler import HandlerTuple
     from matplotlib.lines import Line2D
-    from matplotlib.collections import PatchCollection
-    from matplotlib.patches import Rectangle
-    from scipy.cluster.hierarchy import dendrogram
+
+    from .tree_layout import dendrogram_coordinates
 
     _check_trace(trace)
     t = trace._check_t(t)
@@ -86,34 +88,63 @@ def plot_merge_hierarchy(trace, t: int | None = None, ax=None, *, labels: bool |
     colour = link_colour_func(trace, t, Z)
     comp0 = np.asarray(trace.components0, dtype=np.int64)
     accepted = trace.step_accepted
-
-    R = dendrogram(Z, ax=ax, link_color_func=colour, no_labels=True)
-    ax.graphpriv_dendrogram = R
-    leaves = R["leaves"]
+    coords = dendrogram_coordinates(Z)   # iterative: any depth (scipy's dendrogram recurses once per level)
+    leaves = coords.leaves
     width = n
     slot = np.arange(n, dtype=float)  # drawing column of every leaf, left to right
+    cell_w = np.ones(n)               # and its width
+    if align is None and n > FOCUS_BUDGET:   # focus + context on its own: the merged clusters in full detail
+        align = _own_layout(trace, t, leaves)
     if align is not None:
         if not np.array_equal(np.asarray(align.bands.order), np.asarray(leaves)):
             from ..errors import InputError
 
             raise InputError("align must be the matrix cells of this trace drawn with order='hierarchy' "
                              "(gp.viz.matrix_cells(trace, jr, t, order='hierarchy'))")
-        slot, width = np.asarray(align.xpos, dtype=float), int(align.width)
-        for coll in ax.collections:  # scipy's links, moved from its leaf spacing onto the matrix columns
-            coll.set_segments([np.column_stack([np.interp(seg[:, 0], 5 + 10 * np.arange(n), 5 + 10 * slot), seg[:, 1]])
-                               for seg in coll.get_segments()])
-    # thicker merged-at-t links
-    for coll in ax.collections:
-        cols = coll.get_colors() if hasattr(coll, "get_colors") else []
-        if len(cols):
-            coll.set_linewidths([1.6 if np.allclose(c[:3], _rgb(ROLE["merge"])) else 0.8 for c in cols])
-    strip = 0.045 * (T + 0.5)
+        slot, width = np.asarray(align.xpos, dtype=float), align.width
+        if hasattr(align, "left"):
+            cell_w = np.asarray(align.right) - np.asarray(align.left)
+    # every node's x on the drawing columns (leaf i of the order at 5 + 10 slot[i]), then the links
+    x = np.empty(n + len(Z))
+    x[leaves] = 5 + 10 * slot
+    left, right = Z[:, 0].astype(np.int64), Z[:, 1].astype(np.int64)
+    for i in range(len(Z)):
+        x[n + i] = 0.5 * (x[left[i]] + x[right[i]])
+    node_h = np.concatenate([np.zeros(n), heights])
+    real = np.flatnonzero(heights < T)            # links the mechanism made; the others only complete the tree
+    cols = [colour(n + int(i)) for i in real]
+    ic = np.column_stack([x[left], x[left], x[right], x[right]])
+    dc = np.column_stack([node_h[left], heights, heights, node_h[right]])
+    segs = np.stack([ic, dc], axis=-1)
+    by_colour: dict[str, list[int]] = {}
+    for i, c in zip(real.tolist(), cols):
+        by_colour.setdefault(c, []).append(i)
+    for c, rows in by_colour.items():   # one collection per colour role, not one artist per link
+        merged = c == ROLE["merge"]
+        ax.add_collection(LineCollection(segs[rows], colors=c, linewidths=1.6 if merged else 0.8, zorder=3 if merged else 2,
+                                         gid="graphpriv-links-merged" if merged else "graphpriv-links"), autolim=False)
+    ax.graphpriv_dendrogram = {"leaves": leaves.tolist(), "icoord": ic[real].tolist(), "dcoord": dc[real].tolist(),
+                               "color_list": cols}
+    # the joins that only complete the tree, collapsed into one thin bracket over the clusters left at the end
+    roots = _final_roots(Z, n, T)
+    top = T - 0.5 + 0.3
+    if len(roots) > 1:
+        rx = x[roots]
+        bracket = [[(float(rx.min()), top), (float(rx.max()), top)]]
+        bracket += [[(float(x[r]), float(node_h[r])), (float(x[r]), top)] for r in roots if node_h[r] > 0]
+        ax.add_collection(LineCollection(bracket, colors=COMPLETING, linewidths=0.8, zorder=1, gid="graphpriv-completing"),
+                          autolim=False)
+    strip = 0.045 * (T + 0.3)
     # the leaves' component strip, one collection (one patch per leaf costs ~1 ms each at 150 leaves)
-    strip_cells = PatchCollection([Rectangle((10 * slot[i], -strip), 10, strip * 0.85) for i in range(len(leaves))],
-                                  facecolors=[component_color(int(comp0[leaf])) for leaf in leaves], edgecolors="none",
-                                  linewidths=0, clip_on=False, gid="graphpriv-component-strip")
+    x0 = 10 * slot + 5 - 5 * cell_w
+    x1 = x0 + 10 * cell_w
+    y0, y1 = np.full(n, -strip), np.full(n, -strip + strip * 0.85)
+    verts = np.stack([np.column_stack([x0, y0]), np.column_stack([x0, y1]), np.column_stack([x1, y1]),
+                      np.column_stack([x1, y0])], axis=1)
+    strip_cells = PolyCollection(verts, facecolors=[component_color(int(c)) for c in comp0[leaves]], edgecolors="none",
+                                 linewidths=0, clip_on=False, gid="graphpriv-component-strip")
     ax.add_collection(strip_cells, autolim=False)
-    ax.set_ylim(-strip, T + 0.35)
+    ax.set_ylim(-strip, top + 0.25)
     ax.set_xlim(0, 10 * width)
     _number_pairs(ax, trace, Z, leaves, t, slot, width)
     on = (n <= 40) if labels == "auto" else bool(labels)
@@ -129,12 +160,18 @@ def plot_merge_hierarchy(trace, t: int | None = None, ax=None, *, labels: bool |
         where = {j: i for i, j in enumerate(leaves)}
         code = {x: i for i, x in enumerate(labs)}
         events = merge_events(trace, t)
-        if 0 < len(events) <= 3:  # one label per merged cluster, under the middle of its leaves
-            ticks = [(float(np.mean([5 + 10 * slot[where[code[x]]] for x in e.a | e.b])), cluster_label(e.a | e.b, labs, max_members=3))
-                     for e in events]
+        if 0 < len(events) <= 3:  # one label per merged cluster, under the middle of its leaves (elided; full text as url)
+            ticks = []
+            for e in events:
+                members = e.a | e.b
+                ticks.append((float(np.mean([5 + 10 * slot[where[code[x]]] for x in members])),
+                               elide(cluster_label(members, labs, max_members=3, max_chars=9), 22),
+                               cluster_label(members, labs, max_members=3)))
             ticks.sort()
-            ax.set_xticks([p for p, _ in ticks])
-            ax.set_xticklabels([txt for _, txt in ticks], rotation=0, fontsize=6, color=ROLE["merge"])
+            ax.set_xticks([p for p, _, _ in ticks])
+            ax.set_xticklabels([txt for _, txt, _ in ticks], rotation=0, fontsize=6, color=ROLE["merge"])
+            for (_, _, full), lab in zip(ticks, ax.get_xticklabels()):
+                lab.set_url(full)
         else:
             ax.set_xticks([])
         ax.set_xlabel(f"{n} public values (leaves), coloured by their component of $G_X$", fontsize=7)
@@ -155,16 +192,24 @@ def plot_merge_hierarchy(trace, t: int | None = None, ax=None, *, labels: bool |
                 bbox=dict(facecolor="white", edgecolor="none", pad=0.5, alpha=0.8))
         if t != r:
             ax.text(0, r + 0.5, f" released: $t={r}$", ha="left", va="bottom", fontsize=6.5, color=ROLE["frontier"], zorder=6)
+    entries = [(Line2D([], [], color=ROLE["merge"], linewidth=1.6), f"merged at $t={t}$")] if ROLE["merge"] in by_colour else []
+    entries.append((Line2D([], [], color=ROLE["merge"], linewidth=0.9, linestyle="--"), cut_text))
+    if t != r:
+        entries.append((Line2D([], [], color=ROLE["frontier"], linewidth=0.9, linestyle=":"), f"released: $t={r}$"))
+    inside = [c for c in dict.fromkeys(cols) if c not in (ROLE["merge"], REJECTED, "#404040")]
+    if inside:   # the component colours of the links, explained once
+        entries.append((tuple(Line2D([], [], color=c, linewidth=1.2) for c in inside[:4]),
+                        "merge inside one component of $G_X$"))
+    if "#404040" in by_colour:
+        entries.append((Line2D([], [], color="#404040", linewidth=0.8), "merge across components"))
+    if not all(accepted):
+        entries.append((Line2D([], [], color=REJECTED), r"rejected step ($\Delta\mathcal{L}\geq 0$)"))
+    if len(roots) > 1:
+        entries.append((Line2D([], [], color=COMPLETING), f"{len(roots)} clusters left at the end"))
+    ax.graphpriv_legend = entries
     if legend:
-        handles = [Line2D([], [], color=ROLE["merge"], linewidth=1.6, label=f"merged at $t={t}$"),
-                   Line2D([], [], color=ROLE["merge"], linewidth=0.9, linestyle="--", label=cut_text)]
-        if t != r:
-            handles.append(Line2D([], [], color=ROLE["frontier"], linewidth=0.9, linestyle=":", label=f"released: $t={r}$"))
-        if (heights >= T).any():
-            handles.append(Line2D([], [], color=COMPLETING, label="completes the tree (not merged)"))
-        if not all(accepted):
-            handles.append(Line2D([], [], color=REJECTED, label=r"rejected step ($\Delta\mathcal{L}\geq 0$)"))
-        leg = ax.legend(handles=handles, loc="upper right", fontsize=6, frameon=True, framealpha=0.92, borderpad=0.4)
+        leg = ax.legend(*zip(*entries), handler_map={tuple: HandlerTuple(ndivide=None, pad=0)}, loc="upper right",
+                        fontsize=6, frameon=True, framealpha=0.92, borderpad=0.4)
         leg.get_frame().set_edgecolor("#bbbbbb")
         leg.get_frame().set_linewidth(0.5)
         leg.set_zorder(7)
@@ -174,6 +219,32 @@ def plot_merge_hierarchy(trace, t: int | None = None, ax=None, *, labels: bool |
         ax.set_title(title, fontsize=8, color=status_color(trace, t))
     ax.graphpriv_status = step_status(trace, t)
     return ax
+
+
+def _own_layout(trace, t: int, leaves):
+    """:func:`graphpriv.viz.focus_layout` of the leaves in hierarchy order, focused on the clusters merged at t."""
+    from .matrix import focus_layout, matrix_bands
+
+    bands = matrix_bands(trace, None, t, order="hierarchy")
+    code = {x: i for i, x in enumerate(trace.public_labels)}
+    band_of = np.empty(len(bands.order), dtype=np.int64)
+    for k, (a, c) in enumerate(bands.cluster_bounds):
+        band_of[bands.order[a:c]] = k
+    focus = {int(band_of[code[next(iter(a | b))]]) for a, b in trace.steps[t].merged} if t > 0 else set()
+    from .matrix import _ever_merged
+
+    return focus_layout(bands, focus, also=_ever_merged(trace)[bands.order])
+
+
+def _final_roots(Z: np.ndarray, n: int, T: int) -> np.ndarray:
+    """Nodes (leaf codes or ``n + row``) of the clusters left when the trace ends: the children of the joins
+    at height ``>= T`` that only complete the tree (all nodes: the root, when the mechanism merged to one cluster)."""
+    done = Z[:, 2] >= T
+    if not done.any():
+        return np.array([n + len(Z) - 1], dtype=np.int64)
+    kids = Z[done, :2].astype(np.int64).ravel()
+    keep = np.array([k < n or not done[k - n] for k in kids.tolist()], dtype=bool)
+    return np.sort(kids[keep])
 
 
 def _number_pairs(ax, trace, Z, leaves, t: int, slot, width: int) -> None:

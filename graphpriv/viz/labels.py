@@ -16,7 +16,7 @@ import numpy as np
 from .._labels import label_key
 
 __all__ = ["label_key", "sort_labels", "cluster_label", "format_label", "math_text", "hierarchy_linkage",
-           "hierarchy_order"]
+           "hierarchy_order", "number_format", "elide"]
 
 _LABEL_RE = re.compile(r"^([A-Za-z]+)_?(\d+)$")
 
@@ -95,7 +95,105 @@ def _num_text(x) -> str:
     return str(x.item() if hasattr(x, "item") else x)
 
 
-def cluster_label(members, universe=None, *, max_members: int = 4, math: bool = False) -> str:
+def _decimals(x) -> int:
+    """Decimals of the shortest text of a number (``11.84267`` -> 5, ``10.3`` -> 1, ``12`` -> 0)."""
+    txt = repr(float(x))
+    if "e" in txt or "inf" in txt or "nan" in txt:
+        return 0
+    frac = txt.split(".")[1] if "." in txt else ""
+    return 0 if frac == "0" else len(frac)
+
+
+def number_format(values, *, max_decimals: int = 3):
+    """One text format for every number of an axis: the same count of decimals for all of them (what 95 % of the
+    values need, at most ``max_decimals``), so ticks never mix ``10.3`` with ``11.84267``. Returns a function
+    value -> text; text values pass through :func:`elide` unchanged in form (numbers among text keep their own text).
+
+    Examples
+    --------
+    >>> from graphpriv.viz import number_format
+    >>> f = number_format([10.3, 11.84267, 12])
+    >>> [f(v) for v in (10.3, 11.84267, 12)]
+    ['10.300', '11.843', '12.000']
+    >>> f = number_format([0.5 * k for k in range(40)] + [11.84267])      # one outlier among 41 values
+    >>> [f(v) for v in (10.5, 11.84267, 12)]
+    ['10.5', '11.8', '12.0']
+    >>> number_format([1, 20, 300])(20)
+    '20'
+    >>> number_format(["Aachen", 3])("Aachen")
+    'Aachen'
+    """
+    vals = [v for v in values if _is_number(v)]
+    # the decimals that 95 % of the values need (a few long outliers are rounded, not every label lengthened)
+    need = sorted(_decimals(v) for v in vals)
+    d = min(max_decimals, need[min(len(need) - 1, int(0.95 * len(need)))] if need else 0)
+
+    def fmt(v) -> str:
+        if _is_number(v):
+            return f"{float(v):.{d}f}"
+        return format_label(v, math=False)
+
+    return fmt
+
+
+def elide(text: str, max_chars: int = 24) -> str:
+    """``text`` cut to at most ``max_chars`` characters, the cut marked with an ellipsis in the middle so the
+    start and the end both stay readable (``'Kalobers…urgford'``); shorter text is returned as is.
+
+    Examples
+    --------
+    >>> from graphpriv.viz import elide
+    >>> elide("Kalobersted Hamvilleburgford", 16)
+    'Kalobers…urgford'
+    >>> elide("Aachen", 16)
+    'Aachen'
+    """
+    text = str(text)
+    if len(text) <= max_chars or max_chars < 3:
+        return text
+    head = (max_chars - 1) - (max_chars - 1) // 2
+    tail = (max_chars - 1) // 2
+    return text[:head] + "…" + (text[-tail:] if tail else "")
+
+
+def wrap_label(text: str, width: int, lines: int) -> str:
+    """``text`` wrapped to at most ``lines`` lines of ``width`` characters, elided in the middle (:func:`elide`)
+    until it fits, so its end (the count, the last value) is never lost.
+
+    Examples
+    --------
+    >>> from graphpriv.viz.labels import wrap_label
+    >>> print(wrap_label("Kalobersted, Hamvilleburgford, …, Wickholmstad (120)", 14, 3))
+    Kalobersted, H
+    amvil…Wickholm
+    stad (120)
+    """
+    import textwrap
+
+    text = str(text)
+    n = len(text)
+    while True:
+        out = textwrap.wrap(elide(text, n), width, break_long_words=True)
+        if len(out) <= lines or n <= 4:
+            return "\n".join(out[:lines])
+        n -= 2
+
+
+_UNIVERSE_CACHE: list = []   # [(universe object, sorted label keys)], the last few universes seen
+
+
+def _sorted_keys(universe) -> list:
+    for obj, keys in _UNIVERSE_CACHE:
+        if obj is universe:
+            return keys
+    keys = sorted(label_key(u) for u in set(universe))
+    _UNIVERSE_CACHE.insert(0, (universe, keys))
+    del _UNIVERSE_CACHE[4:]
+    return keys
+
+
+def cluster_label(members, universe=None, *, max_members: int = 4, math: bool = False, fmt=None,
+                  max_chars: int | None = None) -> str:
     """Short, unambiguous text for a cluster of public values, members in :func:`label_key` order.
 
     * one member: the value itself (:func:`graphpriv.viz.format_label`);
@@ -113,6 +211,11 @@ def cluster_label(members, universe=None, *, max_members: int = 4, math: bool = 
         Largest cluster written out in full.
     math : bool
         Typeset paper-style labels with mathtext (``$x_{13}$``).
+    fmt : callable, optional
+        Text of one member (e.g. :func:`number_format` of the axis, so every label of an axis writes its numbers
+        alike); default: the value's own text.
+    max_chars : int, optional
+        Each member's text is elided (:func:`elide`) to this many characters.
 
     Examples
     --------
@@ -129,6 +232,14 @@ def cluster_label(members, universe=None, *, max_members: int = 4, math: bool = 
     ms = sort_labels(set(members))
     if not ms:
         return "{}"
+    if fmt is not None or max_chars is not None:
+        one = fmt or (lambda m: _num_text(m) if _is_number(m) else format_label(m, math=False))
+        text = (lambda m: elide(one(m), max_chars)) if max_chars is not None else one
+        if len(ms) <= max_members:
+            return ", ".join(text(m) for m in ms)
+        if universe is not None and _contiguous(ms, universe):
+            return f"{text(ms[0])}–{text(ms[-1])} ({len(ms)})"
+        return f"{text(ms[0])}, {text(ms[1])}, …, {text(ms[-1])} ({len(ms)})"
     if len(ms) == 1:
         return format_label(ms[0], math=math)
     numeric = all(_is_number(m) for m in ms)
@@ -138,12 +249,19 @@ def cluster_label(members, universe=None, *, max_members: int = 4, math: bool = 
             return format_label(tuple(ms), math=math)
         return ", ".join(_num_text(m) if _is_number(m) else format_label(m, math=False) for m in ms)
     text = _num_text if numeric else (lambda m: format_label(m, math=False))
-    if universe is not None:
-        lo, hi = label_key(ms[0]), label_key(ms[-1])
-        inside = sum(1 for u in set(universe) if lo <= label_key(u) <= hi)
-        if inside == len(ms):
-            return f"{text(ms[0])}–{text(ms[-1])} ({len(ms)})"
+    if universe is not None and _contiguous(ms, universe):
+        return f"{text(ms[0])}–{text(ms[-1])} ({len(ms)})"
     return f"{text(ms[0])}, {text(ms[1])}, …, {text(ms[-1])} ({len(ms)})"
+
+
+def _contiguous(ms: list, universe) -> bool:
+    """Every value of ``universe`` between the first and the last of the sorted members ``ms`` is a member
+    (binary search in the universe's sorted keys, computed once per universe)."""
+    import bisect
+
+    keys = _sorted_keys(universe)
+    inside = bisect.bisect_right(keys, label_key(ms[-1])) - bisect.bisect_left(keys, label_key(ms[0]))
+    return inside == len(ms)
 
 
 def format_label(label, *, math: bool = True, max_members: int | None = None) -> str:

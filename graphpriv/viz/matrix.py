@@ -19,11 +19,25 @@ import numpy as np
 from ..errors import InputTypeError
 from ..ranges import JointRange
 from .graphs import _tint, styled
-from .labels import cluster_label, hierarchy_order, label_key
+from .labels import cluster_label, elide, hierarchy_order, label_key, number_format
 from .merges import merge_events, status_color, step_title
 from .style import PAGE_WIDTH, ROLE, axes_or_new, component_color
 
-__all__ = ["column_order", "matrix_bands", "MatrixBands", "matrix_cells", "MatrixCells", "plot_merge_matrix"]
+__all__ = ["column_order", "matrix_bands", "MatrixBands", "matrix_cells", "MatrixCells", "plot_merge_matrix",
+           "focus_layout", "FocusLayout", "FOCUS_BUDGET", "BADGE_MAX"]
+
+#: Drawing columns of a matrix view: past this many public values the columns away from the merged clusters
+#: are collapsed into aggregate bands (:func:`focus_layout`).
+FOCUS_BUDGET = 320
+#: Pair badges drawn at most (the first pairs, those that join components first); the rest are counted.
+BADGE_MAX = 12
+#: Neighbouring clusters on each side of a merged cluster kept in full detail (at most ``FOCUS_NEIGHBOUR_COLUMNS``
+#: columns each side).
+FOCUS_NEIGHBOURS = 2
+FOCUS_NEIGHBOUR_COLUMNS = 8
+#: Merged clusters outlined at most; a step that merged more has them marked by ticks over the matrix (outlines
+#: of most bands side by side would read as one solid block).
+OUTLINE_MAX = 24
 
 
 @dataclass(frozen=True)
@@ -232,20 +246,145 @@ def matrix_cells(trace, jr: JointRange, t: int | None = None, *, order: str = "c
                        anonymity=qm.sum(axis=0), xpos=xpos, width=int(xpos[-1]) + 1)
 
 
+@dataclass(frozen=True)
+class FocusLayout:
+    """Drawing positions of the matrix columns at step t: focus + context (see :func:`focus_layout`).
+
+    Attributes
+    ----------
+    xpos : numpy.ndarray of float
+        Centre of every displayed column (``bands.order`` index) in drawing units.
+    left, right : numpy.ndarray of float
+        Its left and right edges (a column of a collapsed unit of m columns is 1/m wide).
+    width : float
+        Number of drawing units.
+    unit : numpy.ndarray of int
+        Drawing unit of every column; unit u covers the columns ``unit_start[u]:unit_start[u + 1]``.
+    unit_start : numpy.ndarray of int
+        First column of every unit (and the number of columns at the end).
+    context : list of (int, int)
+        Half-open column ranges collapsed into aggregate bands (empty when every column has its own unit).
+    bands : MatrixBands
+        The column order and bands it lays out.
+    """
+
+    xpos: np.ndarray
+    left: np.ndarray
+    right: np.ndarray
+    width: float
+    unit: np.ndarray
+    unit_start: np.ndarray
+    context: list
+    bands: MatrixBands
+
+    @property
+    def collapsed(self) -> bool:
+        """True when some units hold several columns."""
+        return len(self.unit_start) - 1 < len(self.xpos)
+
+
+def focus_layout(cells: MatrixCells, focus_bands=(), *, budget: int = FOCUS_BUDGET, also=None) -> FocusLayout:
+    """Focus + context: every column gets its own drawing unit when there are at most ``budget`` of them
+    (the positions of :func:`matrix_cells`, components separated by gaps); past that the clusters in
+    ``focus_bands`` (indices into ``cells.bands.cluster_bounds``, e.g. the clusters merged at t) and their
+    neighbours keep one unit per column (at most 60 % of the budget; beyond that they share units too) and
+    every run of columns between them is collapsed into units of several columns, an aggregate band.
+
+    Parameters
+    ----------
+    cells : MatrixCells or MatrixBands
+        The matrix cells (their column positions are kept when nothing is collapsed), or only the bands.
+    focus_bands : iterable of int
+        Bands drawn in full detail.
+    budget : int
+        Drawing units available.
+    also : numpy.ndarray of bool, optional
+        Columns (display order) also kept in full detail when the focus leaves room for them (e.g. every value
+        the trace merges at some step).
+
+    Returns
+    -------
+    FocusLayout
+
+    Examples
+    --------
+    >>> import graphpriv as gp
+    >>> jr = gp.random_joint_range(20, 1000, 0.01, seed=1)
+    >>> tr = gp.agglomerate(jr, "I*", 0.1).trace
+    >>> lay = focus_layout(gp.viz.matrix_cells(tr, jr, 1), [0])
+    >>> lay.width <= FOCUS_BUDGET, lay.collapsed
+    (True, True)
+    """
+    if isinstance(cells, MatrixBands):   # columns side by side, no component gaps
+        b = cells
+        xs, wd = np.arange(len(b.order)), len(b.order)
+    else:
+        b = cells.bands
+        xs, wd = cells.xpos, cells.width
+    n = len(b.order)
+    if n <= budget:
+        x = np.asarray(xs, dtype=float)
+        return FocusLayout(xpos=x, left=x - 0.5, right=x + 0.5, width=float(wd), unit=np.arange(n),
+                           unit_start=np.arange(n + 1), context=[], bands=b)
+    bounds = b.cluster_bounds
+    focus = np.zeros(n, dtype=bool)
+    for k in sorted(set(int(k) for k in focus_bands)):
+        a, c = bounds[k]
+        focus[a:c] = True
+        lo = bounds[max(0, k - FOCUS_NEIGHBOURS)][0]
+        hi = bounds[min(len(bounds) - 1, k + FOCUS_NEIGHBOURS)][1]
+        focus[max(lo, a - FOCUS_NEIGHBOUR_COLUMNS):a] = True
+        focus[c:min(hi, c + FOCUS_NEIGHBOUR_COLUMNS)] = True
+    cap_f = int(0.6 * budget)
+    if also is not None and int((focus | also).sum()) <= cap_f:
+        focus |= np.asarray(also, dtype=bool)
+    runs = _runs(focus.astype(np.int8))
+    n_f = int(focus.sum())
+    g_f = max(1, -(-n_f // cap_f)) if n_f else 1
+    units_f = sum(-(-(c - a) // g_f) for a, c in runs if focus[a])
+    ctx_runs = [(a, c) for a, c in runs if not focus[a]]
+    n_c = n - n_f
+    # the context never takes more room than the focus needs (at least a third of the budget): a small focus
+    # is drawn wide, not squeezed to the edge by thousands of collapsed values
+    avail = max(min(budget - units_f, max(units_f, budget // 3)), len(ctx_runs), 1)
+    g_c = max(1, -(-n_c // avail)) if n_c else 1
+    starts: list[int] = []
+    for a, c in runs:
+        g = g_f if focus[a] else g_c
+        m = c - a
+        k = -(-m // g)
+        # k units of (nearly) equal size over the run
+        starts.extend((a + (m * np.arange(k)) // k).tolist())
+    unit_start = np.asarray(starts + [n], dtype=np.int64)
+    sizes = np.diff(unit_start)
+    unit = np.repeat(np.arange(len(sizes)), sizes)
+    within = np.arange(n) - unit_start[unit]
+    left = unit - 0.5 + within / sizes[unit]
+    right = left + 1.0 / sizes[unit]
+    context = ctx_runs if g_c > 1 else []
+    return FocusLayout(xpos=(left + right) / 2, left=left, right=right, width=float(len(sizes)), unit=unit,
+                       unit_start=unit_start, context=context, bands=b)
+
+
 def _axes_points(ax) -> tuple[float, float]:
     bbox = ax.get_window_extent()
     return bbox.width * 72 / ax.figure.dpi, bbox.height * 72 / ax.figure.dpi
 
 
-def _pick_ticks(centres, texts, priority, min_gap_pts, pts_per_unit):
-    """Indices of labels to show: priority ones first, then left to right, none closer than ``min_gap_pts``."""
+def _pick_ticks(centres, texts, priority, min_gap_pts, pts_per_unit, *, rank=None):
+    """Indices of labels to show: priority ones first, then left to right (or, with ``rank``, by rank and then
+    in the order given), none closer than ``min_gap_pts``."""
+    import bisect
+
     chosen: list[int] = []
-    placed: list[float] = []
-    for i in sorted(range(len(centres)), key=lambda i: (not priority[i], centres[i])):
+    placed: list[float] = []   # sorted
+    key = (lambda i: (rank[i], i)) if rank is not None else (lambda i: (not priority[i], centres[i]))
+    for i in sorted(range(len(centres)), key=key):
         x = centres[i] * pts_per_unit
-        if all(abs(x - p) >= min_gap_pts for p in placed):
+        j = bisect.bisect_left(placed, x)
+        if (j == 0 or x - placed[j - 1] >= min_gap_pts) and (j == len(placed) or placed[j] - x >= min_gap_pts):
             chosen.append(i)
-            placed.append(x)
+            placed.insert(j, x)
     return sorted(chosen, key=lambda i: centres[i])
 
 
@@ -309,29 +448,10 @@ def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, t
     labels_x = trace.public_labels
     s_labels = jr.sensitive_labels.tolist()
     s_order = cells.sensitive_order
-    orig, quant, anon, xpos = cells.original, cells.quantized, cells.anonymity, cells.xpos
+    orig, quant, anon = cells.original, cells.quantized, cells.anonymity
     comp0 = np.asarray(trace.components0)[b.order]
-    W = cells.width
     R = len(s_order)
-    img = np.ones((R, W, 4))
-    shade = np.array(to_rgba("#ececec"))
-    for k, (a, c) in enumerate(b.cluster_bounds):
-        if k % 2:
-            img[:, xpos[a]:xpos[c - 1] + 1] = shade
-    for j in range(n):
-        col = component_color(int(comp0[j]))
-        img[quant[:, j], xpos[j]] = to_rgba(_tint(col, 0.62))
-        img[orig[:, j], xpos[j]] = to_rgba(col)
-    ax = axes_or_new(ax, PAGE_WIDTH, 2.6)
-    ax.imshow(img, interpolation="nearest", aspect="auto", extent=(-0.5, W - 0.5, R - 0.5, -0.5))
-    for side in ("top", "right"):
-        ax.spines[side].set_visible(True)
-    for sp_ in ax.spines.values():
-        sp_.set_color("#808080")
-        sp_.set_linewidth(0.6)
-    w_pts, h_pts = _axes_points(ax)
-    ppu = w_pts / W
-    # the merged clusters, outlined and numbered
+    # the merged clusters (bands) and their pair numbers
     events = merge_events(trace, t)
     code = {x: i for i, x in enumerate(labels_x)}
     col_of = np.empty(n, dtype=np.int64)
@@ -340,68 +460,126 @@ def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, t
     for k, (a, c) in enumerate(b.cluster_bounds):
         band_of_col[a:c] = k
     merged_bands: dict[int, list[int]] = {}
+    joined_bands: set[int] = set()
     for e in events:
         k = int(band_of_col[col_of[code[next(iter(e.a))]]])
         merged_bands.setdefault(k, []).append(e.number)
+        if e.joined:
+            joined_bands.add(k)
+    lay = focus_layout(cells, merged_bands, also=_ever_merged(trace)[b.order])
+    W = lay.width
+    ax = axes_or_new(ax, PAGE_WIDTH, 2.6)
+    img = _matrix_image(cells, lay, comp0)
+    ax.imshow(img, interpolation="nearest", aspect="auto", extent=(-0.5, W - 0.5, R - 0.5, -0.5))
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(True)
+    for sp_ in ax.spines.values():
+        sp_.set_color("#808080")
+        sp_.set_linewidth(0.6)
+    ax.set_xlim(-0.5, W - 0.5)
+    w_pts, h_pts = _axes_points(ax)
+    ppu = w_pts / W
+    band_l = np.array([lay.left[a] for a, _ in b.cluster_bounds])
+    band_r = np.array([lay.right[c - 1] for _, c in b.cluster_bounds])
+    # the merged clusters outlined (inside their band: the line never wider than a third of it), or marked by
+    # a tick over the matrix when the band is too narrow to outline
     rejected = not trace.steps[t].accepted
-    for k, nums in merged_bands.items():
-        a, c = b.cluster_bounds[k]
-        x0, x1 = xpos[a] - 0.5, xpos[c - 1] + 0.5
-        rect = Rectangle((x0, -0.5), x1 - x0, R, fill=False, edgecolor=ROLE["merge"], linewidth=1.3,
-                         linestyle=(0, (3, 1.5)) if rejected else "solid", zorder=4, clip_on=False)
-        rect.set_gid("graphpriv-merged")
-        ax.add_patch(rect)
-    strip_y0 = 1.02
-    if len(events) > 1:  # pair numbers in staggered rows between the matrix and the strip
-        fs = float(np.clip(ppu * 2.2, 4.0, 6.0))
-        row_h = fs * 1.3 / h_pts
-        levels = 1
-        right_edge: list[float] = []  # per row of badges, the right end (points) of its last badge
-        for k, nums in sorted(merged_bands.items(), key=lambda kv: b.cluster_bounds[kv[0]][0]):
-            a, c = b.cluster_bounds[k]
-            xc = (xpos[a] + xpos[c - 1]) / 2
-            text = ",".join(map(str, nums))
-            half = 0.5 * fs * (0.62 * len(text) + 0.5)  # half the badge width in points (digits + padding)
-            level = next((r for r, e in enumerate(right_edge) if e + 0.8 <= xc * ppu - half), len(right_edge))
-            if level == len(right_edge):
-                right_edge.append(-np.inf)
-            right_edge[level] = xc * ppu + half
-            levels = max(levels, level + 1)
-            ax.text(xc, 1.0 + 0.01 + level * row_h, text, ha="center", va="bottom",
-                    fontsize=fs, color="white", zorder=5, transform=ax.get_xaxis_transform(), clip_on=False,
-                    gid="graphpriv-pair-badge",
-                    bbox=dict(boxstyle="round,pad=0.12", facecolor=ROLE["merge"], edgecolor="none"))
-        strip_y0 = 1.03 + levels * row_h
-    # column labels
+    marks = []
+    few = len(merged_bands) <= OUTLINE_MAX
+    for k in merged_bands:
+        x0, x1 = band_l[k], band_r[k]
+        w = (x1 - x0) * ppu
+        if few and w >= 6.0:
+            lw = min(1.3, w / 3.0)
+            inset = 0.5 * lw / ppu   # the stroke stays inside the band
+            rect = Rectangle((x0 + inset, -0.5), x1 - x0 - 2 * inset, R, fill=False, edgecolor=ROLE["merge"], linewidth=lw,
+                             linestyle=(0, (3, 1.5)) if rejected else "solid", zorder=4, clip_on=False)
+            rect.set_gid("graphpriv-merged")
+            ax.add_patch(rect)
+        else:
+            marks.append((x0 + x1) / 2)
+    if marks:
+        from matplotlib.collections import LineCollection
+
+        tr_ = ax.get_xaxis_transform()
+        ax.add_collection(LineCollection([[(m, 1.0), (m, 1.025)] for m in marks], colors=ROLE["merge"], linewidths=0.6,
+                                         transform=tr_, clip_on=False, zorder=4, gid="graphpriv-merged-marks"))
+    strip_y0 = 1.035 if marks else 1.02
+    badges = _pair_badges(ax, b, merged_bands, joined_bands, band_l, band_r, ppu, h_pts, len(events), strip_y0)
+    if badges:
+        strip_y0 = badges
+    if anonymity is not True and anonymity is not False and anonymity is not None:
+        # the strip is an axes of the caller's layout: reserve the room of two rows of badges at every step, so
+        # the frames of an animation (one layout for all) and the panels of a trace line up
+        ax.text(0.0, 1.04 + 2 * 5.5 * 1.45 / h_pts, "0", fontsize=5.5, color="none", transform=ax.transAxes,
+                clip_on=False, gid="graphpriv-badge-room")
+    # column labels: one number format for the axis, long text elided (full text as the label's url)
+    fmt = number_format(labels_x)
     on = True if labels == "auto" else bool(labels)
+    fs = 6.0 if n <= 60 else 5.5
+    items = []   # (centre, text, full text, priority, colour)
     if n <= 60:
-        centres = [float(xpos[j]) for j in range(n)]
-        texts = [cluster_label([labels_x[i]], math=True) for i in b.order]
-        prio = [False] * n
+        for j in range(n):
+            full = cluster_label([labels_x[b.order[j]]], fmt=fmt)
+            items.append((float(lay.xpos[j]), cluster_label([labels_x[b.order[j]]], math=True) if n <= 60 and not _is_num(labels_x[b.order[j]]) else full, full, 0, "black"))
     else:
-        centres = [(xpos[a] + xpos[c - 1]) / 2 for a, c in b.cluster_bounds]
-        texts = [cluster_label([labels_x[i] for i in b.order[a:c]], labels_x) for a, c in b.cluster_bounds]
-        prio = [k in merged_bands for k in range(len(centres))]
-    if on:
-        fs = 6.0 if n <= 60 else 5.5
-        keep = _pick_ticks(centres, texts, prio, fs * 1.25, ppu) if n > 60 else list(range(n))
-        ax.set_xticks([centres[i] for i in keep])
-        ax.set_xticklabels([texts[i] for i in keep], rotation=90, fontsize=fs)
-        for i, lab in zip(keep, ax.get_xticklabels()):
-            if prio[i]:
-                lab.set_color(ROLE["merge"])
+        for k in sorted(merged_bands, key=lambda k: (k not in joined_bands, min(merged_bands[k]))):
+            a, c = b.cluster_bounds[k]
+            members = [labels_x[i] for i in b.order[a:c]]
+            full = cluster_label(members, labels_x, fmt=fmt)
+            items.append(((band_l[k] + band_r[k]) / 2, elide(cluster_label(members, labels_x, fmt=fmt, max_chars=9), 22), full,
+                          0 if k in joined_bands else 1, ROLE["merge"]))
+        for a, c in lay.context:
+            members = [labels_x[b.order[a]], labels_x[b.order[c - 1]]]
+            rng = f"{elide(fmt(members[0]), 8)}–{elide(fmt(members[1]), 8)}"
+            items.append(((lay.left[a] + lay.right[c - 1]) / 2, f"[{c - a:,}: {rng}]",
+                          f"{c - a} values: {fmt(members[0])} to {fmt(members[1])} (collapsed)", 2, "#707070"))
+        if len(items) < 400:   # the other clusters, as room allows
+            for k, (a, c) in enumerate(b.cluster_bounds):
+                if k not in merged_bands and lay.right[a] - lay.left[a] > 0.999 and (c - a) <= 400:   # own units
+                    items.append(((band_l[k] + band_r[k]) / 2, None, (a, c), 3, "black"))
+                    if len(items) > 800:
+                        break
+    if on and items:
+        keep = (_pick_ticks([it[0] for it in items], None, None, fs * 1.25, ppu, rank=[it[3] for it in items])
+                if n > 60 else list(range(n)))
+        shown = []
+        for i in keep:
+            x, text, full, _, colour = items[i]
+            if text is None:   # a cluster label computed only when it is shown
+                a, c = full
+                members = [labels_x[j] for j in b.order[a:c]]
+                full = cluster_label(members, labels_x, fmt=fmt)
+                text = elide(cluster_label(members, labels_x, fmt=fmt, max_chars=9), 22)
+            shown.append((x, text, full, colour))
+        ax.set_xticks([x for x, *_ in shown])
+        ax.set_xticklabels([text for _, text, _, _ in shown], rotation=90, fontsize=fs)
+        for (_, _, full, colour), lab in zip(shown, ax.get_xticklabels()):
+            lab.set_color(colour)
+            lab.set_url(str(full))
+        ax.graphpriv_column_labels = {text: full for _, text, full, _ in shown}
     else:
         ax.set_xticks([])
-    # rows
-    fit = max(2, int(h_pts / 7.5))
-    step_r = max(1, int(np.ceil(R / fit)))
-    rows = np.arange(0, R, step_r)
-    ax.set_yticks(rows)
-    ax.set_yticklabels([cluster_label([s_labels[s_order[i]]]) for i in rows], fontsize=6)
+    for a, c in lay.context:   # the collapsed runs: a grey bracket under the matrix
+        ax.plot([lay.left[a] + 0.1, lay.right[c - 1] - 0.1], [-0.012, -0.012], color="#9a9a9a", linewidth=1.6,
+                transform=ax.get_xaxis_transform(), clip_on=False, solid_capstyle="butt", gid="graphpriv-context-band")
+    # rows: one locator and one formatter for the whole axis (integer row positions, labels in one number format,
+    # as many as the final axes height holds)
+    from matplotlib.ticker import FuncFormatter, MaxNLocator
+
+    sfmt = number_format(s_labels)
+    row_text = [elide(sfmt(s_labels[s_order[i]]), 16) for i in range(R)]
+    ax.yaxis.set_major_locator(MaxNLocator(nbins="auto", integer=True, min_n_ticks=1))
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: row_text[int(round(v))] if 0 <= round(v) < R and abs(v - round(v)) < 1e-6 else ""))
+    ax.tick_params(axis="y", labelsize=6)
     ax.tick_params(axis="both", length=2, pad=1.5)
     ax.set_ylabel("sensitive $S$")
     how = "by component, cluster, value" if order == "components" else "in the order of the merge hierarchy's leaves"
-    ax.set_xlabel(rf"public $X$ ({how}); dark: $(s,x)\in[\![S,X]\!]$, light: added by $\hat X$", fontsize=7)
+    key = r"dark: $(s,x)\in[\![S,X]\!]$, light: added by $\hat X$"
+    if lay.context:
+        key += (f"\ngrey bars [count: range]: {sum(c - a for a, c in lay.context):,} values away from the merges, "
+                "collapsed (darker = more of their columns)")
+    ax.set_xlabel(f"public $X$ ({how}); {key}", fontsize=7)
     if anonymity is not False and anonymity is not None:
         if anonymity is True:
             top = ax.inset_axes([0.0, strip_y0, 1.0, 0.2], sharex=ax)
@@ -409,22 +587,161 @@ def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, t
             top = anonymity
             top.sharex(ax)
         top.set_gid("graphpriv-anonymity")
-        for k, (a, c) in enumerate(b.cluster_bounds):
-            colr = ROLE["merge"] if k in merged_bands else "#8c8c8c"
-            top.bar((xpos[a] + xpos[c - 1]) / 2, anon[k], width=xpos[c - 1] - xpos[a] + 0.8, color=colr, linewidth=0)
-            if ppu * (xpos[c - 1] - xpos[a] + 1) >= 9 or (k in merged_bands and len(merged_bands) <= 12):
-                top.text((xpos[a] + xpos[c - 1]) / 2, anon[k], str(int(anon[k])), ha="center", va="bottom", fontsize=5.5)
-        top.set_ylim(0, max(1, int(anon.max())) * 1.35)
-        top.tick_params(axis="x", bottom=False, labelbottom=False)
-        top.tick_params(axis="y", labelsize=5.5, length=2, pad=1)
-        top.set_ylabel(r"$|[\![S|\hat x]\!]|$", fontsize=7, rotation=0, ha="right", va="center")
-        top.spines["top"].set_visible(False)
-        top.spines["right"].set_visible(False)
-        top.yaxis.set_major_locator(__import__("matplotlib.ticker", fromlist=["MaxNLocator"]).MaxNLocator(3, integer=True))
+        _anonymity_strip(top, b, lay, anon, merged_bands, band_l, band_r, ppu)
     if title is True:
         title = step_title(trace, t)
     if title:
         (top if anonymity is not False and anonymity is not None else ax).set_title(title, fontsize=8, color=status_color(trace, t))
     ax.set_xlim(-0.5, W - 0.5)
     ax.graphpriv_bands = b
+    ax.graphpriv_layout = lay
     return ax
+
+
+def _ever_merged(trace) -> np.ndarray:
+    """Public codes whose cluster at the last step has more than one value (merged at some step)."""
+    ids = trace.cluster_ids(len(trace) - 1)
+    return np.bincount(ids, minlength=len(ids))[ids] > 1
+
+
+def _is_num(x) -> bool:
+    import numbers
+
+    return isinstance(x, numbers.Real) and not isinstance(x, bool)
+
+
+def _matrix_image(cells: MatrixCells, lay: FocusLayout, comp0: np.ndarray) -> np.ndarray:
+    """RGBA image of the matrix, one pixel column per drawing unit: a unit of one column shows its cells (dark:
+    a pair of [[S, X]], light: a pair the quantisation adds, cluster bands alternately shaded); a collapsed unit
+    shows the share of its columns holding each pair (darker = more), on a warm grey ground."""
+    from matplotlib.colors import to_rgb
+
+    b = cells.bands
+    R = cells.original.shape[0]
+    n_units = len(lay.unit_start) - 1
+    starts = lay.unit_start[:-1]
+    sizes = np.diff(lay.unit_start)
+    W = int(round(lay.width))
+    pal = np.array([to_rgb(component_color(int(k))) for k in range(8)])
+    colour = pal[np.asarray(comp0, dtype=np.int64)[starts] % 8]                       # (units, 3)
+    if not lay.collapsed:
+        img = np.ones((R, W, 3))
+        band = np.cumsum(np.r_[0, b.cluster[1:] != b.cluster[:-1]])
+        xs = np.asarray(cells.xpos, dtype=np.int64)
+        shade = np.array(to_rgb("#ececec"))
+        odd = np.flatnonzero(band % 2 == 1)
+        # shade the whole span of every odd band (gaps inside a band do not occur: bands are contiguous)
+        for a, c in (b.cluster_bounds[k] for k in range(1, len(b.cluster_bounds), 2)):
+            img[:, xs[a]:xs[c - 1] + 1] = shade
+        del odd
+        light = 1 - 0.38 * (1 - colour)                                                   # _tint(col, 0.62)
+        q = cells.quantized
+        o = cells.original
+        for j in range(n_units):
+            img[q[:, j], xs[j]] = light[j]
+            img[o[:, j], xs[j]] = colour[j]
+        return img
+    o = np.add.reduceat(cells.original.astype(np.float32), starts, axis=1) / sizes
+    q = np.add.reduceat(cells.quantized.astype(np.float32), starts, axis=1) / sizes
+    a = np.where(o > 0, 0.3 + 0.6 * o, np.where(q > 0, 0.12 + 0.15 * q, 0.0))[..., None]   # (R, units, 1)
+    ctx = np.zeros(len(lay.xpos), dtype=bool)
+    for a_, c_ in lay.context:
+        ctx[a_:c_] = True
+    many = ((sizes > 1) & ctx[starts])[:, None]
+    colour = np.where(many, 0.45 * colour + 0.55 * 0.45, colour)        # collapsed units: muted colours
+    ground = np.where(many[None, :, :], np.array(to_rgb("#f3f0e8")), np.ones(3))
+    img = ground * (1 - a) + colour[None, :, :] * a
+    assert img.shape[1] == W
+    return img
+
+
+def _pair_badges(ax, b, merged_bands, joined_bands, band_l, band_r, ppu, h_pts, n_events, y0):
+    """Pair numbers over the merged clusters, in at most two staggered rows, at most :data:`BADGE_MAX` badges:
+    the clusters whose pair joins components first, then by pair number; the pairs left out are counted
+    ("+N more"). Returns the top of the badges (axes fraction) or None when the step merged one pair."""
+    if n_events <= 1:
+        return None
+    w_pts = _axes_points(ax)[0]
+    fs = 5.5
+    row_h = fs * 1.45 / h_pts
+    levels = 0
+    right_edge: list[float] = [-np.inf, -np.inf]   # per row, the right end (points) of its last badge
+    placed = []
+    shown_pairs = 0
+    for k in sorted(merged_bands, key=lambda k: (k not in joined_bands, min(merged_bands[k]))):
+        if len(placed) >= BADGE_MAX:
+            break
+        nums = merged_bands[k]
+        text = ",".join(map(str, nums[:3])) + ("…" if len(nums) > 3 else "")
+        xc = (band_l[k] + band_r[k]) / 2
+        half = 0.5 * fs * (0.62 * len(text) + 0.5)
+        left_pts = xc * ppu - half
+        level = next((r for r in range(2) if right_edge[r] + 1.0 <= left_pts), None)
+        if level is None or xc * ppu + half > w_pts - 58:   # room for "+N more" at the right end
+            continue
+        placed.append((xc, level, text, k))
+        shown_pairs += len(nums)
+        levels = max(levels, level + 1)
+        right_edge[level] = xc * ppu + half
+    # right edges were kept per row in placing order, not left to right: re-check overlaps left to right
+    final = []
+    last = [-np.inf, -np.inf]
+    for xc, level, text, k in sorted(placed):
+        half = 0.5 * fs * (0.62 * len(text) + 0.5)
+        if last[level] + 1.0 > xc * ppu - half:
+            shown_pairs -= len(merged_bands[k])
+            continue
+        last[level] = xc * ppu + half
+        final.append((xc, level, text))
+        ax.text(xc, y0 + 0.005 + level * row_h, text, ha="center", va="bottom", fontsize=fs, color="white", zorder=5,
+                transform=ax.get_xaxis_transform(), clip_on=False, gid="graphpriv-pair-badge",
+                bbox=dict(boxstyle="round,pad=0.12", facecolor=ROLE["merge"], edgecolor="none"))
+    rest = n_events - shown_pairs
+    if rest > 0:
+        ax.text(1.0, y0 + 0.005, f"+{rest} more pair{'s' if rest != 1 else ''}", ha="right", va="bottom", fontsize=fs,
+                color=ROLE["merge"], transform=ax.transAxes, clip_on=False, gid="graphpriv-pair-more",
+                bbox=dict(boxstyle="round,pad=0.12", facecolor="white", edgecolor=ROLE["merge"], linewidth=0.5))
+    return y0 + 0.01 + max(levels, 1) * row_h
+
+
+def _anonymity_strip(top, b, lay, anon, merged_bands, band_l, band_r, ppu):
+    """|[[S|x̂]]| of every cluster as bars over its band (merged clusters in ``ROLE["merge"]``); collapsed
+    units show the largest |[[S|x̂]]| of their clusters."""
+    from matplotlib.ticker import MaxNLocator
+
+    if not lay.collapsed:
+        xs = (band_l + band_r) / 2
+        ws = np.maximum(band_r - band_l - 0.2, 0.05)
+        hit = np.isin(np.arange(len(xs)), list(merged_bands))
+        for k in range(len(xs)):
+            if ppu * (band_r[k] - band_l[k]) >= 9 or (k in merged_bands and len(merged_bands) <= 12):
+                top.text(xs[k], anon[k], str(int(anon[k])), ha="center", va="bottom", fontsize=5.5)
+        heights = np.asarray(anon, dtype=float)
+    else:
+        band_of_col = np.repeat(np.arange(len(anon)), [c - a for a, c in b.cluster_bounds])
+        per_col = np.asarray(anon)[band_of_col]
+        starts = lay.unit_start[:-1]
+        heights = np.maximum.reduceat(per_col, starts).astype(float)
+        merged_col = np.zeros(len(per_col), dtype=bool)
+        for k in merged_bands:
+            a, c = b.cluster_bounds[k]
+            merged_col[a:c] = True
+        hit = np.maximum.reduceat(merged_col.astype(np.int8), starts) > 0
+        xs, ws = np.arange(len(heights), dtype=float), np.full(len(heights), 0.9)
+    colours = np.where(hit, ROLE["merge"], "#8c8c8c").tolist()
+    if len(xs) <= 60:   # a few bars: patches (one per cluster)
+        top.bar(xs, heights, width=ws, color=colours, linewidth=0)
+    else:               # many: one collection (a patch each costs ~2 ms to add and draw)
+        from matplotlib.collections import PolyCollection
+
+        verts = np.stack([np.column_stack([xs - ws / 2, np.zeros_like(xs)]), np.column_stack([xs - ws / 2, heights]),
+                          np.column_stack([xs + ws / 2, heights]), np.column_stack([xs + ws / 2, np.zeros_like(xs)])], axis=1)
+        top.add_collection(PolyCollection(verts, facecolors=colours, edgecolors="none", linewidths=0,
+                                          gid="graphpriv-anonymity-bars"), autolim=False)
+    top.set_ylim(0, max(1, int(np.max(anon))) * 1.35)
+    top.tick_params(axis="x", bottom=False, labelbottom=False)
+    top.tick_params(axis="y", labelsize=5.5, length=2, pad=1)
+    top.set_ylabel(r"$|[\![S|\hat x]\!]|$", fontsize=7, rotation=0, ha="right", va="center")
+    top.spines["top"].set_visible(False)
+    top.spines["right"].set_visible(False)
+    top.yaxis.set_major_locator(MaxNLocator(3, integer=True))

@@ -27,29 +27,45 @@ def draw_merge_view(fig, trace, jr, t: int) -> dict:
     order (:func:`graphpriv.viz.hierarchy_order`): every leaf of the tree sits under its matrix column. The
     component graph and the hierarchy's legend take the narrow column on the right.
     """
-    from .matrix import matrix_cells
-
-    gs = fig.add_gridspec(3, 2, height_ratios=[0.32, 1.3, 1.0], width_ratios=[1, 0.3])
+    gs = fig.add_gridspec(3, 2, height_ratios=[0.32, 1.3, 1.0], width_ratios=[1, 0.26])
     top = fig.add_subplot(gs[0, 0])
     m = fig.add_subplot(gs[1, 0])
     h = fig.add_subplot(gs[2, 0])
-    c = fig.add_subplot(gs[1:, 1])
-    key = fig.add_subplot(gs[0, 1])
+    c = fig.add_subplot(gs[1, 1])
+    key = fig.add_subplot(gs[2, 1])
+    note = fig.add_subplot(gs[0, 1])
     plot_merge_matrix(trace, jr, t, m, title=False, anonymity=top, order="hierarchy")
-    plot_merge_hierarchy(trace, t, h, title=False, legend=True,
-                         align=matrix_cells(trace, jr, t, order="hierarchy") if trace.n_public > 1 else None)
-    leg = h.get_legend()
+    align = getattr(m, "graphpriv_layout", None) if trace.n_public > 1 else None
+    plot_merge_hierarchy(trace, t, h, title=False, legend=True, align=align)
+    if h.get_legend() is not None:
+        h.get_legend().remove()
     key.axis("off")
-    if leg is not None:  # the legend beside the tree, not over it
-        handles, texts = leg.legend_handles, [x.get_text() for x in leg.get_texts()]
-        leg.remove()
-        kl = key.legend(handles, texts, loc="center", fontsize=6, frameon=True, borderpad=0.4, title="merge hierarchy",
-                        title_fontsize=6.5)
+    entries = getattr(h, "graphpriv_legend", None)
+    if entries:  # the tree's legend beside it, not over it
+        from matplotlib.legend_handler import HandlerTuple
+
+        kl = key.legend(*zip(*entries), handler_map={tuple: HandlerTuple(ndivide=None, pad=0)}, loc="center",
+                        fontsize=6, frameon=True, borderpad=0.4, title="merge hierarchy", title_fontsize=6.5)
         kl.get_frame().set_edgecolor("#bbbbbb")
         kl.get_frame().set_linewidth(0.5)
+    _step_numbers(note, trace, t)
     plot_component_graph(trace, t, c)
     fig.suptitle(step_title(trace, t), fontsize=10, color=status_color(trace, t))
     return {"matrix": m, "anonymity": top, "hierarchy": h, "components": c}
+
+
+def _step_numbers(ax, trace, t: int) -> None:
+    """The numbers of step t in a few lines: clusters, components, I*, privacy and L (Ding & Farokhi, Section V)."""
+    import math
+
+    ax.axis("off")
+    st = trace.steps[t]
+    k = st.n_components
+    lines = [rf"$|\mathcal{{Q}}^{{({t})}}|={st.n_clusters}$ of {trace.n_public} values",
+             rf"$|\mathcal{{P}}^{{({t})}}|={k}$, $I^*={math.log2(k) if k > 0 else float('nan'):.2f}$ bits",
+             rf"$\mathcal{{L}}={st.L:.3f}$" + (rf", $\Delta\mathcal{{L}}={st.delta_L:+.3f}$" if t > 0 else "")]
+    ax.text(0.0, 0.5, "\n".join(lines), ha="left", va="center", fontsize=6.5, transform=ax.transAxes, linespacing=1.5,
+            gid="graphpriv-step-numbers")
 
 
 @styled

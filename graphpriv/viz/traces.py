@@ -373,7 +373,8 @@ def plot_trace(trace, jr: JointRange, steps: Sequence[int] | None = None, ncols:
     Returns
     -------
     matplotlib Figure
-        With one axes per step, all drawn on the same base layout.
+        With one axes per step, all drawn on the same base layout. When the default steps are a sample of the
+        trace's steps, the suptitle says which are shown ("steps 1, 7, 13 of 1–32 shown").
 
     Examples
     --------
@@ -392,11 +393,17 @@ def plot_trace(trace, jr: JointRange, steps: Sequence[int] | None = None, ncols:
         raise InputError(f"view={view!r} must be 'auto', 'graph' or 'matrix'")
     if view == "auto":
         view = "graph" if trace.n_public <= NODE_LINK_MAX else "matrix"
+    note = None
     if steps is None:
         steps = _default_steps(trace, 6 if view == "matrix" else MAX_DEFAULT_PANELS)
+        every = _default_steps(trace, 10**9)
+        if len(steps) < len(every):   # sampled: say which steps are shown
+            note = f"steps {', '.join(map(str, steps))} of {every[0]}–{every[-1]} shown"
     steps = [trace._check_t(s) for s in steps]
     if not steps:
         raise InputError("steps is empty; give at least one step index")
+    if note:
+        suptitle = f"{suptitle}\n({note})" if suptitle else note
     if view == "matrix":
         return _matrix_panels(trace, jr, steps, ncols, width, panel_height, panel_letters, suptitle)
     n = len(steps)

@@ -86,10 +86,18 @@ def test_merge_view_matrix_and_dendrogram_share_the_order(hungarian, name, t):
     merged = [frozenset(a | b) for a, b in tr.steps[t].merged]
     code = {x: i for i, x in enumerate(labels)}
     where = [min(cols.index(code[x]) for x in m) for m in merged]
-    outlines = sorted(p.get_x() for p in mat.patches if p.get_gid() == "graphpriv-merged")
+    # each merged cluster outlined inside its band, or (many merged clusters) marked by a tick over its band
     xpos = gp.viz.matrix_cells(tr, jr, t, order="hierarchy").xpos
-    merged_x = sorted({float(xpos[w]) - 0.5 for w in where})
-    assert np.allclose(outlines, merged_x)
+    lefts = sorted({float(xpos[w]) - 0.5 for w in where})
+    outlines = sorted(p.get_x() for p in mat.patches if p.get_gid() == "graphpriv-merged")
+    marks = sorted(float(seg[0, 0]) for c in mat.collections if c.get_gid() == "graphpriv-merged-marks"
+                   for seg in c.get_segments())
+    assert len(outlines) + len(marks) == len(lefts)
+    if outlines:
+        assert all(0 <= o - x < 0.5 for o, x in zip(outlines, lefts))
+    else:
+        bands = [(a, c) for a, c in mat.graphpriv_bands.cluster_bounds if any(a <= w < c for w in where)]
+        assert np.allclose(marks, [(xpos[a] + xpos[c - 1]) / 2 for a, c in bands])
     plt.close(fig)
 
 
