@@ -168,3 +168,27 @@ def test_analyze_writes_the_report_when_a_picture_fails(table, tmp_path, capsys,
     line = next(ln for ln in md.splitlines() if ln.startswith(f"- {stem}"))
     assert reason.split(":")[0] in line, md
     assert reason.split(":")[0] in html and stem in html
+
+
+def test_long_runs_say_what_they_draw(table, tmp_path, capsys, monkeypatch):
+    """Off a terminal, a run on a large range prints one line per picture it draws (here the threshold is
+    lowered to the example's 7 values); the lines come before any warning about the same picture."""
+    import graphpriv.cli.pictures as pictures
+    import graphpriv.cli.sanitize as cli_sanitize
+
+    monkeypatch.setattr(pictures, "ANNOUNCE_MIN_PUBLIC", 1)
+    monkeypatch.setattr(cli_sanitize, "_explorer", recurse)
+    proc = sanitize(table, tmp_path / "rel", capsys)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.splitlines() == [
+        "graphpriv: drawing frontier.png (1/3)...",
+        "graphpriv: drawing merges.gif (2/3)...",
+        "graphpriv: drawing explorer.html (3/3)...",
+        "graphpriv: warning: explorer.html skipped: RecursionError: maximum recursion depth exceeded",
+    ]
+    proc = run(["analyze", table, "-s", "s", "-x", "x", "--out", tmp_path / "rep"], capsys)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.splitlines() == ["graphpriv: drawing figures/overview.png (1/4)...",
+                                        "graphpriv: drawing figures/joint_range.png (2/4)...",
+                                        "graphpriv: drawing figures/confusability.png (3/4)...",
+                                        "graphpriv: drawing explorer.html (4/4)..."]

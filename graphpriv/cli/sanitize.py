@@ -530,12 +530,13 @@ def _pictures(frontier, lam, result, jr, values, args, tmp: Path, noop: bool, su
     animation = not args.no_animation and not noop
     explorer = not getattr(args, "no_explorer", False) and not noop
     quiet = getattr(args, "quiet", False)
-    pics = Pictures(tmp, 1 + animation + explorer, bar=progress_enabled(args),
+    too_many = jr.n_public > ANIMATION_MAX_PUBLIC
+    pics = Pictures(tmp, 1 + (animation and not too_many) + explorer, bar=progress_enabled(args),
                     announce=not quiet and jr.n_public >= ANNOUNCE_MIN_PUBLIC)
     try:
         pics.draw("frontier.png", ["frontier.png", "frontier.pdf"], lambda: _frontier_figure(frontier, lam, result, args, tmp))
         if animation:
-            if jr.n_public > ANIMATION_MAX_PUBLIC:
+            if too_many:
                 pics.skip("merges.gif", f"{jr.n_public} public values, more than the {ANIMATION_MAX_PUBLIC} the animation "
                                         "draws legibly")
             else:
