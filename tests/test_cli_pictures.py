@@ -192,3 +192,16 @@ def test_long_runs_say_what_they_draw(table, tmp_path, capsys, monkeypatch):
                                         "graphpriv: drawing figures/joint_range.png (2/4)...",
                                         "graphpriv: drawing figures/confusability.png (3/4)...",
                                         "graphpriv: drawing explorer.html (4/4)..."]
+
+
+def test_analyze_when_planning_the_figures_fails(table, tmp_path, capsys, monkeypatch):
+    import graphpriv.cli.analyze as cli_analyze
+
+    monkeypatch.setattr(cli_analyze, "_figure_plan", out_of_memory)
+    out = tmp_path / "rep"
+    proc = run(["analyze", table, "-s", "s", "-x", "x", "--out", out], capsys)
+    assert proc.returncode == 0, proc.stderr
+    assert [f for f, _ in warnings_of(proc.stderr)] == ["figures/"]
+    report = json.loads((out / "report.json").read_text())
+    assert report["figures"] == [] and report["skipped"][0]["reason"].startswith("MemoryError")
+    assert report["explorer"] == "explorer.html" and (out / "report.html").is_file()

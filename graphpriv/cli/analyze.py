@@ -336,7 +336,16 @@ def _pictures(jr, out_dir: Path, report: dict, omitted: list, skipped: list, arg
     ``{"figure", "reason"}`` of ``omitted`` (listed in report.md / report.html). Returns ``(figures, explorer)``."""
     from .pictures import ANNOUNCE_MIN_PUBLIC, Pictures
 
-    plan, left_out = _figure_plan(jr, report)
+    from .pictures import reason_of
+
+    try:                  # deciding what to draw can fail too (e.g. out of memory bounding the edges of G_X)
+        plan, left_out = _figure_plan(jr, report)
+    except Exception as exc:  # noqa: BLE001 - figures must not sink the report
+        plan, left_out = [], []
+        failed = Pictures(out_dir)
+        failed.skip("figures/", reason_of(exc), warn=True)
+        skipped += failed.skipped
+        omitted.append({"figure": "figures", "reason": failed.skipped[0]["reason"]})
     pics = Pictures(out_dir, len(plan) + 1, bar=progress_enabled(args),
                     announce=not getattr(args, "quiet", False) and jr.n_public >= ANNOUNCE_MIN_PUBLIC)
     try:
