@@ -239,6 +239,7 @@ def legend_clear_of_lines(ax, **kwargs):
     Examples
     --------
     >>> import matplotlib.pyplot as plt
+    >>> from graphpriv.viz import legend_clear_of_lines
     >>> fig, ax = plt.subplots()
     >>> _ = ax.plot([0, 0.6], [1, 0], drawstyle="steps-post", label="frontier")   # top edge, then right edge
     >>> legend_clear_of_lines(ax)._loc == 3                                       # lower left
