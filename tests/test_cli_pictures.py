@@ -205,3 +205,28 @@ def test_analyze_when_planning_the_figures_fails(table, tmp_path, capsys, monkey
     report = json.loads((out / "report.json").read_text())
     assert report["figures"] == [] and report["skipped"][0]["reason"].startswith("MemoryError")
     assert report["explorer"] == "explorer.html" and (out / "report.html").is_file()
+
+
+def test_pictures_guard_removes_partial_files_and_shows_a_bar(tmp_path, capsys, caplog):
+    """The guard itself: a drawing that wrote one of its files and then failed leaves neither; KeyboardInterrupt
+    is not swallowed; on a terminal a bar counts the pictures instead of the lines."""
+    from graphpriv.cli.pictures import Pictures, reason_of
+
+    pics = Pictures(tmp_path, 3, bar=True)
+
+    def half_written():
+        (tmp_path / "a.png").write_bytes(b"\x89PNG")
+        raise OSError("disk full")
+
+    assert pics.draw("a.png", ["a.png", "a.pdf"], half_written) == []
+    assert not (tmp_path / "a.png").exists()
+    assert pics.draw("b.png", ["b.png"], lambda: (tmp_path / "b.png").write_bytes(b"x") and None) == ["b.png"]
+    with pytest.raises(KeyboardInterrupt):
+        pics.draw("c.png", ["c.png"], lambda: (_ for _ in ()).throw(KeyboardInterrupt()))
+    pics.close()
+    assert pics.written == ["b.png"] and pics.skipped == [{"file": "a.png", "reason": "OSError: disk full"}]
+    err = capsys.readouterr().err
+    assert "figures" in err and "graphpriv: drawing" not in err
+    assert any("a.png skipped: OSError: disk full" in r.getMessage() for r in caplog.records)
+    assert reason_of(RecursionError()) == "RecursionError"
+    assert len(reason_of(ValueError("x" * 1000))) < 320

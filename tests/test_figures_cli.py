@@ -213,3 +213,9 @@ def test_figures_show_a_bar_on_a_terminal(tmp_path, capsys, monkeypatch):
     err = capsys.readouterr().err
     assert "figures:" in err and "2/2" in err and "paper003_fig2_confusability_graph" in err
     assert "graphpriv: drawing" not in err
+
+
+def test_figures_quiet_after_the_command(tmp_path, capsys):
+    assert main(["figures", "--out", str(tmp_path / "f"), "--only", "paper003_fig1", "--quick", "-q"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == "" and captured.out == ""

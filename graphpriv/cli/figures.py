@@ -27,6 +27,9 @@ def add_parser(sub) -> None:
     p.add_argument("--list", action="store_true", help="list the figures and exit")
     p.add_argument("--overwrite", action="store_true",
                    help="replace DIR even when it is a non-empty folder graphpriv did not write")
+    from .analyze import add_verbosity_arguments
+
+    add_verbosity_arguments(p)
     p.set_defaults(func=run)
 
 
