@@ -81,7 +81,8 @@ class Pictures:
         elif self._announce:
             count = f" ({self._k}/{self.total})" if self.total >= self._k else ""
             print(f"graphpriv: drawing {name}{count}...", file=sys.stderr, flush=True)
-        logger.info("drawing %s", name)
+        else:
+            logger.info("drawing %s", name)
         try:
             got = fn()
         except Exception as exc:  # noqa: BLE001 - a picture must never sink the release or the report
