@@ -248,7 +248,12 @@ def legend_clear_of_lines(ax, **kwargs):
     from matplotlib.cbook import STEP_LOOKUP_MAP
     from matplotlib.path import Path as MplPath
 
-    fig = ax.figure
+    try:
+        fig = ax.get_figure(root=True)    # the top figure (ax may sit in a subfigure)
+    except TypeError:                     # matplotlib < 3.10
+        fig = ax.figure
+        while getattr(fig, "figure", fig) is not fig:
+            fig = fig.figure
     fig.draw_without_rendering()          # final axes positions (constrained layout) before measuring
     renderer = fig.canvas.get_renderer()
     paths, points = [], []
