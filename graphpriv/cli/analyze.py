@@ -7,7 +7,10 @@ cut. With ``--out DIR`` it writes ``report.json`` (schema :data:`graphpriv.io.RE
 themselves (PNG + PDF) under ``DIR/figures``; ``explorer.html``, an interactive explorer of the
 components of G_X (:func:`graphpriv.viz.explore_components`, needs the ``explorer`` extra), is linked
 from the report. Everything is written to a temporary folder first and
-moved into ``DIR`` only when all of it succeeded.
+moved into ``DIR`` only when all of it succeeded. The figures and the explorer are best-effort: one
+that fails is left out with one warning line on stderr, listed in ``report.json``'s ``skipped``
+(``[{"file", "reason"}]``) and under "Figures left out" in report.md / report.html; the report is
+written whole.
 """
 
 from __future__ import annotations
@@ -300,14 +303,16 @@ def run(args) -> int:
             with gio.staged_output(args.out, overwrite=args.overwrite, command="analyze") as tmp:
                 with progress.step("figures"):
                     omitted: list[dict] = []
+                    skipped: list[dict] = []
                     if args.no_figures:
-                        figures = []
+                        figures, explorer = [], None
                         omitted.append({"figure": "all", "reason": "--no-figures was given"})
                     else:
-                        figures = make_figures(jr, tmp / "figures", report, omitted=omitted)
+                        figures, explorer = _pictures(jr, tmp, report, omitted, skipped, args)
                 report["figures"] = figures
                 report["figures_omitted"] = omitted
-                report["explorer"] = None if args.no_figures else _component_explorer(jr, tmp)
+                report["skipped"] = skipped
+                report["explorer"] = explorer
                 with progress.step("write"):
                     gio.write_json(tmp / "report.json", report)
                     gio.write_text(tmp / "report.md", gio.report_markdown(report))
@@ -325,69 +330,66 @@ def run(args) -> int:
 
 
 # ---------------------------------------------------------------------- figures
-def make_figures(jr, fig_dir: Path, report: dict | None = None, omitted: list | None = None) -> list[dict]:
-    """Draw what is legible for this range into ``fig_dir`` (PNG + PDF); return ``[{file, pdf, caption}]``.
+def _pictures(jr, out_dir: Path, report: dict, omitted: list, skipped: list, args) -> tuple[list[dict], str | None]:
+    """The figures and the component explorer, each best-effort (:class:`graphpriv.cli.pictures.Pictures`):
+    one that fails is one warning line, an entry ``{"file", "reason"}`` of ``skipped`` and one
+    ``{"figure", "reason"}`` of ``omitted`` (listed in report.md / report.html). Returns ``(figures, explorer)``."""
+    from .pictures import ANNOUNCE_MIN_PUBLIC, Pictures
 
-    Always: the component-size histogram and the anonymity-set sizes |[[S|x]]|. Small ranges also get
-    the joint-range grid and the confusability graph G_X, and, when G_X is connected and its min cut
-    was computed, G_X split by that cut (helper functions of :mod:`graphpriv.viz`). G_X is never built
-    for large ranges. Each figure left out is appended to ``omitted`` as ``{figure, reason}``.
-    """
-    import matplotlib.pyplot as plt
+    from .pictures import reason_of
 
+    try:                  # deciding what to draw can fail too (e.g. out of memory bounding the edges of G_X)
+        plan, left_out = _figure_plan(jr, report)
+    except Exception as exc:  # noqa: BLE001 - figures must not sink the report
+        plan, left_out = [], []
+        failed = Pictures(out_dir)
+        failed.skip("figures/", reason_of(exc), warn=True)
+        skipped += failed.skipped
+        omitted.append({"figure": "figures", "reason": failed.skipped[0]["reason"]})
+    pics = Pictures(out_dir, len(plan) + 1, bar=progress_enabled(args),
+                    announce=not getattr(args, "quiet", False) and jr.n_public >= ANNOUNCE_MIN_PUBLIC)
+    try:
+        figures = make_figures(jr, out_dir / "figures", report, omitted=omitted, pictures=pics, plan=(plan, left_out))
+        n_skipped = len(pics.skipped)
+        explorer = _component_explorer(jr, out_dir, pics)
+        omitted += [{"figure": e["file"], "reason": e["reason"]} for e in pics.skipped[n_skipped:]]
+    finally:
+        pics.close()
+    skipped += pics.skipped
+    return figures, explorer
+
+
+def _figure_plan(jr, report: dict | None):
+    """What :func:`make_figures` draws for this range: ``([(stem, builder, caption)], [(stem, reason)])``,
+    the figures to draw and those left out on purpose (too large or unlabelled to be legible)."""
     from ..graphs.confusability import confusability_edge_count_bound
 
-    out = []
-    omitted = [] if omitted is None else omitted
-
-    def save(fig, stem, caption):
-        from ..viz.style import save_figure
-
-        save_figure(fig, fig_dir / stem)
-        plt.close(fig)
-        out.append({"file": f"figures/{stem}.png", "pdf": f"figures/{stem}.pdf", "caption": caption})
-
-    def skip(stem, reason):
-        omitted.append({"figure": stem, "reason": reason})
-        logger.info("figure %s left out: %s", stem, reason)
-
-    def optional(builder, stem, caption):
-        try:
-            fig = builder(jr)
-        except Exception as exc:  # noqa: BLE001 - a figure must not sink the analysis
-            plt.close("all")
-            skip(stem, f"drawing failed ({type(exc).__name__}: {' '.join(str(exc).split())[:200]})")
-            return
-        if fig is None:
-            skip(stem, "the plotting helpers are not available")
-            return
-        save(fig, stem, caption)
-
-    save(_overview_figure(jr), "overview", "Left: number of components of G_X by size (public values per component); "
-         "right: number of public values x by anonymity-set size |[[S|x]]| (k-anonymity is the smallest).")
+    plan = [("overview", _overview_figure, "Left: number of components of G_X by size (public values per component); "
+             "right: number of public values x by anonymity-set size |[[S|x]]| (k-anonymity is the smallest).")]
+    left_out = []
     longest = _longest_label(jr)
     cells = jr.n_sensitive * jr.n_public
     cut = (report or {}).get("min_cut") or {}
     if longest > MAX_LABEL_CHARS_IN_FIGURES:
         stems = ("joint_range", "confusability") + (("min_cut",) if cut.get("value") != 0 else ())
-        for stem in stems:
-            skip(stem, f"a value is {longest} characters long (labelled figures need values of at most "
-                       f"{MAX_LABEL_CHARS_IN_FIGURES})")
-        return out
+        left_out += [(stem, f"a value is {longest} characters long (labelled figures need values of at most "
+                            f"{MAX_LABEL_CHARS_IN_FIGURES})") for stem in stems]
+        return plan, left_out
     if cells <= GRID_MAX_CELLS:
-        optional(_joint_range_figure, "joint_range",
-                 "The joint range [[S,X]]: one filled cell per (s, x) pair that occurs, coloured by component of G_X.")
+        plan.append(("joint_range", _joint_range_figure,
+                     "The joint range [[S,X]]: one filled cell per (s, x) pair that occurs, coloured by component of G_X."))
     else:
-        skip("joint_range", f"|[[S]]| x |[[X]]| = {cells} cells, more than the {GRID_MAX_CELLS} a legible grid can show")
+        left_out.append(("joint_range", f"|[[S]]| x |[[X]]| = {cells} cells, more than the {GRID_MAX_CELLS} a legible "
+                                        "grid can show"))
     bound = confusability_edge_count_bound(jr)
     if jr.n_public <= GX_MAX_NODES and bound <= GX_MAX_EDGES:
-        optional(_confusability_figure, "confusability",
-                 "The confusability graph G_X: public values joined when they share a sensitive value; "
-                 "one colour per component (I* = log2 of their number).")
+        plan.append(("confusability", _confusability_figure,
+                     "The confusability graph G_X: public values joined when they share a sensitive value; "
+                     "one colour per component (I* = log2 of their number)."))
     else:
         why = (f"G_X has {jr.n_public} nodes (limit {GX_MAX_NODES})" if jr.n_public > GX_MAX_NODES
                else f"G_X has up to {bound} edges (limit {GX_MAX_EDGES})")
-        skip("confusability", why + ", too many to draw legibly")
+        left_out.append(("confusability", why + ", too many to draw legibly"))
     if cut.get("computed") and cut.get("value"):
         from ..viz.graphs import NODE_LINK_MAX_NODES
 
@@ -396,30 +398,84 @@ def make_figures(jr, fig_dir: Path, report: dict | None = None, omitted: list | 
         else:
             how = ("edge(s) must be removed to disconnect it: the two sides are drawn as discs (area proportional to their "
                    "number of public values) and the cut edges are listed with the sensitive values they share")
-        optional(_min_cut_figure, "min_cut",
-                 f"G_X split by a global minimum cut: {cut['value']} {how}, so G_X is not decomposable; the side X' "
-                 "(holding the first public value) is drawn in indigo, the other side in olive.")
+        plan.append(("min_cut", _min_cut_figure,
+                     f"G_X split by a global minimum cut: {cut['value']} {how}, so G_X is not decomposable; the side X' "
+                     "(holding the first public value) is drawn in indigo, the other side in olive."))
     elif not cut.get("computed") and cut.get("value") != 0:
-        skip("min_cut", "the min cut of G_X was not computed (see --max-cut-edges)")
+        left_out.append(("min_cut", "the min cut of G_X was not computed (see --max-cut-edges)"))
+    return plan, left_out
+
+
+def make_figures(jr, fig_dir: Path, report: dict | None = None, omitted: list | None = None, *, pictures=None,
+                 plan=None) -> list[dict]:
+    """Draw what is legible for this range into ``fig_dir`` (PNG + PDF); return ``[{file, pdf, caption}]``.
+
+    Always: the component-size histogram and the anonymity-set sizes |[[S|x]]|. Small ranges also get
+    the joint-range grid and the confusability graph G_X, and, when G_X is connected and its min cut
+    was computed, G_X split by that cut (helper functions of :mod:`graphpriv.viz`). G_X is never built
+    for large ranges. Each figure left out is appended to ``omitted`` as ``{figure, reason}``; each is
+    drawn best-effort (``pictures``, a :class:`graphpriv.cli.pictures.Pictures` over ``fig_dir``'s parent:
+    one that fails is a warning and a ``skipped`` entry, never an error).
+    """
+    import matplotlib.pyplot as plt
+
+    from .pictures import Pictures
+
+    out = []
+    omitted = [] if omitted is None else omitted
+    own = pictures is None
+    pics = Pictures(fig_dir.parent) if own else pictures
+    plan, left_out = _figure_plan(jr, report) if plan is None else plan
+    rel = fig_dir.name
+
+    def draw(stem, builder, caption):
+        from ..viz.style import save_figure
+
+        fig = builder(jr)
+        if fig is None:
+            omitted.append({"figure": stem, "reason": "the plotting helpers are not available"})
+            return []
+        try:
+            save_figure(fig, fig_dir / stem)
+        finally:
+            plt.close(fig)
+        out.append({"file": f"{rel}/{stem}.png", "pdf": f"{rel}/{stem}.pdf", "caption": caption})
+        return None
+
+    for stem, builder, caption in plan:
+        n_skipped = len(pics.skipped)
+        pics.draw(f"{rel}/{stem}.png", [f"{rel}/{stem}.png", f"{rel}/{stem}.pdf"],
+                  lambda b=builder, s=stem, c=caption: draw(s, b, c))
+        for entry in pics.skipped[n_skipped:]:
+            omitted.append({"figure": stem, "reason": f"drawing failed ({entry['reason']})"})
+    for stem, reason in left_out:
+        omitted.append({"figure": stem, "reason": reason})
+        logger.info("figure %s left out: %s", stem, reason)
     return out
 
 
-def _component_explorer(jr, out_dir: Path) -> str | None:
-    """``explorer.html``: the components of G_X in the interactive explorer; None (logged) without bokeh or
-    when the range is too large for one page."""
+def _component_explorer(jr, out_dir: Path, pictures=None) -> str | None:
+    """``explorer.html``: the components of G_X in the interactive explorer, best-effort; None when it was
+    not written (too large for one page: an INFO line; any failure, no bokeh included: a warning)."""
     from ..errors import InputError
+    from .pictures import Pictures
 
-    try:
+    pics = Pictures(out_dir) if pictures is None else pictures
+
+    def page():
         from ..viz import explore_components
 
-        explore_components(jr).save(out_dir / "explorer.html")
-    except ImportError as exc:
-        logger.warning("explorer.html skipped: %s", exc)
+        try:
+            explore_components(jr).save(out_dir / "explorer.html")
+        except InputError as exc:
+            pics.skip("explorer.html", str(exc))
+            return []
         return None
-    except InputError as exc:
-        logger.info("explorer.html skipped: %s", exc)
-        return None
-    return "explorer.html"
+
+    got = pics.draw("explorer.html", ["explorer.html"], page)
+    if pictures is None:
+        pics.close()
+    return "explorer.html" if got else None
 
 
 def _longest_label(jr) -> int:

@@ -30,7 +30,9 @@ the run stops); for Section V-C the tree of trajectories over every λ >= 0
 - ``frontier.png/.pdf``: the frontier of (privacy, utility) over λ with the chosen point;
   ``merges.gif``: an animation of the merges (small ranges only; skipped when nothing is merged);
   ``explorer.html``: the interactive merge explorer (:func:`graphpriv.viz.explore`; one offline page,
-  needs the ``explorer`` extra).
+  needs the ``explorer`` extra). These pictures are best-effort: each is drawn after the table,
+  mapping and trace are written, and one that fails is left out with one warning line on stderr and
+  an entry ``{"file", "reason"}`` of ``summary.json``'s ``skipped`` list; the release is written whole.
 
 A run that merges nothing (e.g. I* is already 0) says so on stderr and in ``summary.json``
 (``"noop": true``) and copies the table unchanged.
@@ -39,7 +41,7 @@ A run that merges nothing (e.g. I* is already 0) says so on stderr and in ``summ
 lam_chosen_by, privacy_measure, noop, before: {privacy, utility, n_public, L0, I_star, k_anonymity},
 after: {...same...}, rows: {read, written, replaced_public, suppressed_public, dropped_from_analysis,
 missing_sensitive, missing_public, parts: [{input, output, read, written}]}, frontier: [{privacy, utility,
-n_clusters, lam_min, lam_max}], files}`` (``parts``: one per input file, its output path relative to ``--out``).
+n_clusters, lam_min, lam_max}], files, skipped: [{file, reason}]}`` (``parts``: one per input file, its output path relative to ``--out``).
 """
 
 from __future__ import annotations
@@ -420,11 +422,7 @@ def run(args) -> int:
                 gio.write_text(tmp / "trace.json", trace.to_json(**({"indent": 1} if small else {})) + "\n")
                 summary["files"] = [p["output"] for p in parts] + ["mapping.json", "trace.json", "summary.json"]
             with progress.step("figures"):
-                summary["files"] += _frontier_figure(frontier, lam, result, args, tmp)
-                if not args.no_animation and not noop:
-                    summary["files"] += _animation(result, jr, tmp)
-                if not getattr(args, "no_explorer", False) and not noop:
-                    summary["files"] += _explorer(result, jr, values, tmp)
+                summary["files"] += _pictures(frontier, lam, result, jr, values, args, tmp, noop, summary)
             frontier_rows = summary.pop("frontier")
             columns = {k: [None if isinstance(p[k], float) and not math.isfinite(p[k]) else p[k] for p in frontier_rows]
                        for k in ("privacy", "utility", "n_clusters", "lam_min", "lam_max")}
@@ -499,43 +497,61 @@ def _frontier_figure(frontier, lam, result, args, tmp: Path) -> list[str]:
 
 
 def _animation(result, jr, tmp: Path) -> list[str]:
+    """``merges.gif``: the merges frame by frame (at most :data:`ANIMATION_MAX_FRAMES` steps)."""
+    from ..viz import animate_trace
+    from ..viz.overview import NODE_LINK_MAX
+    from ..viz.style import COLUMN_WIDTH, PAGE_WIDTH
+
     trace = result.trace
     n = len(trace)
-    if jr.n_public > ANIMATION_MAX_PUBLIC:
-        logger.info("merge animation skipped: %d public values (limit %d)", jr.n_public, ANIMATION_MAX_PUBLIC)
-        return []
-    try:
-        from ..viz import animate_trace
-    except ImportError:  # pragma: no cover
-        return []
     steps = list(range(n))
     if n > ANIMATION_MAX_FRAMES:
         steps = sorted({round(i * (n - 1) / (ANIMATION_MAX_FRAMES - 1)) for i in range(ANIMATION_MAX_FRAMES)} | {trace.returned})
-    try:
-        from ..viz.style import COLUMN_WIDTH, PAGE_WIDTH
-
-        from ..viz.overview import NODE_LINK_MAX
-
-        width = COLUMN_WIDTH if jr.n_public <= 30 else PAGE_WIDTH * 0.75 if jr.n_public <= NODE_LINK_MAX else PAGE_WIDTH
-        animate_trace(trace, jr, tmp / "merges.gif", fps=1.5, steps=steps, width=width)
-    except Exception as exc:  # noqa: BLE001 - an animation must not sink the release
-        logger.warning("merge animation skipped: %s", exc)
-        return []
+    width = COLUMN_WIDTH if jr.n_public <= 30 else PAGE_WIDTH * 0.75 if jr.n_public <= NODE_LINK_MAX else PAGE_WIDTH
+    animate_trace(trace, jr, tmp / "merges.gif", fps=1.5, steps=steps, width=width)
     return ["merges.gif"]
 
 
 def _explorer(result, jr, values, tmp: Path) -> list[str]:
-    """``explorer.html`` beside the animation (skipped, with a log line, without bokeh or when too large)."""
-    from ..errors import InputError
+    """``explorer.html``: the interactive merge explorer (:func:`graphpriv.viz.explore`)."""
+    from ..viz import explore
 
-    try:
-        from ..viz import explore
-
-        explore(result, jr, values=values).save(tmp / "explorer.html")
-    except ImportError as exc:
-        logger.warning("explorer.html skipped: %s", exc)
-        return []
-    except InputError as exc:
-        logger.info("explorer.html skipped: %s", exc)
-        return []
+    explore(result, jr, values=values).save(tmp / "explorer.html")
     return ["explorer.html"]
+
+
+def _pictures(frontier, lam, result, jr, values, args, tmp: Path, noop: bool, summary: dict) -> list[str]:
+    """Draw the frontier figure, the merge animation and the explorer, each best-effort
+    (:class:`graphpriv.cli.pictures.Pictures`): a failure is one warning line and an entry of
+    ``summary["skipped"]`` (``{"file", "reason"}``); what was drawn is returned (file names)."""
+    from ..errors import InputError
+    from .analyze import progress_enabled
+    from .pictures import ANNOUNCE_MIN_PUBLIC, Pictures
+
+    animation = not args.no_animation and not noop
+    explorer = not getattr(args, "no_explorer", False) and not noop
+    quiet = getattr(args, "quiet", False)
+    too_many = jr.n_public > ANIMATION_MAX_PUBLIC
+    pics = Pictures(tmp, 1 + (animation and not too_many) + explorer, bar=progress_enabled(args),
+                    announce=not quiet and jr.n_public >= ANNOUNCE_MIN_PUBLIC)
+    try:
+        pics.draw("frontier.png", ["frontier.png", "frontier.pdf"], lambda: _frontier_figure(frontier, lam, result, args, tmp))
+        if animation:
+            if too_many:
+                pics.skip("merges.gif", f"{jr.n_public} public values, more than the {ANIMATION_MAX_PUBLIC} the animation "
+                                        "draws legibly")
+            else:
+                pics.draw("merges.gif", ["merges.gif"], lambda: _animation(result, jr, tmp))
+        if explorer:
+            def page():
+                try:                            # any other error (no bokeh included) is a warning
+                    return _explorer(result, jr, values, tmp)
+                except InputError as exc:       # too large for one page: left out on purpose
+                    pics.skip("explorer.html", str(exc))
+                    return []
+
+            pics.draw("explorer.html", ["explorer.html"], page)
+    finally:
+        pics.close()
+    summary["skipped"] = pics.skipped
+    return pics.written

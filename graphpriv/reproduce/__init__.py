@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -55,11 +56,14 @@ def registry() -> list[FigureSpec]:
     return list(_REGISTRY.values())
 
 
-def build_all(out_dir, *, only: list[str] | None = None, quick: bool = False, formats=("pdf", "png"), progress: bool = False) -> list[FigureSpec]:
+def build_all(out_dir, *, only: list[str] | None = None, quick: bool = False, formats=("pdf", "png"),
+              progress: bool | str = False) -> list[FigureSpec]:
     """Build every registered figure (or those whose name contains one of ``only``) into ``out_dir``.
 
     Writes ``<name>.pdf``/``<name>.png`` per figure and ``README.md`` listing every registered figure whose
     files are in ``out_dir`` (so a partial ``only=`` run keeps the rest of the manifest). Returns the specs built.
+    ``progress``: True shows a tqdm bar on stderr (a terminal), ``"lines"`` prints one line per figure on
+    stderr (``graphpriv: drawing paper003_fig7_pareto_frontier (9/32)...``, for logs), False nothing.
     """
     import matplotlib
 
@@ -72,12 +76,16 @@ def build_all(out_dir, *, only: list[str] | None = None, quick: bool = False, fo
     out.mkdir(parents=True, exist_ok=True)
     specs = [s for s in registry() if not only or any(o in s.name for o in only)]
     it = specs
-    if progress:
+    if progress is True:
         from tqdm.auto import tqdm
 
-        it = tqdm(specs, desc="figures", unit="fig")
+        it = tqdm(specs, desc="figures", unit="fig", file=sys.stderr)
     built = []
-    for spec in it:
+    for k, spec in enumerate(it, 1):
+        if progress == "lines":
+            print(f"graphpriv: drawing {spec.name} ({k}/{len(specs)})...", file=sys.stderr, flush=True)
+        elif progress is True:
+            it.set_postfix_str(spec.name)
         logger.info("building %s", spec.name)
         with style_context():
             fig = spec.build(quick=quick)

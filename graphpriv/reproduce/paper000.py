@@ -93,17 +93,20 @@ def fig4(quick: bool = False):
 
 @figure(name="paper000_ex1_transport_plans", paper="000/001", number="Example 1 (transport graphs)",
         shows="Example 1, alpha = 0.5: the optimal non-Markov kernel as one bipartite transport graph per s; senders "
-              "X^-(s) (red) keep q/p of their mass and ship the rest to receivers X^+(s) (north-west-corner plan; "
+              "X^-(s) (vermilion dots) keep q/p of their mass (grey band) and ship the rest along the wine edges, labelled "
+              "with the amount, to receivers X^+(s) (north-west-corner plan; "
               "s = 1 ships 0.105 c->a, 0.035 c->b, 0.035 d->b, i.e. Q(a;1,c) = 0.21, Q(b;1,c) = 0.07, Q(b;1,d) = 0.175).",
         erratum="Not a figure of the paper: a graph view of Proposition 1's solution (the paper prints only s = 1's "
                 "numbers, which this reproduces).")
 def ex1_transport(quick: bool = False):
     from ..mechanisms.stochastic import linear_reduction, paper000_example1
-    from ..viz.stochastic import plot_transport_plan
+    from ..viz.stochastic import plot_transport_plan, transport_legend_handles
     from ..viz.style import COLUMN_WIDTH, new_figure
 
     m = linear_reduction(paper000_example1(), 0.5, scheme="optimal")
-    fig, (a, b) = new_figure(COLUMN_WIDTH * 1.5, COLUMN_WIDTH * 0.75, ncols=2, layout="constrained")
-    plot_transport_plan(m, 1, a)
-    plot_transport_plan(m, 2, b)
+    fig, (a, b) = new_figure(COLUMN_WIDTH * 1.5, COLUMN_WIDTH * 0.8, ncols=2, layout="constrained")
+    plot_transport_plan(m, 1, a, legend=False)
+    plot_transport_plan(m, 2, b, legend=False)
+    fig.legend(handles=transport_legend_handles(), loc="outside lower center", ncol=4, frameon=False, fontsize=6.5,
+               handletextpad=0.4, columnspacing=1.2)
     return fig

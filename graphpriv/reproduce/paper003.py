@@ -154,7 +154,9 @@ def fig6(quick: bool = False):
 @figure(name="paper003_fig7_pareto_frontier", paper="003", number="Fig. 7",
         shows="Pareto frontier of problem (5) (Algorithm 2 over every lambda, from one trajectory) on the running example, "
               "normalised axes: (a) U1 with Example 3's solution (I* = 0 at I0 = log2(7/3), utility loss 0.565); "
-              "(b) U2 (x7 = 4) with Example 4's solution; dashed black: exact frontier over all 877 partitions.",
+              "(b) U2 (x7 = 4) with Example 4's solution; dashed black: exact frontier over all 877 partitions. Frontiers are "
+              "staircases: a utility loss between two points achieves only the leakage of the point to its left, so the "
+              "greedy staircase never dips below the exact one.",
         erratum="Example 4 as printed (Q(3), I* = 1 bit) is drawn as a second star; under the stated settings the algorithm "
                 "takes a 4th merge and returns I* = 0 (its 4th merge {x2}+{x7} has Delta L = -0.615; the printed stop "
                 "needs lambda >= 0.7792). The exact frontiers are an addition: the greedy "
@@ -225,7 +227,7 @@ def fig8(quick: bool = False):
             traces.append(agglomerate(jr, obj, lam, utility=u, values=vals).trace)
             labels.append(rf"$U_{u[1]}$, $\lambda={lam:g}$")
         plot_convergence(traces, ax, labels=labels, title=None if ax is a_low else f"({letter}) {alg}")
-        ax.legend(frameon=False, fontsize=6)
+        _smaller_legend(ax, loc="center right")      # keeps the "returned" and "rejected" keys
         if ax is a_low:   # broken y axis: the rejected U2 step (L = 139) on top, the rest below at full resolution
             plot_convergence(traces, a_top, labels=labels, title=f"({letter}) {alg}")
             a_top.get_legend().remove()
@@ -237,7 +239,7 @@ def fig8(quick: bool = False):
             tr = agglomerate(jr, obj, 0.0, utility=u, values=vals).trace
             full.append(tr)
             n = sum(s.accepted for s in tr.steps) - 1
-            labels.append(f"{alg}, $U_{u[1]}$ ({n} merge{'s' if n != 1 else ''})")
+            labels.append(f"{alg}, $U_{u[1]}$\n({n} merge{'s' if n != 1 else ''})")   # narrow: clear of t = 0-2
     # runs whose privacy curves coincide are drawn once, with one legend entry naming both
     same = [np.allclose(full[2].to_frame()["privacy"], full[3].to_frame()["privacy"])] if len(full[2]) == len(full[3]) else [False]
     if same[0]:
@@ -250,8 +252,15 @@ def fig8(quick: bool = False):
             line.set_markerfacecolor("white")
             line.set_linestyle("--")
     axes[2].set_ylabel("privacy leakage (bits)")
-    axes[2].legend(frameon=False, fontsize=6)
+    axes[2].legend(frameon=False, fontsize=6, loc="upper right")    # the curves start top left
     return fig
+
+
+def _smaller_legend(ax, loc: str) -> None:
+    """Redraw ``ax``'s legend (all its keys, e.g. plot_convergence's "returned" and "rejected") at 6 pt at ``loc``."""
+    leg = ax.get_legend()
+    handles, texts = leg.legend_handles, [t.get_text() for t in leg.get_texts()]
+    ax.legend(handles, texts, frameon=False, fontsize=6, loc=loc)
 
 
 def _break_y_axis(top, low, traces) -> None:
@@ -271,12 +280,38 @@ def _break_y_axis(top, low, traces) -> None:
     for ax, y in ((top, 0.0), (low, 1.0)):   # the break marks on the y axis
         ax.plot([-0.025, 0.025], [y - 0.035 * (1 if ax is low else 3), y + 0.035 * (1 if ax is low else 3)],
                 transform=ax.transAxes, color="k", lw=0.8, clip_on=False)
+    _join_across_break(top, low)
+
+
+def _join_across_break(top, low) -> None:
+    """A step from the lower y range to the upper one is drawn once, as one line across the break (each panel
+    alone would clip it to a stub): the panels' own copies are removed and a figure-level line joins the points."""
+    from matplotlib.patches import ConnectionPatch
+
+    lo_top = low.get_ylim()[1]
+    for line in list(low.get_lines()):
+        x, y = (np.asarray(v, dtype=float) for v in line.get_data())
+        if len(x) != 2 or not ((y[0] <= lo_top) ^ (y[1] <= lo_top)):
+            continue
+        a, b = (0, 1) if y[0] <= lo_top else (1, 0)
+        for twin in list(top.get_lines()):    # the same segment, clipped, in the upper panel
+            tx, ty = (np.asarray(v, dtype=float) for v in twin.get_data())
+            if len(tx) == 2 and np.allclose(tx, x) and np.allclose(ty, y):
+                twin.remove()
+        line.remove()
+        con = ConnectionPatch(xyA=(x[a], y[a]), coordsA=low.transData, xyB=(x[b], y[b]), coordsB=top.transData,
+                              color=line.get_color(), linestyle=line.get_linestyle(), linewidth=line.get_linewidth(),
+                              zorder=2)
+        con.set_gid("graphpriv-across-break")
+        low.figure.add_artist(con)
 
 
 @figure(name="paper003_fig9_hungarian_frontiers", paper="003", number="Fig. 9",
         shows="Hungarian data: Pareto frontiers over every lambda of (a) problem (3) with Algorithm 1 (U1, U2) and the "
               "5-anonymity generalisation-and-suppression baseline [49] (suppression for U1, interval generalisation of "
-              "cholesterol for U2); (b) problem (5) with Algorithm 2 (U1, U2).",
+              "cholesterol for U2); (b) problem (5) with Algorithm 2 (U1, U2), the x axis zoomed onto its two single merges "
+              "(each labelled with its cost). Frontiers are staircases: a utility loss between two points achieves the "
+              "leakage of the point to its left.",
         erratum="With I*(S;X) = 1 bit (2 components) the problem-(5) frontiers have only two points (X itself and one merge), "
                 "unlike the print. The submodularity-based baseline [50, Algorithm 1] is not implemented and is omitted. "
                 "U2 uses raw mg/dl with the missing-cholesterol rows dropped (153 values).")
@@ -292,10 +327,36 @@ def fig9(quick: bool = False):
     base = {"5-anonymity [49], $U_1$": k_anonymity_generalization(j1, 5),
             "5-anonymity [49], $U_2$": k_anonymity_generalization(j2, 5, v2)}
     plot_frontier(fl, axes[0], labels=["Algorithm 1, $U_1$", "Algorithm 1, $U_2$"], baselines=base,
-                  title="(a) problem (3): $L_0$")
+                  title="(a) problem (3): $L_0$", legend=False)
+    axes[0].legend(frameon=False, loc="lower left", fontsize=6.5)
     fi = [pareto_frontier(j1, "I*"), pareto_frontier(j2, "I*", utility="U2", values=v2)]
-    plot_frontier(fi, axes[1], labels=["Algorithm 2, $U_1$", "Algorithm 2, $U_2$"], title="(b) problem (5): $I^*$")
+    plot_frontier(fi, axes[1], labels=["Algorithm 2, $U_1$", "Algorithm 2, $U_2$"], title="(b) problem (5): $I^*$",
+                  legend=False)
+    _zoom_two_point_frontiers(axes[1], fi)
     return fig
+
+
+def _zoom_two_point_frontiers(ax, frontiers) -> None:
+    """Panel (b) of Fig. 9: each problem-(5) frontier is X itself and one merge (I* from 1 bit to 0), at a small
+    utility loss; the x axis is zoomed onto those losses and each merge is labelled with what it costs."""
+    from ..viz.frontiers import frontier_coordinates
+    from ..viz.style import ROLE
+
+    units = {"U1": "bits", "U2": "mg/dl"}
+    ends = []
+    for f in frontiers:
+        x, y = frontier_coordinates(f)
+        k = int(np.argmax(x))
+        u_x, u_q = max(f.utility_values), float(np.asarray(f.utility_values)[np.argmin(f.privacy)])
+        u = f"$U_{f.utility[1]}$"
+        ends.append((float(x[k]), float(y[k]), f"{u}: one merge, $I^*$ from 1 bit to 0,\n"
+                     f"{u} from {u_x:.3g} to {u_q:.3g} {units[f.utility]} (loss {x[k]:.2g})".replace("-", "\u2212")))
+    right = max(e[0] for e in ends)
+    ax.set_xlim(-0.04 * right, 1.12 * right)
+    for (x, y, text), dy in zip(sorted(ends, reverse=True), (0.42, 0.16)):
+        ax.annotate(text, xy=(x, y), xytext=(0.9 * right, dy), ha="right", va="center", fontsize=6.5,
+                    arrowprops=dict(arrowstyle="-", color=ROLE["edge"], lw=0.6, shrinkB=4))
+    ax.legend(frameon=False, loc="center", bbox_to_anchor=(0.45, 0.72))
 
 
 @figure(name="paper003_hungarian_min_cuts", paper="003", number="Sec. IV / VI (no printed figure)",

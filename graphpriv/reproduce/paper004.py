@@ -41,8 +41,11 @@ def fig1(quick: bool = False):
     bsc = np.array([[1 / 3, 2 / 3], [2 / 3, 1 / 3]])
     bec = np.array([[0.5, 0.0], [0.5, 0.5], [0.0, 0.5]])
     fig, axes = new_figure(PAGE_WIDTH * 0.6, 1.8, ncols=2, layout="constrained")
-    plot_channel(bsc, ax=axes[0], x_labels=["X1=0", "X1=1"], title="$X_1$ = BSC(2/3)(W)")
-    plot_channel(bec, ax=axes[1], x_labels=["X2=0", "X2=e", "X2=1"], title="$X_2$ = BEC(1/2)(W)")
+    # every label in one (math) style: W = 0 as X_1 = 0
+    w = ["$W = 0$", "$W = 1$"]
+    plot_channel(bsc, ax=axes[0], w_labels=w, x_labels=["$X_1 = 0$", "$X_1 = 1$"], title="$X_1$ = BSC(2/3)($W$)")
+    plot_channel(bec, ax=axes[1], w_labels=w, x_labels=["$X_2 = 0$", "$X_2 = \\mathrm{e}$", "$X_2 = 1$"],
+                 title="$X_2$ = BEC(1/2)($W$)")
     return fig
 
 
@@ -83,13 +86,13 @@ def fig3(quick: bool = False):
     C = np.array([[0.8, 0.8, 0.3], [0.2, 0.2, 0.7]])
     red = latent_reduction(p_w, C)
     fig, axes = new_figure(PAGE_WIDTH * 0.62, 1.9, ncols=2, layout="constrained")
-    plot_channel(C, ax=axes[0], w_labels=[f"W={w} ({p_w[w]:g})" for w in range(3)], x_labels=["X=0", "X=1"],
+    plot_channel(C, ax=axes[0], w_labels=[f"$W = {w}$ ({p_w[w]:g})" for w in range(3)], x_labels=["$X = 0$", "$X = 1$"],
                  node_colors=[component_color(int(k)) for k in red.merge],
                  title=f"$p_{{X|W}}$, $H(W)$ = {float(-(p_w * np.log2(p_w)).sum()):.2g} bits")
     groups = [[w for w in range(3) if red.merge[w] == k] for k in range(red.p_w_tilde.size)]
     plot_channel(red.p_x_given_w_tilde, ax=axes[1],
                  w_labels=[f"$\\tilde W={k}$ = {{{','.join(f'$w_{w}$' for w in g)}}} ({red.p_w_tilde[k]:g})" for k, g in enumerate(groups)],
-                 x_labels=["X=0", "X=1"], node_colors=[component_color(k) for k in range(len(groups))],
+                 x_labels=["$X = 0$", "$X = 1$"], node_colors=[component_color(k) for k in range(len(groups))],
                  title=f"$p_{{X|\\tilde W}}$, $C_X(W) = H(\\tilde W)$ = {red.value:.2g} bit")
     return fig
 

@@ -22,7 +22,11 @@ from ..errors import InputError, InputTypeError
 from .graphs import styled
 from .style import COLUMN_WIDTH, PALETTE, ROLE, axes_or_new
 
-__all__ = ["plot_frontier", "frontier_coordinates"]
+__all__ = ["plot_frontier", "frontier_coordinates", "legend_clear_of_lines"]
+
+#: Legend positions tried in turn by :func:`legend_clear_of_lines`.
+LEGEND_LOCATIONS = ("upper right", "upper left", "lower left", "lower right", "center right", "center left",
+                    "upper center", "lower center", "center")
 
 _PRIV = {"I*": r"I^*(S;\hat X)", "L0": r"L_0(S\to\hat X)", "L0|I*=0": r"L_0(S\to\hat X)"}
 _PRIV_X = {"I*": r"I^*(S;X)", "L0": r"L_0(S\to X)", "L0|I*=0": r"L_0(S\to X)"}
@@ -84,7 +88,7 @@ def _as_items(obj, name: str) -> list[tuple[str, object]]:
 @styled
 def plot_frontier(frontier_or_list, ax=None, *, normalized: bool = True, baselines=None, marks=None,
                   labels: Sequence[str] | None = None, colors: Sequence | None = None, title: str | None = None,
-                  xlabel: str | None = None, ylabel: str | None = None, legend: bool = True):
+                  xlabel: str | None = None, ylabel: str | None = None, legend: bool = True, drawstyle: str = "steps"):
     """Pareto frontier(s) of privacy leakage against utility loss (paper 003, Figs. 7 and 9).
 
     Parameters
@@ -106,6 +110,13 @@ def plot_frontier(frontier_or_list, ax=None, *, normalized: bool = True, baselin
     colors : sequence, optional
         Frontier colours (default ``ROLE["frontier"]``, ``ROLE["frontier2"]``, then the palette; exact
         frontiers in ``ROLE["exact"]``).
+    drawstyle : {"steps", "markers", "lines"}
+        How the points of a frontier are joined. ``"steps"`` (default): a staircase through the points, the
+        set of trade-offs each frontier achieves -- with a utility loss between two points the best leakage
+        is that of the point with the smaller loss (normalised axes: steps after each point; raw axes, where
+        x is the utility itself: steps before it). ``"markers"``: the points alone. ``"lines"``: straight
+        segments (a guide to the eye only: a segment passes trade-offs no quantisation achieves, so a greedy
+        frontier can seem to beat the exact one between points).
 
     Returns
     -------
@@ -129,8 +140,9 @@ def plot_frontier(frontier_or_list, ax=None, *, normalized: bool = True, baselin
 
     Notes
     -----
-    O(number of points). Points of a frontier are joined in order of utility loss; the line is a guide
-    to the eye (only the points are achievable quantisations).
+    O(number of points). Only the points are quantisations; the staircase between them is what they
+    achieve (a smaller loss than a point's never gets its leakage), so an exact frontier's staircase is
+    never above a greedy one's.
     """
     from ..mechanisms.quantization.frontier import Frontier
 
@@ -141,6 +153,11 @@ def plot_frontier(frontier_or_list, ax=None, *, normalized: bool = True, baselin
         _check_frontier(f)
     if labels is not None and len(labels) != len(frontiers):
         raise InputError(f"labels has {len(labels)} entries for {len(frontiers)} frontiers; give one label per frontier")
+    if drawstyle not in ("steps", "markers", "lines"):
+        raise InputError(f"drawstyle={drawstyle!r} must be one of ['lines', 'markers', 'steps']")
+
+    step = "steps-post" if normalized else "steps-pre"
+    join = {"linestyle": "none"} if drawstyle == "markers" else {"drawstyle": step} if drawstyle == "steps" else {}
     if colors is None:
         colors = [ROLE["frontier"], ROLE["frontier2"]] + [c for c in PALETTE if c not in (ROLE["frontier"], ROLE["frontier2"], ROLE["exact"])]
     ax = axes_or_new(ax, COLUMN_WIDTH, COLUMN_WIDTH * 0.75)
@@ -150,12 +167,13 @@ def plot_frontier(frontier_or_list, ax=None, *, normalized: bool = True, baselin
         x, y = frontier_coordinates(f, normalized)
         order = np.lexsort((-y, x))
         lab = labels[k] if labels else f"{f.objective}, {f.utility} ({f.method})"
+        px, py = x[order], y[order]
         if f.method == "exact":
-            ax.plot(x[order], y[order], color=ROLE["exact"], linestyle="--", linewidth=1.0, marker="x", markersize=5,
-                    label=lab, zorder=2)
+            ax.plot(px, py, color=ROLE["exact"], **{"linestyle": "--", **join}, linewidth=1.0, marker="x",
+                    markersize=5, label=lab, zorder=2)
         else:
             col = colors[k_greedy % len(colors)]
-            ax.plot(x[order], y[order], color=col, marker=markers[k_greedy % len(markers)], label=lab, zorder=3)
+            ax.plot(px, py, color=col, **join, marker=markers[k_greedy % len(markers)], label=lab, zorder=3)
             k_greedy += 1
     by_util = {}
     for f in frontiers:
@@ -185,7 +203,8 @@ def plot_frontier(frontier_or_list, ax=None, *, normalized: bool = True, baselin
         elif utils == {"U2"}:
             xlabel = r"utility loss $U_2(X;\hat X)/\hat U_2(X;\hat X)$"
         else:
-            xlabel = r"utility loss: $1-\frac{U_1(X;\hat X)}{U_1(X;X)}$ or $\frac{U_2(X;\hat X)}{\hat U_2(X;\hat X)}$"
+            # two lines at the label size (an inline \frac sets its terms at about 5 pt)
+            xlabel = "utility loss: $1-U_1(X;\\hat X)/U_1(X;X)$ for $U_1$,\n$U_2(X;\\hat X)/\\hat U_2(X;\\hat X)$ for $U_2$"
     if ylabel is None:
         obj = next(iter(objs)) if len(objs) == 1 else None
         if obj is None:
@@ -202,7 +221,66 @@ def plot_frontier(frontier_or_list, ax=None, *, normalized: bool = True, baselin
     ax.grid(True, color=ROLE["grid"], linewidth=0.5)
     ax.set_axisbelow(True)
     if legend:
-        ax.legend(frameon=False)
+        legend_clear_of_lines(ax, frameon=False)
     if title:
         ax.set_title(title)
     return ax
+
+
+def legend_clear_of_lines(ax, **kwargs):
+    """``ax.legend(**kwargs)`` at the first of :data:`LEGEND_LOCATIONS` where the legend box crosses no line
+    as drawn and covers no marker, else matplotlib's ``"best"``. Unlike ``"best"``, which tests a line's
+    data points joined straight, this sees a step-drawn line (``drawstyle="steps-*"``) as its staircase.
+
+    Returns
+    -------
+    matplotlib Legend
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> from graphpriv.viz import legend_clear_of_lines
+    >>> fig, ax = plt.subplots()
+    >>> _ = ax.plot([0, 0.6], [1, 0], drawstyle="steps-post", label="frontier")   # top edge, then right edge
+    >>> legend_clear_of_lines(ax)._loc == 3                                       # lower left
+    True
+    """
+    from matplotlib.cbook import STEP_LOOKUP_MAP
+    from matplotlib.path import Path as MplPath
+
+    try:
+        fig = ax.get_figure(root=True)    # the top figure (ax may sit in a subfigure)
+    except TypeError:                     # matplotlib < 3.10
+        fig = ax.figure
+        while getattr(fig, "figure", fig) is not fig:
+            fig = fig.figure
+    fig.draw_without_rendering()          # final axes positions (constrained layout) before measuring
+    renderer = fig.canvas.get_renderer()
+    paths, points = [], []
+    for line in ax.get_lines():
+        if not line.get_visible():
+            continue
+        x, y = (np.asarray(v, dtype=float) for v in line.get_data())
+        ok = np.isfinite(x) & np.isfinite(y)
+        x, y = x[ok], y[ok]
+        if not len(x):
+            continue
+        disp = ax.transData.transform(np.column_stack([x, y]))
+        if line.get_marker() not in (None, "", "None", " ", "none"):
+            points.append(disp)
+        if line.get_linestyle() not in ("None", "none", "", " ") and len(x) > 1:
+            style = line.get_drawstyle()
+            if style in STEP_LOOKUP_MAP and style != "default":
+                sx, sy = STEP_LOOKUP_MAP[style](x, y)
+                disp = ax.transData.transform(np.column_stack([sx, sy]))
+            paths.append(MplPath(disp))
+    pts = np.concatenate(points) if points else np.empty((0, 2))
+    for loc in LEGEND_LOCATIONS:
+        leg = ax.legend(loc=loc, **kwargs)
+        box = leg.get_window_extent(renderer).padded(5)     # a margin for the layout to move a little
+        crossed = any(p.intersects_bbox(box, filled=False) for p in paths)
+        covered = bool(len(pts)) and bool(((pts[:, 0] >= box.x0) & (pts[:, 0] <= box.x1) & (pts[:, 1] >= box.y0)
+                                            & (pts[:, 1] <= box.y1)).any())
+        if not crossed and not covered:
+            return leg
+    return ax.legend(loc="best", **kwargs)

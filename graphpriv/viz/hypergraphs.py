@@ -21,6 +21,7 @@ from typing import Sequence
 
 import numpy as np
 import scipy.sparse as sp
+from matplotlib.lines import Line2D
 
 from .style import PALETTE, ROLE, axes_or_new, component_color, new_figure
 
@@ -236,6 +237,8 @@ def plot_hyperedges(hg, *, result=None, ax=None, title: str | None = None, max_w
     ``hypergraph``) each hyperedge is split into one line per output y (colour = y), width
     proportional to p(x^n, y): each colour class is a vertex of S -- a forest and an edge cover for
     n = 2 (Algorithm 1's bases are spanning forests of H_2). For n = 2 this is the bipartite support graph.
+    The lines through a vertex are stacked side by side in a band centred on it (widths in data units,
+    so the band holds together at any size).
 
     Returns
     -------
@@ -269,13 +272,12 @@ def plot_hyperedges(hg, *, result=None, ax=None, title: str | None = None, max_w
         K = result.mapping[:, hg.flat_index]
         joint = K * w[None, :]
         L = K.shape[0]
-        scale = max_width / joint.max()
-        offs = (np.arange(L) - (L - 1) / 2) * 0.07
-        for y in range(L):
-            for j, pt in enumerate(hg.support):
-                if joint[y, j] > 1e-12:
-                    ax.plot(xs, [ypos(i, int(a)) + offs[y] for i, a in enumerate(pt)], color=PALETTE[y % len(PALETTE)],
-                            linewidth=0.4 + scale * joint[y, j], alpha=0.8, solid_capstyle="round", zorder=1)
+        _set_parallel_limits(ax, hg, ypos)
+        pairs = [(y, j) for y in range(L) for j in range(len(hg.support)) if joint[y, j] > 1e-12]
+        widths, ys = _bundles(hg, pairs, joint, ypos)
+        for (y, j), width, yy in zip(pairs, widths, ys):
+            ax.add_line(_DataWidthLine(xs, yy, width, color=PALETTE[y % len(PALETTE)], alpha=0.8, solid_capstyle="butt",
+                                       zorder=1))
         from matplotlib.lines import Line2D
 
         handles = [Line2D([], [], color=PALETTE[y % len(PALETTE)], linewidth=2, label=f"y={y + 1}") for y in range(L)]
@@ -299,6 +301,61 @@ def plot_hyperedges(hg, *, result=None, ax=None, title: str | None = None, max_w
         title = "hyperedges by output y" if result is not None else f"hyperedges of $H_{{{n}}}$"
     ax.set_title(title)
     return ax
+
+
+def _set_parallel_limits(ax, hg, ypos) -> None:
+    """Fixed y limits of the parallel-coordinates drawing (the bundle offsets are computed in them)."""
+    lo = min(ypos(i, hg.sizes[i] - 1) for i in range(hg.n))
+    hi = max(ypos(i, 0) for i in range(hg.n))
+    ax.set_ylim(lo - 0.55, hi + 0.55)
+
+
+class _DataWidthLine(Line2D):
+    """A line whose width is given in data units of its y axis (recomputed in points at every draw), so lines
+    stacked by their widths in data coordinates stay side by side at any figure size or layout."""
+
+    def __init__(self, x, y, data_width: float, **kwargs):
+        super().__init__(x, y, **kwargs)
+        self.data_width = float(data_width)
+
+    def draw(self, renderer):
+        if self.axes is not None:
+            a, b = self.axes.transData.transform([(0.0, 0.0), (0.0, self.data_width)])
+            self._linewidth = max(abs(b[1] - a[1]) * 72.0 / self.figure.dpi, 0.3)
+        super().draw(renderer)
+
+
+#: Parallel coordinates by output: the lines through one vertex fill at most this share of the distance between
+#: two vertices; the widest line is at most ``_BAND_MAX`` and the thinnest at least ``_BAND_MIN`` (data units),
+#: with ``_BAND_GAP`` between neighbours.
+_BAND_ROOM, _BAND_MAX, _BAND_MIN, _BAND_GAP = 0.5, 0.2, 0.012, 0.012
+
+
+def _bundles(hg, pairs, joint, ypos) -> tuple[list[float], list[np.ndarray]]:
+    """Widths (data units) and y coordinates on every axis of the lines ``(y, j)`` (output y through hyperedge
+    j): widths proportional to p(x^n, y), small enough that the lines through any vertex fit side by side in
+    half the distance between two vertices; the lines through one vertex are stacked in a bundle centred on
+    it, ordered by where they go next (upward first), so no band floats beside its vertex."""
+    through: dict[tuple[int, int], list[int]] = {}
+    for n, (_, j) in enumerate(pairs):
+        for i, a in enumerate(hg.support[j]):
+            through.setdefault((i, int(a)), []).append(n)
+    mass = np.array([joint[y, j] for y, j in pairs], dtype=float)
+    scale = _BAND_MAX / mass.max()
+    for members in through.values():
+        spare = _BAND_ROOM - len(members) * _BAND_MIN - _BAND_GAP * (len(members) - 1)
+        if spare > 0:
+            scale = min(scale, spare / mass[members].sum())
+    widths = (_BAND_MIN + scale * mass).tolist()
+    out = [np.array([ypos(i, int(a)) for i, a in enumerate(hg.support[j])], dtype=float) for _, j in pairs]
+    for (i, a), members in through.items():
+        nbrs = [k for k in (i - 1, i + 1) if 0 <= k < hg.n]
+        members.sort(key=lambda n: (-sum(ypos(k, int(hg.support[pairs[n][1]][k])) for k in nbrs), pairs[n]))
+        top = (sum(widths[n] for n in members) + _BAND_GAP * (len(members) - 1)) / 2
+        for n in members:
+            out[n][i] = ypos(i, a) + top - widths[n] / 2
+            top -= widths[n] + _BAND_GAP
+    return widths, out
 
 
 def plot_privacy_polytope(result, *, ax=None, title: str | None = None, label_vertices: bool = True):
@@ -371,8 +428,9 @@ def plot_privacy_polytope(result, *, ax=None, title: str | None = None, label_ve
         elif len(cell) == 2:
             a.plot(cell[:, 0], cell[:, 1], color=ROLE["merge"], linewidth=3, alpha=0.6, zorder=1,
                    label="optimal cell" if lab else None)
-        a.scatter(Z[~used, 0], Z[~used, 1], s=22, facecolor="white", edgecolor=ROLE["exact"], zorder=3,
-                  label="vertex of S" if lab else None)
+        if (~used).any():   # no key for a kind of vertex the drawing does not have
+            a.scatter(Z[~used, 0], Z[~used, 1], s=22, facecolor="white", edgecolor=ROLE["exact"], zorder=3,
+                      label="vertex of S" if lab else None)
         a.scatter(Z[used, 0], Z[used, 1], s=26, color=ROLE["merge"], edgecolor=ROLE["exact"], zorder=3,
                   label="vertex used (y)" if lab else None)
         a.scatter([0], [0], marker="*", s=80, color=ROLE["frontier2"], edgecolor=ROLE["exact"], linewidth=0.5, zorder=4,

@@ -24,6 +24,7 @@ __all__ = [
     "plot_reduction_tradeoff",
     "plot_reduction_losses",
     "plot_transport_plan",
+    "transport_legend_handles",
     "SCHEME_COLOR",
     "FIG2_COLORS",
 ]
@@ -144,21 +145,26 @@ def plot_critical_sweep(sweep, ax=None, *, title: str | None = None):
     ax.plot(df["eps"], df["eps_eff"], marker="o", color=ROLE["frontier"], label=r"$\epsilon_{\rm eff}$")
     ax.plot(df["eps"], df["eps_c"], marker="s", color=ROLE["frontier2"], label=r"$\epsilon^c$ (merged block)")
     lim = float(np.nanmax(df["eps"])) * 1.05 or 1.0
-    ax.plot([0, lim], [0, lim], color=ROLE["grid"], lw=0.8, zorder=0)
+    ax.plot([0, lim], [0, lim], color=ROLE["edge"], lw=0.7, ls="--", zorder=0, label=r"identity (lift $=\epsilon$)")
     unit = "nats" if math.isclose(sweep.base, math.e) else ("bits" if sweep.base == 2 else f"log base {sweep.base:g}")
     ax.set_xlabel(rf"threshold $\epsilon = \epsilon_j$ ({unit})")
     ax.set_ylabel(f"abs-log-lift ({unit})")
     ax2 = ax.twinx()
     ax2.plot(df["eps"], df["nmil"], marker="^", color=ROLE["baseline"], lw=1.0, label="NMIL", clip_on=False, zorder=3)
     ax2.set_ylabel("NMIL", color=ROLE["baseline"])
-    ax2.set_ylim(-0.03, 1.05)     # markers at NMIL = 0 stay whole
-    ax.set_ylim(bottom=min(ax.get_ylim()[0], -0.03 * ax.get_ylim()[1]))
+    lo, hi = ax.get_ylim()
+    lo = min(lo, -0.03 * hi)      # markers at 0 stay whole
+    ax.set_ylim(lo, hi)
+    zero = -lo / (hi - lo)        # both zeros at this height of the axes
+    top2 = 1.05
+    ax2.set_ylim(-zero * top2 / (1 - zero), top2)
     for line in ax.get_lines():
         line.set_clip_on(False)
     ax2.spines["right"].set_visible(True)
     h1, l1 = ax.get_legend_handles_labels()
     h2, l2 = ax2.get_legend_handles_labels()
-    ax.legend(h1 + h2, l1 + l2, frameon=False, loc="upper center", fontsize=6)
+    # above the axes: inside, every corner holds a curve
+    ax.legend(h1 + h2, l1 + l2, frameon=False, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2, fontsize=6.5)
     ax.set_title(title or "Watchdog critical values")
     return ax
 
@@ -240,7 +246,18 @@ def plot_reduction_losses(df, ax=None, *, title: str | None = None, unit: str = 
     return ax
 
 
-def plot_transport_plan(mechanism, s, ax=None, *, p_x_given_s=None, title: str | None = None):
+def transport_legend_handles() -> list:
+    """Legend keys of :func:`plot_transport_plan`, drawn exactly as the plan draws them (one figure-level
+    legend can serve several panels)."""
+    from matplotlib.lines import Line2D
+
+    return [Line2D([], [], marker="o", markersize=6, color=ROLE["cut"], linestyle="none", label=r"sender $x'\in X^-(s)$"),
+            Line2D([], [], marker="o", markersize=6, color=ROLE["public"], linestyle="none", label="other value"),
+            Line2D([], [], color=ROLE["edge"], alpha=0.45, linewidth=5, solid_capstyle="butt", label="kept mass"),
+            Line2D([], [], color=ROLE["merge"], alpha=0.9, linewidth=1.5, label="shipped flow (amount on it)")]
+
+
+def plot_transport_plan(mechanism, s, ax=None, *, p_x_given_s=None, title: str | None = None, legend: bool = True):
     """The per-s bipartite transport graph of a non-Markov linear reduction (papers 000/001, Prop. 1-2).
 
     Left: the input values x' with P_{X|S}(x'|s); right: the outputs y with the target P_{Y|S}(y|s).
@@ -254,6 +271,9 @@ def plot_transport_plan(mechanism, s, ax=None, *, p_x_given_s=None, title: str |
     s : sensitive label
     p_x_given_s : array, optional
         P_{X|S}(.|s); default ``mechanism.p_x_given_s[s]``.
+    legend : bool
+        Draw the key (:func:`transport_legend_handles`: senders, other values, kept mass, shipped flow) under
+        the plan; False leaves it to the caller (e.g. one legend for several panels).
     """
     from ..errors import InputError, UnknownLabelError
 
@@ -297,12 +317,13 @@ def plot_transport_plan(mechanism, s, ax=None, *, p_x_given_s=None, title: str |
         ax.scatter(1, ys[i], s=40, color=ROLE["public"], zorder=3)
         ax.text(1.06, ys[i], f"{T[i]:.3g}  {pub[i]}", ha="left", va="center", fontsize=7)
     ax.set_xlim(-0.55, 1.55)
-    ax.set_ylim(-0.7, n - 0.3)
+    ax.set_ylim(-0.45, n - 0.3)
     ax.axis("off")
     ax.text(0, n - 0.45, r"$x'$: $P_{X|S}$", ha="center", fontsize=7)
     ax.text(1, n - 0.45, r"$y$: $P_{Y|S}$", ha="center", fontsize=7)
-    ax.text(0.5, -0.6, "red: senders $X^-(s)$; grey: kept mass; pink: shipped flow", ha="center", fontsize=6,
-            color=ROLE["edge"])
+    if legend:
+        ax.legend(handles=transport_legend_handles(), loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=2,
+                  frameon=False, fontsize=6)
     ax.set_title(title or rf"Transport plan, $s={s}$, $\alpha={a:g}$")
     return ax
 

@@ -23,7 +23,7 @@ from graphpriv._validation import MISSING
 from test_cli_analyze import assert_one_line_error, failure_cases, only_inputs_left, run_cli, run_inproc, run_many
 
 SUMMARY_KEYS = {"schema_version", "input", "objective", "utility", "release", "lam", "lam_chosen_by", "privacy_measure",
-                "noop", "before", "after", "rows", "frontier", "files"}
+                "noop", "before", "after", "rows", "frontier", "files", "skipped"}
 MAPPING_KEYS = {"schema_version", "public_column", "sensitive_column", "objective", "utility", "release", "decimals",
                 "values", "clusters"}
 

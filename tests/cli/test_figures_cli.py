@@ -173,3 +173,49 @@ def test_figures_refuse_a_foreign_folder(tmp_path, capsys):
     assert main(["figures", "--out", str(out), "--only", "paper003_fig1", "--quick"]) == 2
     assert "not written by graphpriv" in capsys.readouterr().err
     assert os.listdir(out) == ["notes.txt"]
+
+
+def test_figures_only_matching_nothing_is_an_error(tmp_path, capsys):
+    """A mistyped --only builds nothing: one error line naming the valid prefixes, exit 2, nothing written."""
+    out = tmp_path / "figs"
+    assert main(["figures", "--out", str(out), "--only", "bogus", "--quick"]) == 2
+    err = [ln for ln in capsys.readouterr().err.splitlines() if ln.strip()]
+    assert len(err) == 1 and err[0].startswith("graphpriv: error: --only 'bogus' matches no figure"), err
+    for prefix in ("paper000", "paper002", "paper003", "paper004", "research"):
+        assert prefix in err[0]
+    assert not out.exists() and list(tmp_path.iterdir()) == []
+    # one good and one bad name: still refused (the typo would go unnoticed)
+    assert main(["figures", "--out", str(out), "--only", "paper003_fig1", "--only", "paper03", "--quick"]) == 2
+    assert "'paper03'" in capsys.readouterr().err and not out.exists()
+
+
+def test_figures_say_what_they_draw_off_a_terminal(tmp_path, capsys):
+    """Off a terminal (a log, CI): one line per figure on stderr, in order, with its count; -q: none."""
+    out = tmp_path / "figs"
+    capsys.readouterr()
+    assert main(["figures", "--out", str(out), "--only", "paper003_fig1", "--only", "paper003_fig3", "--quick"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err.splitlines() == ["graphpriv: drawing paper003_fig1_joint_range (1/2)...",
+                                         "graphpriv: drawing paper003_fig3_convergence_alg1 (2/2)..."]
+    assert "wrote 2 figure(s)" in captured.out
+    assert main(["-q", "figures", "--out", str(out), "--only", "paper003_fig1", "--quick"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_figures_show_a_bar_on_a_terminal(tmp_path, capsys, monkeypatch):
+    """On a terminal a tqdm bar over the figures (naming the one being drawn) replaces the lines."""
+    import sys
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    out = tmp_path / "figs"
+    capsys.readouterr()
+    assert main(["figures", "--out", str(out), "--only", "paper003_fig1", "--only", "paper003_fig2", "--quick"]) == 0
+    err = capsys.readouterr().err
+    assert "figures:" in err and "2/2" in err and "paper003_fig2_confusability_graph" in err
+    assert "graphpriv: drawing" not in err
+
+
+def test_figures_quiet_after_the_command(tmp_path, capsys):
+    assert main(["figures", "--out", str(tmp_path / "f"), "--only", "paper003_fig1", "--quick", "-q"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == "" and captured.out == ""

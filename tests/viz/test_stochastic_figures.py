@@ -80,3 +80,47 @@ def test_ecdf_values():
     np.testing.assert_allclose(x, [1, 1, 2, 3])
     np.testing.assert_allclose(y, [0, 1 / 3, 2 / 3, 1])
     plt.close("all")
+
+
+def test_critical_sweep_twin_zeros_aligned_and_identity_in_legend():
+    """Paper 002, Sec. IV view: the abs-log-lift axis and the NMIL axis put their zeros at the same height, and
+    the identity line has a legend key."""
+    from graphpriv.mechanisms.stochastic import critical_sweep
+    from graphpriv.reproduce.paper002 import _demo_P
+
+    ax = vs.plot_critical_sweep(critical_sweep(_demo_P()))
+    ax.figure.draw_without_rendering()
+    ax2 = next(a for a in ax.figure.axes if a is not ax)
+    y0 = ax.transData.transform([(0, 0)])[0, 1]
+    y1 = ax2.transData.transform([(0, 0)])[0, 1]
+    assert abs(y0 - y1) < 0.01
+    texts = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert any(t.startswith("identity") for t in texts) and "NMIL" in texts
+    plt.close("all")
+
+
+def test_transport_plan_key_matches_the_drawing():
+    """Papers 000/001, Example 1: the key is drawn with the plan's own colours (the old caption named colours the
+    drawing did not use); one figure-level key serves both panels."""
+    from matplotlib.colors import same_color
+
+    from graphpriv.mechanisms.stochastic import linear_reduction, paper000_example1
+
+    mech = linear_reduction(paper000_example1(), 0.5, scheme="optimal")
+    ax = vs.plot_transport_plan(mech, 1)
+    keys = {t.get_text(): h for t, h in zip(ax.get_legend().get_texts(), ax.get_legend().legend_handles)}
+    sender = next(h for k, h in keys.items() if k.startswith("sender"))
+    shipped = next(h for k, h in keys.items() if k.startswith("shipped"))
+    kept = keys["kept mass"]
+    senders = [c for c in ax.collections if same_color(c.get_facecolor()[0], sender.get_color())]
+    assert len(senders) == 2                          # s = 1: c and d send, drawn in the key's colour
+    slanted = [ln for ln in ax.get_lines() if ln.get_ydata()[0] != ln.get_ydata()[1]]
+    flat = [ln for ln in ax.get_lines() if ln.get_ydata()[0] == ln.get_ydata()[1]]
+    assert slanted and all(same_color(ln.get_color(), shipped.get_color()) for ln in slanted)
+    assert flat and all(same_color(ln.get_color(), kept.get_color()) for ln in flat)
+    assert not [t for t in ax.texts if any(w in t.get_text() for w in ("red", "pink"))]
+    spec = next(s for s in registry() if s.name == "paper000_ex1_transport_plans")
+    fig = spec.build(quick=True)
+    assert len(fig.legends) == 1 and all(a.get_legend() is None for a in fig.axes)
+    assert "red" not in spec.shows and "vermilion" in spec.shows
+    plt.close("all")

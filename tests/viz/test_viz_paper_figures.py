@@ -112,3 +112,108 @@ def test_transport_flow_labels_on_their_edges():
     for t in labels:
         x, y = t.get_position()
         assert any(abs(ln.get_ydata()[0] + x * (ln.get_ydata()[1] - ln.get_ydata()[0]) - y) < 1e-9 for ln in slanted)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# paper 003, Figs. 7-9 (regressions of what was wrong by eye)
+# ---------------------------------------------------------------------------------------------------------------
+def _build(name):
+    from graphpriv.reproduce import registry
+
+    spec = next(s for s in registry() if s.name == name)
+    with viz.style_context():          # as `graphpriv figures` builds them
+        fig = spec.build(quick=True)
+        drop_single_panel_titles(fig)
+        typeset_labels(fig)
+        fig.draw_without_rendering()
+    return fig
+
+
+def _staircase(xs, ys, at):
+    """The leakage a step-post frontier achieves at utility loss ``at``: that of the last point with loss <= at."""
+    order = np.lexsort((-np.asarray(ys), np.asarray(xs)))
+    xs, ys = np.asarray(xs)[order], np.asarray(ys)[order]
+    k = np.searchsorted(xs, at, side="right") - 1
+    return np.where(k >= 0, ys[np.maximum(k, 0)], np.inf)
+
+
+def _legend_box(ax):
+    return ax.get_legend().get_window_extent(ax.figure.canvas.get_renderer())
+
+
+def _inside(box, disp):
+    disp = np.atleast_2d(disp)
+    return (disp[:, 0] >= box.x0) & (disp[:, 0] <= box.x1) & (disp[:, 1] >= box.y0) & (disp[:, 1] <= box.y1)
+
+
+def test_frontiers_are_staircases_never_dipping_below_the_exact_one():
+    """Fig. 7: points joined by steps (a loss between two points achieves the leakage of the left one), so the
+    greedy frontier is nowhere below the exact optimum; straight segments showed it beating the optimum."""
+    fig = _build("paper003_fig7_pareto_frontier")
+    for ax in fig.axes:
+        lines = {ln.get_label(): ln for ln in ax.get_lines()}
+        greedy = next(ln for lab, ln in lines.items() if lab.startswith("Algorithm 2"))
+        exact = lines["exact optimum"]
+        assert greedy.get_drawstyle() == exact.get_drawstyle() == "steps-post"
+        grid = np.linspace(0, 1, 2001)
+        g = _staircase(greedy.get_xdata(), greedy.get_ydata(), grid)
+        e = _staircase(exact.get_xdata(), exact.get_ydata(), grid)
+        assert (g >= e - 1e-12).all()
+        # the legend crosses no staircase and covers no point
+        box = _legend_box(ax).padded(-2)
+        for ln in (greedy, exact):
+            from matplotlib.cbook import STEP_LOOKUP_MAP
+            from matplotlib.path import Path
+
+            sx, sy = STEP_LOOKUP_MAP["steps-post"](ln.get_xdata(), ln.get_ydata())
+            assert not Path(ax.transData.transform(np.column_stack([sx, sy]))).intersects_bbox(box, filled=False)
+
+
+def test_plot_frontier_drawstyles():
+    jr, _ = gp.datasets.paper_example()
+    f = gp.pareto_frontier(jr, "I*")
+    assert viz.plot_frontier(f).get_lines()[0].get_drawstyle() == "steps-post"
+    assert viz.plot_frontier(f, normalized=False).get_lines()[0].get_drawstyle() == "steps-pre"   # x = utility
+    assert viz.plot_frontier(f, drawstyle="markers").get_lines()[0].get_linestyle() == "None"
+    assert viz.plot_frontier(f, drawstyle="lines").get_lines()[0].get_drawstyle() == "default"
+    with pytest.raises(gp.errors.InputError, match="drawstyle"):
+        viz.plot_frontier(f, drawstyle="smooth")
+
+
+def test_fig8_legends_and_broken_axis():
+    """Fig. 8: (a) and (b) name the returned and rejected markers; the rejected step of (a) crosses the broken
+    axis as one line, not two stubs; (c)'s legend covers none of the points of t = 0-2."""
+    fig = _build("paper003_fig8_hungarian_convergence")
+    top, low, b, c = fig.axes
+    for ax in (low, b):
+        texts = [t.get_text() for t in ax.get_legend().get_texts()]
+        assert "returned" in texts and any(t.startswith("rejected") for t in texts), texts
+    across = [a for a in fig.artists if a.get_gid() == "graphpriv-across-break"]
+    assert len(across) == 1 and across[0].get_linestyle() == ":"
+    lo_top = low.get_ylim()[1]
+    for ax in (top, low):      # no dotted segment left that one panel would clip to a stub
+        for ln in ax.get_lines():
+            y = np.asarray(ln.get_ydata(), dtype=float)
+            if len(y) == 2 and ln.get_linestyle() == ":":
+                assert (y <= lo_top).all() or (y > lo_top).all()
+    box = _legend_box(c)
+    for ln in c.get_lines():
+        x, y = (np.asarray(v, dtype=float) for v in ln.get_data())
+        early = x <= 2
+        if early.any():
+            assert not _inside(box, c.transData.transform(np.column_stack([x[early], y[early]]))).any(), ln.get_label()
+
+
+def test_fig9_axis_labels_legible_and_panel_b_zoomed():
+    """Fig. 9: axis labels at the label size (no inline fraction, whose terms shrink to about 5 pt); panel (b)
+    zoomed onto its two one-merge frontiers, each labelled."""
+    fig = _build("paper003_fig9_hungarian_frontiers")
+    a, b = fig.axes
+    for ax in (a, b):
+        for label in (ax.xaxis.label, ax.yaxis.label):
+            assert "\\frac" not in label.get_text() and label.get_fontsize() >= 8
+    assert b.get_xlim()[1] < 0.2
+    xs = np.concatenate([ln.get_xdata() for ln in b.get_lines()])
+    assert xs.max() <= b.get_xlim()[1] and xs.max() > 0.5 * b.get_xlim()[1]
+    notes = [t.get_text() for t in b.texts]
+    assert sum("one merge" in t for t in notes) == 2
