@@ -126,7 +126,7 @@ def test_round_trip_reproduces_the_sanitize_release(tmp_path, capsys, utility, l
 def test_trace_repr_shows_its_numbers():
     jr, _ = gp.datasets.paper_example()
     text = repr(gp.agglomerate(jr, "I*", 0.3).trace)           # Example 3
-    for part in ("objective='I*'", "utility='U1'", "λ=0.3", "7 public values", "release step t = 3", "3 clusters",
+    for part in ("objective='I*'", "utility='U1'", "λ=0.3", "7 public values", "release step t = 4", "3 clusters",
                  "I* = 0", "U1 = 1.222"):
         assert part in text, (part, text)
     baseline = repr(gp.k_anonymity_generalization(jr, 2).trace)  # no λ: said in words, never "nan"
