@@ -51,6 +51,7 @@ __all__ = [
     "edge_connectivity",
     "network_strength",
     "gomory_hu_tree",
+    "GomoryHuTree",
     "attack_partition",
     "pairs_to_decompose",
     "STRENGTH_GRAPHS",
@@ -134,6 +135,98 @@ class NetworkStrength:
     def __iter__(self):
         yield self.value
         yield self.partition
+
+
+class GomoryHuTree:
+    """A Gomory--Hu tree (:func:`gomory_hu_tree`): all pairwise minimum cuts of a graph in one tree.
+
+    Attributes
+    ----------
+    graph : networkx.Graph
+        The tree, edge attribute ``weight`` = the minimum cut between the two sides the edge separates.
+    kind : {"confusability", "support"}
+        The graph whose cuts the tree stores (G_X or the bipartite support graph).
+    weighted : bool
+        Whether G_X's capacities were |[[S|x]] ∩ [[S|x']]| (else 1 per edge).
+
+    The object reads like the :class:`networkx.Graph` it holds: attributes and methods (``nodes``,
+    ``edges``, ``number_of_edges``, ...), ``T[u]``, ``len(T)``, iteration and ``in`` go to ``graph``.
+    """
+
+    def __init__(self, graph: nx.Graph, kind: str = "confusability", weighted: bool = False):
+        self.graph = graph
+        self.kind = kind
+        self.weighted = weighted
+
+    # networkx.Graph look-alike ------------------------------------------------------------------
+    def __getattr__(self, name: str):
+        if name in ("graph", "kind", "weighted"):         # not set yet (copy, pickle): no recursion
+            raise AttributeError(name)
+        return getattr(self.graph, name)
+
+    def __getitem__(self, node):
+        return self.graph[node]
+
+    def __iter__(self):
+        return iter(self.graph)
+
+    def __len__(self) -> int:
+        return len(self.graph)
+
+    def __contains__(self, node) -> bool:
+        return node in self.graph
+
+    # summaries ------------------------------------------------------------------------------------
+    def _weights(self) -> list:
+        return [d.get("weight", 0) for *_, d in self.graph.edges(data=True)]
+
+    @property
+    def n_nodes(self) -> int:
+        return self.graph.number_of_nodes()
+
+    @property
+    def min_cut_value(self):
+        """The smallest tree edge weight: the global minimum cut (0 iff the graph is disconnected);
+        None for a graph of fewer than two nodes."""
+        w = self._weights()
+        return min(w) if w else None
+
+    @property
+    def max_cut_value(self):
+        """The largest tree edge weight: the largest minimum cut between two nodes."""
+        w = self._weights()
+        return max(w) if w else None
+
+    def lightest_edges(self, k: int = 3) -> list:
+        """The ``k`` tree edges of smallest weight, ``(u, v, weight)``, lightest first (ties in tree order)."""
+        edges = [(u, v, d.get("weight", 0)) for u, v, d in self.graph.edges(data=True)]
+        return sorted(edges, key=lambda e: e[2])[:k]
+
+    def min_cut(self, u, v):
+        """The minimum u--v cut of the graph: the smallest weight on the u--v path of the tree."""
+        for node in (u, v):
+            if node not in self.graph:
+                raise InputError(f"{node!r} is not a node of this Gomory-Hu tree")
+        if u == v:
+            raise InputError("a cut needs two different nodes")
+        path = nx.shortest_path(self.graph, u, v)
+        return min(self.graph[a][b].get("weight", 0) for a, b in zip(path, path[1:]))
+
+    def __repr__(self) -> str:
+        name = "G_X" if self.kind == "confusability" else "support graph"
+        n, m = self.n_nodes, self.graph.number_of_edges()
+        if m == 0:
+            return f"GomoryHuTree({name}: {n} node{'s' * (n != 1)}, no edges)"
+
+        def node(x):
+            return "/".join(map(str, x)) if isinstance(x, tuple) else str(x)
+
+        light = ", ".join(f"{node(u)}-{node(v)} ({w})" for u, v, w in self.lightest_edges(3))
+        more = ", ..." if m > 3 else ""
+        lo, hi = self.min_cut_value, self.max_cut_value
+        values = f"cut value {lo}" if lo == hi else f"cut values {lo}..{hi}"
+        return (f"GomoryHuTree({name}: {n} nodes, {m} tree edge{'s' * (m != 1)}, {values}; "
+                f"lightest edges: {light}{more})")
 
 
 # ---------------------------------------------------------------------------------------------- graph extraction
@@ -734,7 +827,7 @@ def pairs_to_decompose(jr: JointRange, *, backend: str = "igraph") -> EdgeCut:
 
 # ---------------------------------------------------------------------------------------------- Gomory-Hu
 def gomory_hu_tree(jr: JointRange, *, graph: str = "confusability", weighted: bool = False, backend: str = "igraph",
-                   max_edges: int | None = None) -> nx.Graph:
+                   max_edges: int | None = None) -> "GomoryHuTree":
     """Gomory--Hu tree of G_X (or of the support graph): all pairwise minimum cuts in one tree.
 
     For any two nodes u, v the minimum u--v cut of the graph equals the smallest edge ``weight`` on
@@ -753,20 +846,32 @@ def gomory_hu_tree(jr: JointRange, *, graph: str = "confusability", weighted: bo
 
     Returns
     -------
-    networkx.Graph
-        A tree on the node labels (public labels for G_X; ``("S", s)``/``("X", x)`` tuples for the
-        support graph) with edge attribute ``weight`` (int when the capacities are integers). Tree edges
-        of weight 0 join different components of a disconnected graph.
+    GomoryHuTree
+        The tree, whose repr shows its size, its cut values and its lightest edges. ``.graph`` is the
+        :class:`networkx.Graph`: a tree on the node labels (public labels for G_X; ``("S", s)``/``("X", x)``
+        tuples for the support graph) with edge attribute ``weight`` (int when the capacities are
+        integers). Tree edges of weight 0 join different components of a disconnected graph.
+
+        Earlier versions returned the bare :class:`networkx.Graph`. The result still reads like
+        one -- ``T.nodes``, ``T.edges(data=True)``, ``T["x1"]["x2"]``, ``len(T)``, iteration, ``x in T``
+        and most networkx functions (``nx.is_tree(T)``, ``nx.shortest_path(T, u, v)``) work unchanged --
+        but it is not an instance of :class:`networkx.Graph`: pass ``T.graph`` where one is required
+        (``isinstance`` checks, functions that build a graph of the same class such as
+        ``nx.minimum_spanning_tree``).
 
     Examples
     --------
     >>> import graphpriv as gp, networkx as nx
     >>> jr, _ = gp.datasets.paper_example()
     >>> T = gp.gomory_hu_tree(jr)
-    >>> nx.is_tree(T), T["x1"]["x2"]["weight"]        # x1 -- x2 is the only edge of its component
+    >>> T
+    GomoryHuTree(G_X: 7 nodes, 6 tree edges, cut values 0..1; lightest edges: x1-x3 (0), x3-x5 (0), x5-x6 (0), ...)
+    >>> nx.is_tree(T.graph), T["x1"]["x2"]["weight"]        # x1 -- x2 is the only edge of its component
     (True, 1)
     >>> sorted(d["weight"] for *_, d in T.edges(data=True))   # 5 components: 4 tree edges of weight 0
     [0, 0, 0, 0, 1, 1]
+    >>> T.min_cut("x1", "x2"), T.min_cut("x1", "x5")          # the pairwise minimum cuts of G_X
+    (1, 0)
 
     Raises
     ------
@@ -784,7 +889,7 @@ def gomory_hu_tree(jr: JointRange, *, graph: str = "confusability", weighted: bo
     T = nx.Graph()
     T.add_nodes_from(labels)
     if n < 2:
-        return T
+        return GomoryHuTree(T, graph, weighted)
     ncomp, memb = _components_of(n, edges)
     if len(edges) == n - ncomp:      # a forest is its own Gomory-Hu tree; components chained by weight 0
         for (i, j), c in zip(edges.tolist(), w.tolist()):
@@ -793,7 +898,7 @@ def gomory_hu_tree(jr: JointRange, *, graph: str = "confusability", weighted: bo
         roots = sorted(first.tolist())
         for a, b in zip(roots, roots[1:]):
             T.add_edge(labels[a], labels[b], weight=0)
-        return T
+        return GomoryHuTree(T, graph, weighted)
     from .sparse_cuts import check_gomory_hu
 
     check_gomory_hu(n, len(edges))
@@ -804,7 +909,7 @@ def gomory_hu_tree(jr: JointRange, *, graph: str = "confusability", weighted: bo
         t = g.gomory_hu_tree(capacity=w.astype(float).tolist() if len(edges) else None, flow="flow")
         for e, f in zip(t.get_edgelist(), t.es["flow"] if t.ecount() else []):
             T.add_edge(labels[e[0]], labels[e[1]], weight=int(round(f)))
-        return T
+        return GomoryHuTree(T, graph, weighted)
     G = nx.Graph()
     G.add_nodes_from(range(n))
     G.add_weighted_edges_from(((int(i), int(j), int(c)) for (i, j), c in zip(edges, w)), weight="capacity")
@@ -812,7 +917,7 @@ def gomory_hu_tree(jr: JointRange, *, graph: str = "confusability", weighted: bo
         tree = nx.gomory_hu_tree(G, capacity="capacity")
         for u, v, d in tree.edges(data=True):
             T.add_edge(labels[u], labels[v], weight=int(d["weight"]))
-        return T
+        return GomoryHuTree(T, graph, weighted)
     # networkx requires a connected graph: one tree per component, chained by weight-0 edges
     roots = []
     for comp in sorted((sorted(c) for c in nx.connected_components(G)), key=lambda c: c[0]):
@@ -823,4 +928,4 @@ def gomory_hu_tree(jr: JointRange, *, graph: str = "confusability", weighted: bo
                 T.add_edge(labels[u], labels[v], weight=int(d["weight"]))
     for a, b in zip(roots, roots[1:]):
         T.add_edge(labels[a], labels[b], weight=0)
-    return T
+    return GomoryHuTree(T, graph, weighted)
