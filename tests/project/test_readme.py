@@ -125,6 +125,8 @@ def test_every_readme_python_block_runs(fresh_clone_dir):
     assert round(gp.maximin_information(jr), 4) == 2.3219
     r = namespace["r"]
     assert r.privacy == 0
+    assert namespace["q"] == r.quantization                 # partition_at(lam=0.3) on the frontier's trajectory
+    assert gp.Release.from_partition(jr, namespace["q"]).transform(["x1", "x2"]) == ["{x1, x3, x7}", "{x2, x5}"]
     # the watchdog example is not degenerate: some symbols published, some merged, a real utility loss
     w = namespace["w"]
     assert list(w.X_eps) == ["a", "d"] and list(w.X_eps_c) == ["b", "c"]
