@@ -10,6 +10,8 @@ import inspect
 import sys
 from pathlib import Path
 
+#: The order of the reference, the same as ``help(graphpriv)``: data, graphs, measures, mechanisms by paper,
+#: analysis, viz, release, input/output, then citations and errors.
 #: (title, intro, module prefixes). A name goes to the first group whose prefix matches its defining module.
 GROUPS = [
     ("Data: joint ranges, distributions, data sets",
@@ -17,57 +19,76 @@ GROUPS = [
      "the same support graph.",
      ["graphpriv.ranges", "graphpriv.distributions", "graphpriv._validation", "graphpriv.datasets"]),
     ("Graphs: components, the confusability graph, cuts and strength",
-     "Ding & Farokhi, Section IV: I* from the connected components; decomposability is a min cut of 0.",
+     "Ding & Farokhi (paper 003), Section IV: I* from the connected components; decomposability is a min cut of 0.",
      ["graphpriv.graphs.support", "graphpriv.graphs.confusability", "graphpriv.graphs.cuts",
       "graphpriv.graphs.strength"]),
-    ("Hypergraphs and the privacy polytope",
-     "Rassouli, Rosas & Gündüz: the matrix P is the incidence matrix of the hypergraph H_n of n samples.",
+    ("Graphs: hypergraphs and the privacy polytope",
+     "Rassouli, Rosas & Gündüz (paper 004): the matrix P is the incidence matrix of the hypergraph H_n of n samples.",
      ["graphpriv.graphs.hypergraph", "graphpriv.graphs.polytope"]),
-    ("Non-stochastic measures",
-     "H0, I0, L0, B0, k-anonymity and the maximin information I* (Ding & Farokhi, Sections II-IV).",
+    ("Measures: non-stochastic",
+     "H0, I0, L0, B0, k-anonymity and the maximin information I* (Ding & Farokhi, paper 003, Sections II-IV).",
      ["graphpriv.measures.nonstochastic", "graphpriv.measures.common_information"]),
-    ("Stochastic measures",
+    ("Measures: stochastic",
      "Log-lift, local differential privacy, mutual information and their relatives (papers 000-002).",
      ["graphpriv.measures.stochastic"]),
-    ("Quantisation mechanisms (merges)",
-     "Ding & Farokhi's Algorithms 1 and 2 and Section V-C as merge sequences, their frontiers, the exact "
+    ("Mechanisms, Ding & Farokhi (paper 003): quantisation by merges",
+     "Algorithms 1 and 2 and Section V-C as merge sequences (traces), their frontiers, the exact "
      "optimum, baselines, better-than-greedy search and side information.",
      ["graphpriv.mechanisms.quantization.agglomerative", "graphpriv.mechanisms.quantization", "graphpriv.mechanisms.trace",
       "graphpriv.mechanisms.utilities", "graphpriv.mechanisms.quantization.frontier", "graphpriv.mechanisms.quantization.exact",
       "graphpriv.mechanisms.quantization.baselines", "graphpriv.mechanisms.quantization.search", "graphpriv.mechanisms.quantization.side_information"]),
-    ("Release",
-     "What a recipient reads: released values (labels, codewords), the mapping document, the CSV and Parquet "
-     "writers and the streamed release of files.",
-     ["graphpriv.release.labels", "graphpriv.release.mapping", "graphpriv.release.writer", "graphpriv.release.stream"]),
-    ("Privacy watchdog",
-     "Sadeghi, Ding & Rakotoarivelo: log-lift sets, the optimal X-invariant merge, (eps, delta) partitioning.",
+    ("Mechanisms, Sadeghi, Ding & Rakotoarivelo (paper 002): the privacy watchdog",
+     "Log-lift sets, the optimal X-invariant merge, (eps, delta) partitioning.",
      ["graphpriv.mechanisms.stochastic.optimal_merge", "graphpriv.mechanisms.stochastic.eps_delta",
       "graphpriv.mechanisms.stochastic.log_lift_sets", "graphpriv.mechanisms.stochastic.monte_carlo"]),
-    ("Linear reduction",
-     "Ding, Liu & Farokhi: Markov and non-Markov kernels that shrink the distance between P(x|s) and P(x) by the factor (1 - alpha).",
+    ("Mechanisms, Ding, Liu & Farokhi (papers 000/001): linear reduction",
+     "Markov and non-Markov kernels that shrink the distance between P(x|s) and P(x) by the factor (1 - alpha).",
      ["graphpriv.mechanisms.stochastic.linear_kernels", "graphpriv.mechanisms.stochastic.linear_mechanism"]),
-    ("Perfect sample privacy",
-     "Rassouli, Rosas & Gündüz: optimal disclosure (Algorithms 1-2), bounds, asymptotics and heuristics.",
+    ("Mechanisms, Rassouli, Rosas & Gündüz (paper 004): perfect sample privacy",
+     "Optimal disclosure (Algorithms 1-2), bounds, asymptotics and heuristics.",
      ["graphpriv.mechanisms.sample_privacy"]),
     ("Analysis: ensembles and sweeps",
      "Random joint ranges, Monte-Carlo studies and frontier sweeps, serial, with joblib or on a dask cluster.",
      ["graphpriv.analysis"]),
+    ("Visualisation",
+     "``import graphpriv.viz as viz``: pictures of every object above. One panel -> an Axes (``ax=`` draws into "
+     "yours), several panels -> a Figure; nothing calls ``plt.show()``.",
+     []),
+    ("Release",
+     "What a recipient reads: released values (labels, codewords), the mapping document, the CSV and Parquet "
+     "writers and the streamed release of files.",
+     ["graphpriv.release.labels", "graphpriv.release.mapping", "graphpriv.release.writer", "graphpriv.release.stream"]),
+    ("Input and output",
+     "Reading CSV and Parquet tables (streamed: only the distinct (s, x) pairs are kept), atomic writes and the "
+     "analysis report; ``gp.read_joint_range`` (under Data) is the one-call entry point.",
+     []),
     ("Citations", "What to cite for what you ran (see :doc:`citing`).", ["graphpriv.citations"]),
     ("Errors and warnings",
      "Every error a user can cause is a :class:`~graphpriv.GraphprivError` whose message says what to fix.",
      ["graphpriv.errors"]),
 ]
 
-#: Default topic (index into GROUPS) for a module of these packages that GROUPS does not list.
-FALLBACK = {"graphpriv.mechanisms.stochastic": 7, "graphpriv.mechanisms.sample_privacy": 9, "graphpriv.release": 6,
-            "graphpriv.mechanisms": 5, "graphpriv.graphs": 1, "graphpriv.measures": 4, "graphpriv.analysis": 10}
+#: Default topic (a GROUPS title) for a module of these packages that GROUPS does not list.
+FALLBACK = {"graphpriv.mechanisms.stochastic": "Mechanisms, Sadeghi, Ding & Rakotoarivelo (paper 002): the privacy watchdog",
+            "graphpriv.mechanisms.sample_privacy": "Mechanisms, Rassouli, Rosas & Gündüz (paper 004): perfect sample privacy",
+            "graphpriv.release": "Release",
+            "graphpriv.mechanisms": "Mechanisms, Ding & Farokhi (paper 003): quantisation by merges",
+            "graphpriv.graphs": "Graphs: components, the confusability graph, cuts and strength",
+            "graphpriv.measures": "Measures: stochastic", "graphpriv.analysis": "Analysis: ensembles and sweeps"}
 
+#: Sub-packages documented by their own ``__all__``, each shown after the topic it belongs to (None: at the end).
 SUBPACKAGES = [
-    ("graphpriv.datasets", "Bundled data: the Hungarian heart-disease records and paper 003's running example."),
-    ("graphpriv.viz", "Pictures: one style, ``ax=`` everywhere; node-link, matrix and hierarchy views of traces."),
-    ("graphpriv.reproduce", "The papers' figures, one module per paper, and the ``graphpriv figures`` driver."),
-    ("graphpriv.ingest", "Reading tables: CSV or Parquet streamed as record batches, keeping only the distinct (s, x) pairs."),
-    ("graphpriv.parallel", "Parallel maps with joblib or a dask cluster; every sweep takes ``n_jobs=`` or ``client=``."),
+    ("graphpriv.datasets", "Data: joint ranges, distributions, data sets",
+     "Bundled data: the Hungarian heart-disease records and paper 003's running example."),
+    ("graphpriv.viz", "Visualisation",
+     "One style, ``ax=`` everywhere; node-link, matrix and hierarchy views of traces, frontiers, the papers' figure "
+     "types, the interactive explorer."),
+    ("graphpriv.io", "Input and output",
+     "Reading tables, atomic writes, the analysis report (``report.json``, ``report.md``, ``report.html``)."),
+    ("graphpriv.ingest", "Input and output",
+     "Input: CSV or Parquet streamed as record batches, keeping only the distinct (s, x) pairs."),
+    ("graphpriv.reproduce", None, "The papers' figures, one module per paper, and the ``graphpriv figures`` driver."),
+    ("graphpriv.parallel", None, "Parallel maps with joblib or a dask cluster; every sweep takes ``n_jobs=`` or ``client=``."),
 ]
 
 
@@ -101,9 +122,9 @@ def groups() -> tuple[list[tuple[str, str, list[str]]], list[str]]:
                 names.append(name)
                 break
         else:  # a module not listed: its package's default topic
-            for prefix, index in FALLBACK.items():
+            for prefix, title in FALLBACK.items():
                 if mod.startswith(prefix + "."):
-                    out[index][2].append(name)
+                    next(names for t, _, names in out if t == title).append(name)
                     break
             else:
                 other.append(name)
@@ -127,9 +148,16 @@ def _table(names: list[str], prefix: str = "") -> list[str]:
     return lines + [""]
 
 
-def render() -> str:
+def _subpackage(modname: str, intro: str) -> list[str]:
     import importlib
 
+    mod = importlib.import_module(modname)
+    names = [n for n in getattr(mod, "__all__", []) if not n.startswith("_")]
+    lines = ["", f"``{modname}``", "~" * (len(modname) + 4), "", intro, "", f".. currentmodule:: {modname}"]
+    return lines + _table(names) + ["", ".. currentmodule:: graphpriv"]
+
+
+def render() -> str:
     topics, constants = groups()
     lines = [
         ".. This page is generated by docs/_api.py from graphpriv.__all__; do not edit by hand.",
@@ -137,18 +165,23 @@ def render() -> str:
         "API reference",
         "=============",
         "",
-        "Everything below is importable from the top level (``import graphpriv as gp``; ``gp.agglomerate``).",
-        "Each entry's page is its docstring: the paper, section and equation it implements, its parameters,",
-        "and runnable examples on the papers' data. :doc:`paper_map` goes the other way, from the papers to",
-        "these functions.",
+        "Everything below is importable from the top level (``import graphpriv as gp``; ``gp.agglomerate``),",
+        "grouped as ``help(graphpriv)`` groups it: data, graphs, measures, mechanisms by paper, analysis,",
+        "visualisation, release, input and output. Each entry's page is its docstring: the paper, section and",
+        "equation it implements, its parameters, and runnable examples on the papers' data. :doc:`paper_map`",
+        "goes the other way, from the papers to these functions.",
         "",
         ".. currentmodule:: graphpriv",
     ]
     for title, intro, names in topics:
-        if not names:
+        subs = [(m, i) for m, t, i in SUBPACKAGES if t == title]
+        if not names and not subs:
             continue
         lines += ["", title, "-" * len(title), "", intro]
-        lines += _table(names)
+        if names:
+            lines += _table(names)
+        for modname, sub_intro in subs:
+            lines += _subpackage(modname, sub_intro)
     if constants:
         title = "Limits and constants"
         lines += ["", title, "-" * len(title), "",
@@ -160,14 +193,11 @@ def render() -> str:
             value = _describe(getattr(gp, n))
             lines += [f"   * - ``gp.{n}``", f"     - ``{value}``"]
         lines.append("")
-    title = "Sub-packages"
+    title = "Other sub-packages"
     lines += ["", title, "-" * len(title), ""]
-    for modname, intro in SUBPACKAGES:
-        mod = importlib.import_module(modname)
-        names = [n for n in getattr(mod, "__all__", []) if not n.startswith("_")]
-        lines += ["", f"``{modname}``", "~" * (len(modname) + 4), "", intro, "",
-                  f".. currentmodule:: {modname}"]
-        lines += _table(names)
+    for modname, where, intro in SUBPACKAGES:
+        if where is None:
+            lines += _subpackage(modname, intro)
     return "\n".join(lines).rstrip() + "\n"
 
 

@@ -468,6 +468,8 @@ def _print_summary(summary: dict, args, out_dir: Path) -> None:
     n_parts = len(summary["files"]) - len(files)
     if n_parts:
         files.insert(0, f"sanitized/ ({n_parts} part{'s' if n_parts != 1 else ''})")
+    from ..report.glossary import glossary_lines
+    print("\n".join(glossary_lines(["L0", "I*", args.utility, "k", "lambda", "L"])))
     print(f"wrote {', '.join(files)} to {out_dir}")
 
 

@@ -43,6 +43,7 @@ import scipy.sparse as sp
 from ..errors import InputError, TooLargeError
 from ..ranges import JointRange
 from .confusability import _check, confusability_adjacency
+from .gomory_hu import GomoryHuTree
 from .support import components
 
 __all__ = [
@@ -51,6 +52,7 @@ __all__ = [
     "edge_connectivity",
     "network_strength",
     "gomory_hu_tree",
+    "GomoryHuTree",
     "attack_partition",
     "pairs_to_decompose",
     "STRENGTH_GRAPHS",
@@ -734,7 +736,7 @@ def pairs_to_decompose(jr: JointRange, *, backend: str = "igraph") -> EdgeCut:
 
 # ---------------------------------------------------------------------------------------------- Gomory-Hu
 def gomory_hu_tree(jr: JointRange, *, graph: str = "confusability", weighted: bool = False, backend: str = "igraph",
-                   max_edges: int | None = None) -> nx.Graph:
+                   max_edges: int | None = None) -> "GomoryHuTree":
     """Gomory--Hu tree of G_X (or of the support graph): all pairwise minimum cuts in one tree.
 
     For any two nodes u, v the minimum u--v cut of the graph equals the smallest edge ``weight`` on
@@ -753,20 +755,32 @@ def gomory_hu_tree(jr: JointRange, *, graph: str = "confusability", weighted: bo
 
     Returns
     -------
-    networkx.Graph
-        A tree on the node labels (public labels for G_X; ``("S", s)``/``("X", x)`` tuples for the
-        support graph) with edge attribute ``weight`` (int when the capacities are integers). Tree edges
-        of weight 0 join different components of a disconnected graph.
+    GomoryHuTree
+        The tree, whose repr shows its size, its cut values and its lightest edges. ``.graph`` is the
+        :class:`networkx.Graph`: a tree on the node labels (public labels for G_X; ``("S", s)``/``("X", x)``
+        tuples for the support graph) with edge attribute ``weight`` (int when the capacities are
+        integers). Tree edges of weight 0 join different components of a disconnected graph.
+
+        Earlier versions returned the bare :class:`networkx.Graph`. The result still reads like
+        one -- ``T.nodes``, ``T.edges(data=True)``, ``T["x1"]["x2"]``, ``len(T)``, iteration, ``x in T``
+        and most networkx functions (``nx.is_tree(T)``, ``nx.shortest_path(T, u, v)``) work unchanged --
+        but it is not an instance of :class:`networkx.Graph`: pass ``T.graph`` where one is required
+        (``isinstance`` checks, functions that build a graph of the same class such as
+        ``nx.minimum_spanning_tree``).
 
     Examples
     --------
     >>> import graphpriv as gp, networkx as nx
     >>> jr, _ = gp.datasets.paper_example()
     >>> T = gp.gomory_hu_tree(jr)
-    >>> nx.is_tree(T), T["x1"]["x2"]["weight"]        # x1 -- x2 is the only edge of its component
+    >>> T
+    GomoryHuTree(G_X: 7 nodes, 6 tree edges, cut values 0..1; lightest edges: x1-x3 (0), x3-x5 (0), x5-x6 (0), ...)
+    >>> nx.is_tree(T.graph), T["x1"]["x2"]["weight"]        # x1 -- x2 is the only edge of its component
     (True, 1)
     >>> sorted(d["weight"] for *_, d in T.edges(data=True))   # 5 components: 4 tree edges of weight 0
     [0, 0, 0, 0, 1, 1]
+    >>> T.min_cut("x1", "x2"), T.min_cut("x1", "x5")          # the pairwise minimum cuts of G_X
+    (1, 0)
 
     Raises
     ------
@@ -784,7 +798,7 @@ def gomory_hu_tree(jr: JointRange, *, graph: str = "confusability", weighted: bo
     T = nx.Graph()
     T.add_nodes_from(labels)
     if n < 2:
-        return T
+        return GomoryHuTree(T, graph, weighted)
     ncomp, memb = _components_of(n, edges)
     if len(edges) == n - ncomp:      # a forest is its own Gomory-Hu tree; components chained by weight 0
         for (i, j), c in zip(edges.tolist(), w.tolist()):
@@ -793,7 +807,7 @@ def gomory_hu_tree(jr: JointRange, *, graph: str = "confusability", weighted: bo
         roots = sorted(first.tolist())
         for a, b in zip(roots, roots[1:]):
             T.add_edge(labels[a], labels[b], weight=0)
-        return T
+        return GomoryHuTree(T, graph, weighted)
     from .sparse_cuts import check_gomory_hu
 
     check_gomory_hu(n, len(edges))
@@ -804,7 +818,7 @@ def gomory_hu_tree(jr: JointRange, *, graph: str = "confusability", weighted: bo
         t = g.gomory_hu_tree(capacity=w.astype(float).tolist() if len(edges) else None, flow="flow")
         for e, f in zip(t.get_edgelist(), t.es["flow"] if t.ecount() else []):
             T.add_edge(labels[e[0]], labels[e[1]], weight=int(round(f)))
-        return T
+        return GomoryHuTree(T, graph, weighted)
     G = nx.Graph()
     G.add_nodes_from(range(n))
     G.add_weighted_edges_from(((int(i), int(j), int(c)) for (i, j), c in zip(edges, w)), weight="capacity")
@@ -812,7 +826,7 @@ def gomory_hu_tree(jr: JointRange, *, graph: str = "confusability", weighted: bo
         tree = nx.gomory_hu_tree(G, capacity="capacity")
         for u, v, d in tree.edges(data=True):
             T.add_edge(labels[u], labels[v], weight=int(d["weight"]))
-        return T
+        return GomoryHuTree(T, graph, weighted)
     # networkx requires a connected graph: one tree per component, chained by weight-0 edges
     roots = []
     for comp in sorted((sorted(c) for c in nx.connected_components(G)), key=lambda c: c[0]):
@@ -823,4 +837,4 @@ def gomory_hu_tree(jr: JointRange, *, graph: str = "confusability", weighted: bo
                 T.add_edge(labels[u], labels[v], weight=int(d["weight"]))
     for a, b in zip(roots, roots[1:]):
         T.add_edge(labels[a], labels[b], weight=0)
-    return T
+    return GomoryHuTree(T, graph, weighted)

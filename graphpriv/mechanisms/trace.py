@@ -281,6 +281,82 @@ class MergeTrace:
         """P(t): components of G_X̂(t) as frozensets of original public labels (unions of clusters)."""
         return self._label_groups(self.component_ids(t))
 
+    def partition_at(self, lam: float | None = None) -> list[frozenset]:
+        """The quantisation Q a run of the same mechanism at λ = ``lam`` returns, read off this trace.
+
+        Algorithms 1 and 2 of Ding & Farokhi, *Developing Non-Stochastic Privacy-Preserving Policies
+        Using Agglomerative Clustering* (problems (3) and (5)) merge in an order that does not depend on
+        λ: λ only decides the first step t whose ΔL = Δprivacy - λ·Δutility is >= 0, and the run returns
+        Q(t - 1) (Q(t) of the last step when every step lowers L). This method applies that stopping
+        rule, with the mechanisms' tolerance, to the recorded privacy and utility, so that
+        ``trace.partition_at(lam=lam)`` equals ``gp.agglomerate(jr, objective, lam, ...).quantization``
+        for every λ the trace covers -- like :func:`scipy.cluster.hierarchy.fcluster` cutting a linkage.
+        The result is ready for :meth:`graphpriv.Release.from_partition`.
+
+        Parameters
+        ----------
+        lam : float >= 0, optional
+            The Lagrange multiplier λ; default: the λ the trace was recorded at (its returned Q).
+
+        Returns
+        -------
+        list of frozenset
+            The clusters of public labels, ordered by cluster index (smallest member code), as
+            :meth:`quantization` gives them.
+
+        Raises
+        ------
+        InputError
+            When the trace cannot answer for ``lam``: a run at ``lam`` goes past the last recorded step
+            (a trace recorded at a larger λ stops earlier; ``gp.pareto_frontier(...).trace`` holds the
+            whole λ-free trajectory), or the trace's merge order depends on λ (Section V-C, problem
+            (10); better-than-greedy searches; side information; baselines) and ``lam`` is not the λ it
+            was recorded at.
+
+        Examples
+        --------
+        >>> import graphpriv as gp
+        >>> jr, _ = gp.datasets.paper_example()
+        >>> tr = gp.pareto_frontier(jr, "I*", utility="U1").trace    # the whole trajectory of Algorithm 2
+        >>> [sorted(c) for c in tr.partition_at(lam=0.3)]              # paper 003, Example 3
+        [['x1', 'x3', 'x7'], ['x2', 'x5'], ['x4', 'x6']]
+        >>> tr.partition_at(lam=0.3) == gp.agglomerate(jr, "I*", 0.3).quantization
+        True
+        >>> len(tr.partition_at(lam=5.0))                                # a large λ keeps every value apart
+        7
+        """
+        recorded = float(self.lam)
+        if lam is None:
+            return self.quantization(self.returned)
+        if isinstance(lam, (bool, np.bool_)) or not isinstance(lam, (int, float, np.integer, np.floating)):
+            raise InputTypeError(f"lam (the Lagrange multiplier λ) must be a number >= 0, got {lam!r}")
+        lam = float(lam)
+        if not math.isfinite(lam) or lam < 0:
+            raise InputError(f"lam (the Lagrange multiplier λ) must be a finite number >= 0, got {lam!r}")
+        algorithm = str(self.info.get("algorithm", ""))
+        lam_free = (self.objective in ("L0", "I*") and algorithm.startswith("Algorithm")
+                    and self.info.get("search", "greedy") == "greedy" and not self.info.get("side_information"))
+        if not lam_free:
+            if recorded == recorded and abs(lam - recorded) <= 1e-12 * max(1.0, abs(recorded)):
+                return self.quantization(self.returned)
+            at = "without a λ" if recorded != recorded else f"at λ = {recorded:g}"
+            raise InputError(f"this trace ({algorithm or self.objective}) was recorded {at} and its merges depend on λ, "
+                             f"so it cannot give the partition at λ = {lam:g}; run gp.agglomerate(jr, {self.objective!r}, "
+                             f"{lam:g}, ...) (or use gp.pareto_frontier / gp.section_vc_tree for every λ)")
+        tol = float(self.info.get("delta_L_tol", 1e-12))        # the mechanism's acceptance rule: ΔL < -tol
+        priv = np.asarray(self.step_privacy, dtype=float)
+        util = np.asarray(self.step_utility, dtype=float)
+        nonempty = np.array([len(m) > 0 for m in self.step_merges[1:]], dtype=bool)
+        accepted = ((np.diff(priv) - lam * np.diff(util)) < -tol) & nonempty
+        stops = np.flatnonzero(~accepted)
+        if len(stops):
+            return self.quantization(int(stops[0]))
+        if not all(self.step_accepted):   # the recorded run stopped on a step a run at λ = lam accepts
+            raise InputError(f"a run at λ = {lam:g} merges past the last step of this trace (t = {len(self) - 1}, "
+                             f"recorded at λ = {recorded:g}); use a trace recorded at a smaller λ, e.g. "
+                             "gp.pareto_frontier(jr, objective, utility, values).trace (the whole trajectory)")
+        return self.quantization(len(self) - 1)
+
     def quantized_range(self, jr: JointRange, t: int | None = None) -> JointRange:
         """The joint range [[S, X̂(t)]] (see :func:`quantize_range`)."""
         if tuple(np.asarray(jr.public_labels).tolist()) != tuple(self.public_labels):
@@ -466,9 +542,20 @@ class MergeTrace:
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        lam = "nan" if self.lam != self.lam else f"{self.lam:g}"
-        return (f"MergeTrace(objective={self.objective!r}, utility={self.utility!r}, lam={lam}, |X|={self.n_public}, "
-                f"steps={len(self)}, returned={self.returned}, L: {self.step_L[0]:.4g} -> {self.step_L[self.returned]:.4g})")
+        t = self.returned
+        privacy = {"L0": "L0", "L0|I*=0": "L0", "I*": "I*", "k-anonymity": "L0"}.get(self.objective, "privacy")
+        lam = "none" if self.lam != self.lam else f"{self.lam:g}"
+        n_cl = int(self.step_n_clusters[t])
+        L = "" if self.step_L[t] != self.step_L[t] else f", L = {_fmt(self.step_L[0])} -> {_fmt(self.step_L[t])}"
+        return (f"MergeTrace(objective={self.objective!r}, utility={self.utility!r}, λ={lam}, {self.n_public} public "
+                f"value{'s' * (self.n_public != 1)}, {len(self)} step{'s' * (len(self) != 1)} (t = 0..{len(self) - 1}); "
+                f"release step t = {t}: {n_cl} cluster{'s' * (n_cl != 1)}, {privacy} = {_fmt(self.step_privacy[t])}, "
+                f"{self.utility} = {_fmt(self.step_utility[t])}{L})")
+
+
+def _fmt(v) -> str:
+    v = float(v)
+    return "n/a" if v != v else f"{v + 0.0:.4g}"
 
 
 # ---------------------------------------------------------------------- label / number encoding

@@ -354,6 +354,83 @@ class Release:
     def __len__(self) -> int:
         return len(self.labels)
 
+    @classmethod
+    def from_partition(cls, jr, partition: Iterable[Iterable[Hashable]], release: str | None = None, values: Any = None,
+                       utility: Any = None, *, decimals: int | None = None, objective: str | None = None) -> "Release":
+        """The release of a partition of ``jr``'s public values, e.g. ``trace.partition_at(lam=0.3)``.
+
+        Clusters are numbered by their smallest member's code, as the mechanisms number them, so
+        ``Release.from_partition(jr, r.quantization, ...)`` equals the release of ``r`` (Ding & Farokhi,
+        *Developing Non-Stochastic Privacy-Preserving Policies Using Agglomerative Clustering*, Section V).
+
+        Parameters
+        ----------
+        jr : JointRange
+            The joint range the partition splits (its public labels, in code order).
+        partition : iterable of sets of public labels
+            A partition of ``jr.public_labels`` (every label in exactly one cluster).
+        release : {"label", "codeword", "id"}, optional
+            The released form; default ``"codeword"`` for U2, ``"label"`` for U1.
+        values : mapping public label -> number (or vector), or "labels", optional
+            The public values, for the codewords (cluster centroids) of ``release="codeword"``.
+        utility : "U1", "U2" or a U2 object, optional
+            Default ``"U2"`` when ``values`` is given, else ``"U1"``. A ``gp.U2(codeword="medoid")``
+            object gives its own codewords.
+        decimals : int, optional
+            Codewords are rounded to this many decimals.
+
+        Examples
+        --------
+        >>> import graphpriv as gp
+        >>> jr, values = gp.datasets.paper_example()
+        >>> rel = gp.Release.from_partition(jr, [{"x1", "x3", "x7"}, {"x2", "x5"}, {"x4", "x6"}])
+        >>> rel.transform(["x1", "x2", "x4"])
+        ['{x1, x3, x7}', '{x2, x5}', '{x4, x6}']
+        >>> gp.Release.from_partition(jr, [{"x1", "x2"}, {"x3"}, {"x4"}, {"x5"}, {"x6"}, {"x7"}], values=values).mapping["x1"]
+        0.15
+        """
+        labels = getattr(jr, "public_labels", None)
+        if labels is None:
+            raise InputTypeError(f"jr must be the JointRange the partition splits, got {type(jr).__name__}")
+        labels = tuple(labels.tolist() if isinstance(labels, np.ndarray) else labels)
+        if utility is None:
+            utility = "U2" if values is not None else "U1"
+        name = utility if isinstance(utility, str) else getattr(utility, "name", None)
+        if not isinstance(name, str) or name.strip().upper() not in ("U1", "U2"):
+            raise InputError(f"utility={utility!r} is not known; use 'U1', 'U2' or a U2 object such as gp.U2(codeword='medoid')")
+        name = name.strip().upper()
+        if isinstance(partition, (str, bytes)) or not isinstance(partition, Iterable):
+            raise InputTypeError("partition must be an iterable of sets of public labels, e.g. [{'x1', 'x3'}, {'x2'}]")
+        pos = {x: i for i, x in enumerate(labels)}
+        clusters = []
+        for c in partition:
+            if isinstance(c, (str, bytes)) or not isinstance(c, Iterable):
+                raise InputTypeError(f"partition cluster {c!r} is not a set of public labels")
+            clusters.append(sorted(c, key=lambda x: pos.get(x, len(labels))))
+        clusters.sort(key=lambda c: pos.get(c[0], len(labels)) if c else -1)     # by smallest member code
+        mode = _check_mode(release, name)
+        codewords = None
+        if mode == "codeword":
+            if hasattr(utility, "bind"):                    # a utility object: its own codeword rule
+                bound = utility.bind(labels, values)
+                codewords = [bound.codeword(np.array([pos[x] for x in c if x in pos], dtype=np.int64)) for c in clusters]
+            else:                                           # "U2": the centroid (paper 003, Section V-A)
+                if values is None:
+                    raise InputError("release='codeword' needs the public values: pass values={label: number, ...} "
+                                     "(or values='labels' when the labels are numbers)")
+                codewords = []
+                for c in clusters:
+                    try:
+                        v = np.asarray([x if isinstance(values, str) and values == "labels" else values[x] for x in c],
+                                       dtype=float)
+                    except (KeyError, TypeError, ValueError):
+                        raise InputError(f"values has no number for some public label of cluster {c[:3]!r}; give one "
+                                         "number (or vector) per public label") from None
+                    cw = v.mean(axis=0) if len(v) else np.nan
+                    codewords.append(float(cw) if np.ndim(cw) == 0 else tuple(np.asarray(cw, dtype=float).tolist()))
+        return cls.from_quantization(labels, clusters, mode, utility=name, codewords=codewords, decimals=decimals,
+                                     objective=objective)
+
 
 # ---------------------------------------------------------------------- JSON text
 def _rows(columns: dict) -> list:

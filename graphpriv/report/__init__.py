@@ -21,6 +21,8 @@ import re
 from pathlib import Path
 from typing import Any, Sequence
 
+from .glossary import PAPER, glossary_lines, term
+
 __all__ = ["MAX_LABEL_CHARS", "display_text", "markdown_escape", "report_lines", "report_markdown", "report_html"]
 
 #: User strings (file names, column names, values) are shown with at most this many characters.
@@ -117,9 +119,11 @@ def _view(report: dict, esc=_same) -> dict:
                   ("|[[S,X]]| (pairs)", rng.get("n_pairs"))]
     if rng.get("n_singleton_pairs") is not None:
         range_rows.append(("pairs seen once", rng["n_singleton_pairs"]))
-    measure_rows = [("H0(S)", _fmt(m.get("H0_S"))), ("H0(S|X)", _fmt(m.get("H0_S_given_X"))),
-                    ("I0(S→X)", _fmt(m.get("I0"))), ("L0(S→X)", _fmt(m.get("L0"))), ("B0(S|X)", _fmt(m.get("B0"))),
-                    ("k-anonymity k", _fmt(m.get("k_anonymity"))), ("I*(S;X)", _fmt(m.get("I_star")))]
+    measure_rows = [("H0(S)", _fmt(m.get("H0_S")), _meaning("H0")),
+                    ("H0(S|X)", _fmt(m.get("H0_S_given_X")), _meaning("H0|X")),
+                    ("I0(S→X)", _fmt(m.get("I0")), _meaning("I0")), ("L0(S→X)", _fmt(m.get("L0")), _meaning("L0")),
+                    ("B0(S|X)", _fmt(m.get("B0")), _meaning("B0")),
+                    ("k-anonymity k", _fmt(m.get("k_anonymity")), _meaning("k")), ("I*(S;X)", _fmt(m.get("I_star")), _meaning("I*"))]
     small = [{"public": _list_text(c.get("public"), esc=esc), "sensitive": _list_text(c.get("sensitive"), esc=esc)}
              for c in comp.get("small") or []]
     figures = []
@@ -129,9 +133,15 @@ def _view(report: dict, esc=_same) -> dict:
     omitted = [{"figure": esc(display_text(o.get("figure"))), "reason": esc(display_text(o.get("reason"), 300))} for o in report.get("figures_omitted") or []]
     return {"inp": inp_view, "rows": rows, "range_rows": range_rows, "measure_rows": measure_rows,
             "comp": comp, "small": small, "cut_lines": _cut_lines(cut, esc), "figures": figures, "omitted": omitted,
+            "paper": PAPER,
             "version": display_text(report.get("graphpriv_version")), "schema": report.get("schema_version"),
             # only the file graphpriv itself writes beside the report is ever linked
             "explorer": _EXPLORER if report.get("explorer") == _EXPLORER else None}
+
+
+def _meaning(key: str) -> str:
+    t = term(key)
+    return f"{t.meaning} [{t.where}]"
 
 
 def report_lines(report: dict) -> list[str]:
@@ -168,7 +178,7 @@ def report_lines(report: dict) -> list[str]:
         lines.append(f"min cut of G_X: {cut.get('note', 'not computed')}")
     for o in v["omitted"]:
         lines.append(f"figure left out: {o['figure']} ({o['reason']})")
-    return lines
+    return lines + glossary_lines(["H0", "H0|X", "I0", "L0", "B0", "k", "I*"])
 
 
 def report_markdown(report: dict, figures: Sequence[dict] | None = None) -> str:
@@ -192,8 +202,10 @@ def report_markdown(report: dict, figures: Sequence[dict] | None = None) -> str:
                 f"| {rows['read']} | {rows['used']} | {rows['dropped']} | {rows['missing_sensitive']} | {rows['missing_public']} |", ""]
     out += ["## Joint range", "", "| quantity | value |", "|---|---:|"]
     out += [f"| {name.replace('|', chr(92) + '|')} | {value} |" for name, value in v["range_rows"]]
-    out += ["", "## Measures (bits)", "", "| measure | value |", "|---|---:|"]
-    out += [f"| {name.replace('|', chr(92) + '|')} | {value} |" for name, value in v["measure_rows"]]
+    out += ["", "## Measures (bits)", "", f"Defined in {v['paper']} (sections in brackets).", "",
+            "| measure | value | what it means |", "|---|---:|---|"]
+    out += [f"| {name.replace('|', chr(92) + '|')} | {value} | {markdown_escape(meaning)} |"
+            for name, value, meaning in v["measure_rows"]]
     out += ["", "## Components of G_X", "", f"{comp['count']} component(s); largest sizes (public values): {comp['largest_sizes']}.", ""]
     if v["small"]:
         out += [f"Components with at most {comp['small_size']} public values ({comp['n_small']} in all; first {len(v['small'])}):", ""]

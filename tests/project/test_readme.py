@@ -125,6 +125,8 @@ def test_every_readme_python_block_runs(fresh_clone_dir):
     assert round(gp.maximin_information(jr), 4) == 2.3219
     r = namespace["r"]
     assert r.privacy == 0
+    assert namespace["q"] == r.quantization                 # partition_at(lam=0.3) on the frontier's trajectory
+    assert gp.Release.from_partition(jr, namespace["q"]).transform(["x1", "x2"]) == ["{x1, x3, x7}", "{x2, x5}"]
     # the watchdog example is not degenerate: some symbols published, some merged, a real utility loss
     w = namespace["w"]
     assert list(w.X_eps) == ["a", "d"] and list(w.X_eps_c) == ["b", "c"]
@@ -161,3 +163,67 @@ def test_example_csv_is_derived_from_the_bundled_uci_file():
 def test_shell_command_splitting():
     assert _shell_commands("a && b 'c d' # note\n\n# only a comment\ngraphpriv x --o 'I*'") == [
         "a", "b 'c d'", "graphpriv x --o 'I*'"]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# a newcomer's README: every numbered paper named, the concepts explained, the demo's numbers accounted for
+# ---------------------------------------------------------------------------------------------------------------
+PAPER_TITLES = {
+    "000": "A Linear Reduction Method for Local Differential Privacy and Log-lift",
+    "001": "A Linear Reduction Method for Local Differential Privacy and Log-lift",
+    "002": "On Properties and Optimization of Information-theoretic Privacy Watchdog",
+    "003": "Developing Non-Stochastic Privacy-Preserving Policies Using Agglomerative Clustering",
+    "004": "Data Disclosure under Perfect Sample Privacy",
+}
+
+
+def _section(text: str, heading: str) -> str:
+    start = text.index(f"\n## {heading}\n")
+    end = text.find("\n## ", start + 1)
+    return text[start:end if end > 0 else None]
+
+
+def test_readme_names_every_paper_it_numbers():
+    text = README.read_text(encoding="utf-8")
+    table = _section(text, "The papers")
+    rows = {m.group(1): m.group(0) for m in re.finditer(r"^\| (00\d) \|.*$", table, re.M)}
+    assert sorted(rows) == sorted(PAPER_TITLES), "the paper table needs one row per paper, 000-004"
+    import graphpriv as gp
+
+    for number, row in rows.items():
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        assert len(cells) == 5 and all(cells), row                       # #, authors, title, year, what
+        assert re.fullmatch(r"(19|20)\d\d", cells[3]), row
+        if number != "001":
+            assert PAPER_TITLES[number] in cells[2], row
+            assert gp.bibtex(number).split("title", 1)[1].split("{", 1)[1].split("}", 1)[0] in cells[2]
+    # the table comes at the first mention of a paper number, and every number used is in it
+    first = re.search(r"\b(?:papers? )?00[0-4]\b", text)
+    assert first and first.start() < text.index("\n## The papers\n") < text.index("\n## Quick start")
+    numbers = set(re.findall(r"(?<![\w./])(00[0-4])(?![\w.])", text))
+    assert numbers <= set(rows), numbers - set(rows)
+    assert "paper 003's" not in text.replace("[paper 003](#the-papers)", "")
+
+
+def test_readme_concepts_section_explains_each_term_next_to_the_figure():
+    concepts = _section(README.read_text(encoding="utf-8"), "Concepts")
+    assert "](figures/concepts_overview.png)" in concepts and (ROOT / "figures" / "concepts_overview.png").is_file()
+    for term in ("Joint range [[S, X]]", "G_X", "H0", "I0", "L0", "B0", "k", "I\\*", "U1", "U2", "λ", "L"):
+        bullet = re.search(rf"^\* \*\*{re.escape(term)}\*\* — (.+?)(?=^\* |\Z)", concepts, re.M | re.S)
+        assert bullet, term
+        assert bullet.group(1).count(". ") <= 1, f"one sentence per concept: {term}"
+
+
+def test_readme_demo_paragraph_matches_what_demo_prints(capsys):
+    """The README says which rows demo uses and why analyze --missing drop differs; demo prints the same numbers."""
+    from graphpriv.cli import main
+
+    assert main(["demo"]) in (0, None)
+    out = capsys.readouterr().out
+    assert "293 used" in out and "22 rows kept" in out and "|[[X]]| = 154 = 153 measured values + NA" in out
+    assert "|[[S]]| = 38" in out and "37 ages, 153 values" in out and "drops the 23 rows" in out
+    assert "measures (Ding & Farokhi 2020" in out and "I*(S;X)   log2 of the number of components" in out
+    text = " ".join(README.read_text(encoding="utf-8").split())
+    for claim in ("293 of the table's 294", "the 22 rows without a cholesterol value", "38 ages and 154 public values",
+                  "drops the 23 rows without cholesterol instead and reports 37 ages and 153 values"):
+        assert claim in text, claim
