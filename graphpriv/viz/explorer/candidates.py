@@ -139,7 +139,7 @@ class _Context:
         self.max_scan = max_scan
         from .text import Labeller
 
-        self.labeller = Labeller(trace.public_labels)
+        self.labeller = Labeller.of(trace.public_labels)
         obj = trace.objective
         self.greedy = obj in _ALGORITHM and trace.info.get("algorithm") == _ALGORITHM[obj]
         self.prob = None
@@ -349,39 +349,58 @@ def _partition(trace, st: _Stats) -> list[frozenset]:
     return [frozenset(labels[i] for i in st.members_of(p).tolist()) for p in range(st.k)]
 
 
+def _extremes(st: _Stats) -> dict:
+    """The three smallest |[[S|𝒳]]| and the three largest sizes (or d̄) of the clusters of ``st``, with their
+    positions, and the number of components: what L needs after merging any pair, in O(1) per pair."""
+    ex = getattr(st, "_extremes", None)
+    if ex is None:
+        def first3(v, largest):
+            o = np.argsort(-v if largest else v, kind="stable")[:3]
+            return [(float(v[p]), int(p)) for p in o]
+
+        ex = {"ssz": first3(st.ssz, False), "size": first3(st.size, True)}
+        if hasattr(st.ub, "cluster_cost") and st.fast:
+            ex["dbar"] = first3(st.dbar_all(), True)
+        if getattr(st, "comp", None) is not None:
+            ex["ncomp"] = len(np.unique(st.comp))
+        st._extremes = ex
+    return ex
+
+
+def _other(top3, i, j, fill):
+    """The first value of ``top3`` [(value, position)] whose position is neither i nor j."""
+    return next((v for v, p in top3 if p != i and p != j), fill)
+
+
 def _L_fast(ctx: _Context, st: _Stats, i: int | None = None, j: int | None = None) -> float | None:
     """L = privacy - λ·utility of the partition of ``st`` (clusters ``i`` and ``j`` merged, when given) from the
     per-cluster statistics, as :func:`graphpriv.lagrangian` computes it with privacy L0 (objectives "L0" and
     "L0|I*=0") or I* (objective "I*"); None for a utility without a fast path (custom U2)."""
     tr, prob, ub = ctx.trace, ctx.prob, st.ub
-    keep = np.ones(st.k, dtype=bool)
-    if i is not None:
-        keep[[i, j]] = False
-    rest = bool(keep.any())
-    if hasattr(ub, "cluster_cost"):
-        if not st.fast:
-            return None
-        if getattr(st, "_d_all", None) is None:
-            st._d_all = st.dbar_all()
-        worst = float(st._d_all[keep].max()) if rest else -math.inf
+    is_u2 = hasattr(ub, "cluster_cost")
+    if is_u2 and not st.fast:
+        return None
+    ex = _extremes(st)
+    if is_u2:
+        worst = _other(ex["dbar"], i, j, -math.inf)
         if i is not None:
             worst = max(worst, float(ub.cluster_cost(np.concatenate([st.members_of(i), st.members_of(j)]))))
         util = 0.0 - worst
     else:
-        big = int(st.size[keep].max()) if rest else 0
+        big = int(_other(ex["size"], i, j, 0))
         if i is not None:
             big = max(big, int(st.size[i] + st.size[j]))
         util = ub.value_from_max_size(big)
     if tr.objective == "I*":
-        ncomp = len(np.unique(st.comp)) - (0 if i is None or st.comp[i] == st.comp[j] else 1)
+        ncomp = ex["ncomp"] - (0 if i is None or st.comp[i] == st.comp[j] else 1)
         priv = prob.istar(ncomp)
     else:
-        small = int(st.ssz[keep].min()) if rest else None
+        small = _other(ex["ssz"], i, j, math.inf)
         if i is not None:
-            both = int(st.C[:, [i]].multiply(st.C[:, [j]]).sum())
-            new = int(st.ssz[i] + st.ssz[j]) - both
-            small = new if small is None else min(small, new)
-        priv = prob.l0(small)
+            C = st.C
+            both = len(np.intersect1d(C.indices[C.indptr[i]:C.indptr[i + 1]], C.indices[C.indptr[j]:C.indptr[j + 1]]))
+            small = min(small, int(st.ssz[i] + st.ssz[j]) - both)
+        priv = prob.l0(int(small))
     return priv - tr.lam * util
 
 

@@ -179,13 +179,13 @@ def explorer_data(trace, jr, *, top: int = 5, utility=None, values=None) -> dict
     >>> d["steps"][1]["caption"], d["steps"][1]["L"] == d["series"]["L"][1]
     ('{x1} + {x3}', True)
     >>> [c["members"] for c in gp.viz.explorer_clusters(d, 1)][:2]
-    [['x1', 'x3'], ['x2']]
+    [['x1', 'x3'], ['x7']]
     """
     _check_pair(trace, jr)
     n = trace.n_public
     T = len(trace)
     labels = trace.public_labels
-    lab = Labeller(labels)
+    lab = Labeller.of(labels)
     s_labels = jr.sensitive_labels.tolist()
     s_order = sorted(range(len(s_labels)), key=lambda i: label_key(s_labels[i]))
     s_row = np.empty(len(s_labels), dtype=np.int64)

@@ -37,6 +37,17 @@ class Labeller:
         self.numeric = np.array([_is_number(x) for x in self.labels], dtype=bool)
         self._text: list[str | None] = [None] * n
 
+    @classmethod
+    def of(cls, labels) -> "Labeller":
+        """The labeller of ``labels``, reused while the same tuple object is asked for (a trace's
+        ``public_labels``: the explorer's payload and its candidate table share one ranking)."""
+        last = getattr(cls, "_last", None)
+        if last is not None and last[0] is labels:
+            return last[1]
+        lab = cls(labels)
+        cls._last = (labels, lab)
+        return lab
+
     def text(self, code: int) -> str:
         """:func:`graphpriv.viz.format_label` of one public value (plain text), cached."""
         s = self._text[code]
