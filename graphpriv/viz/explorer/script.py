@@ -329,7 +329,7 @@ function gpxMake(A) {
   }
 
   return {
-    cut, clampT, setStep, highlight, collapse, drawLinks, scheduleView, applyHash, readHash, st, T, n,
+    cut, clampT, setStep, highlight, collapse, drawLinks, scheduleView, applyHash, readHash, st, T, n, A,
     step(d) { setStep(st.t + d); },
     expandAll() { st.collapsed.clear(); drawLinks(); },
     resetZoom() { A.xr.setv({start: -0.5, end: Math.max(n, 1) - 0.5}); },
