@@ -156,10 +156,35 @@ def _screenshot_ok(page) -> tuple:
 
 
 def _check_aligned(page):
-    """The hierarchy, the strip and the matrix: the same frame, leaf p over column p, to the pixel."""
+    """The hierarchy, the strip and the matrix: the same frame, leaf p over column p, to the pixel; the
+    matrix's last row ends on the frame's bottom edge (not clipped)."""
     m = _frame(page, "graphpriv-matrix")
     for name in ("graphpriv-hierarchy", "graphpriv-strip"):
         assert _frame(page, name) == pytest.approx(m, abs=0.51), (name, _frame(page, name), m)
+    bottom, frame_bottom = page.evaluate("""(() => {
+        const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('graphpriv-matrix'));
+        const R = window.__gpx.A.D.rows.length;
+        return [v.frame.y_scale.compute(R - 0.5), v.frame.bbox.bottom]; })()""")
+    assert bottom == pytest.approx(frame_bottom, abs=0.51)
+
+
+def _check_ticks(page):
+    """Every tick label under the matrix starts with the first characters of its cluster's first value and
+    fits in the label panel (measured in the page's font)."""
+    from graphpriv.viz.explorer.view import TICKS_HEIGHT
+
+    ticks = page.evaluate("""(() => {
+        const t = window.__gpx.A.src.ticks.data, B = window.__gpx.st.bands, L = window.__gpx.A.D.leaves.label;
+        const ctx = document.createElement('canvas').getContext('2d');
+        ctx.font = '10px helvetica';
+        return t.x.map((x, i) => {
+            const k = B.lo.findIndex((a, j) => (a + B.hi[j]) / 2 === x);
+            return [t.text[i], L[B.lo[k]], ctx.measureText(t.text[i]).width]; }); })()""")
+    assert ticks
+    for text, first, width in ticks:
+        assert text.startswith(first[:3]), (text, first)
+        assert width <= TICKS_HEIGHT - 6, (text, width)
+    return len(ticks)
 
 
 def test_hungarian_explorer_in_chromium(hungarian, browser, capsys):
@@ -199,10 +224,18 @@ def test_hungarian_explorer_in_chromium(hungarian, browser, capsys):
         assert f"({cl['anonymity']}): " + ", ".join(d["rows"][r] for r in cl["sensitive"]) in text
         assert page.evaluate("window.__gpx.A.src.hov.data.left.length") == 1
         assert page.evaluate("window.__gpx.A.src.hov_links.data.row.length") == 3 * (hi - lo)  # its subtree's links
+        # hovering the cluster the step's first pair made selects that pair's rows in the candidate table
+        band = page.evaluate("""(() => { const r = window.__gpx.A.D.steps[window.__gpx.st.t].candidates.rows[0];
+            const lo = window.__gpx.A.D.tree.lo[r.a_node], B = window.__gpx.st.bands;
+            return B.lo.findIndex((a, j) => a <= lo && lo <= B.hi[j]); })()""")
+        _hover_band(page, band)
+        assert 0 in page.evaluate("window.__gpx.A.table_src.selected.indices")
+        assert page.evaluate("window.__gpx.A.formed[0].visible") is True  # the step that formed it, on the curves
+        n_ticks = _check_ticks(page)
         _screenshot_ok(page)
         assert problems == [], problems
         _report(capsys, f"Hungarian explorer in headless Chromium ({CHROMIUM}): steps {checked} of {len(trace)}, "
-                        f"hover on {len(cl['members'])} members, frames aligned")
+                        f"hover on {len(cl['members'])} members, frames aligned, {n_ticks} tick labels whole")
     finally:
         page.close()
 
@@ -219,6 +252,7 @@ def test_large_explorer_in_chromium(large, browser, capsys):
         seen = {}
         for k in (1, 2, len(trace) // 2, trace.returned):
             _go(page, k)
+            _check_ticks(page)
             n_bands = page.evaluate("window.__gpx.st.bands.lo.length")
             assert n_bands == len(trace.quantization(k))
             assert f"t = {k}:" in _div_text(page, "graphpriv-title")
@@ -255,6 +289,7 @@ def test_large_explorer_in_chromium(large, browser, capsys):
         x0, x1 = page.evaluate("[window.__gpx.A.xr.start, window.__gpx.A.xr.end]")
         assert x1 - x0 < trace.n_public * 0.8
         _check_aligned(page)
+        _check_ticks(page)
         frag = page.evaluate("location.hash")
         assert frag.startswith("#t=2&") and f"x0={x0:.2f}" in frag
         page2, problems2 = _open(browser, path, "#t=3&x0=100&x1=300")

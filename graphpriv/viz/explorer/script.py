@@ -76,7 +76,7 @@ function gpxMake(A) {
       }
       rows.sort((x, y) => x - y);
       B.lo.push(a); B.hi.push(b); B.node.push(v); B.sens.push(rows); B.numbers.push([]);
-      B.merged.push(v >= n && v - n >= r0 && v - n < r1);
+      B.merged.push(meta.kind !== "components" && v >= n && v - n >= r0 && v - n < r1);
     });
     if (meta.kind !== "components") {
       for (let i = r0; i < r1; i++) B.numbers[bandOf[lo[n + i]]].push(i - r0 + 1);
@@ -90,6 +90,14 @@ function gpxMake(A) {
     if (k === 1) return labels[a];
     if (k <= 3) return labels.slice(a, b + 1).join(", ");
     return labels[a] + " … " + labels[b] + " (" + k + ")";
+  }
+  // a tick label of at most K characters that keeps the first characters and the count
+  function tickLabel(a, b, K) {
+    const full = bandLabel(a, b), k = b - a + 1;
+    if (full.length <= K) return full;
+    if (k === 1) return elide(full, K);
+    const count = " (" + k + ")", room = Math.max(3, K - count.length - 2);
+    return (labels[a].length <= room ? labels[a] + " …" : labels[a].slice(0, room) + "…") + count;
   }
 
   // ---------------------------------------------------------------- hierarchy
@@ -183,7 +191,7 @@ function gpxMake(A) {
     }
     const tk = {x: [], text: [], col: []};
     for (const k of keep) {
-      tk.x.push((B.lo[k] + B.hi[k]) / 2); tk.text.push(elide(bandLabel(B.lo[k], B.hi[k]), A.tick_chars));
+      tk.x.push((B.lo[k] + B.hi[k]) / 2); tk.text.push(tickLabel(B.lo[k], B.hi[k], A.tick_chars));
       tk.col.push(B.merged[k] ? MERGE : "#303030");
     }
     S.ticks.data = tk;
@@ -246,7 +254,7 @@ function gpxMake(A) {
     let ymax = 1;
     for (const v of bars.top) if (v > ymax) ymax = v;
     A.strip_y.end = ymax * 1.15;
-    S.hl.data = t > 0 ? segs(range(s.r0, s.r1), {x0: [], y0: [], x1: [], y1: [], row: []}) : {x0: [], y0: [], x1: [], y1: [], row: []};
+    S.hl.data = t > 0 && meta.kind !== "components" ? segs(range(s.r0, s.r1), {x0: [], y0: [], x1: [], y1: [], row: []}) : {x0: [], y0: [], x1: [], y1: [], row: []};
     A.cut.location = t + 0.5;
     for (const m of A.tlines) m.location = t;
     S.cur.data = {t: [t], L: [D.series.L[t]], privacy: [D.series.privacy[t]], utility: [D.series.utility[t]]};
