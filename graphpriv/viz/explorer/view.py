@@ -401,7 +401,7 @@ const v = window.__gpx_folds.data.node[i[0]]; cb_obj.indices = []; window.__gpx.
 
     # L(t), privacy, utility
     ser = d["series"]
-    tr_ = Range1d(-0.5, max(T, 2) - 0.5)
+    tr_ = Range1d(-0.5, max(T, 1) - 0.5)
     curves, tlines, formed = [], [], []
     priv_name = f"{meta['privacy_name']} (bits)"
     util_name = f"{meta['utility']} ({'bits' if meta['utility'] == 'U1' else 'distortion'})"
