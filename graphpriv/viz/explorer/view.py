@@ -270,7 +270,7 @@ def build_layout(d: dict, start: int):
     from bokeh.document import Document
     from bokeh.events import DocumentReady
     from bokeh.layouts import column, row
-    from bokeh.models import (BoxZoomTool, Button, ColumnDataSource, CustomJS, DataTable, Div, HoverTool,
+    from bokeh.models import (BoxZoomTool, Button, ColumnDataSource, CustomJS, DataTable, Div, HoverTool, HTMLTemplateFormatter,
                               LinearColorMapper, Range1d, ResetTool, SingleIntervalTicker, Slider, Span, TableColumn,
                               TapTool, WheelZoomTool, PanTool)
     from bokeh.plotting import figure
@@ -440,7 +440,8 @@ const v = window.__gpx_folds.data.node[i[0]]; cb_obj.indices = []; window.__gpx.
                       index_position=None, sortable=False, reorderable=False, columns=[
                           TableColumn(field="cost", title=_cost_header(crit), width=190),
                           TableColumn(field="rank", title="rank", width=90),
-                          TableColumn(field="pair", title="candidate pair", width=600),
+                          TableColumn(field="pair", title="candidate pair", width=600, formatter=HTMLTemplateFormatter(
+                              template='<span title="<%- value %>"><%- value %></span>')),
                           TableColumn(field="dl", title="ΔL of this merge alone", width=170),
                           TableColumn(field="number", title="merged pair no.", width=110)])
     table.visible = not comp_kind
