@@ -392,3 +392,36 @@ def test_cli_writes_the_explorers(tmp_path, capsys):
     assert (tmp_path / "rep" / "explorer.html").stat().st_size > 100_000
     assert '<a href="explorer.html">' in (tmp_path / "rep" / "report.html").read_text(encoding="utf-8")
     assert "(explorer.html)" in (tmp_path / "rep" / "report.md").read_text(encoding="utf-8")
+
+
+def _seeded_range(n_x: int, text: bool, seed: int = 0):
+    """``n_x`` public values (numbers with 5 decimals, or place-like texts), each with 1-3 of 60 sensitive
+    values of one of 7 groups (7 components of G_X at most)."""
+    rng = np.random.default_rng(seed)
+    s_list, x_list = [], []
+    for j in range(n_x):
+        g = rng.integers(0, 7)
+        x = f"Place-{j:05d}-{'abcdefgh'[j % 8] * (1 + j % 5)}" if text else round(float(j) * 1.37 + 0.123456, 5)
+        for s in g * 8 + rng.choice(8, size=rng.integers(1, 4), replace=False):
+            s_list.append(f"region {s:02d}" if text else float(s) / 3)
+            x_list.append(x)
+    return gp.JointRange.from_pairs(s_list, x_list)
+
+
+@pytest.mark.parametrize("n_x, text, obj, lam", [(1000, False, "L0", 0.1), (1000, True, "I*", 0.1),
+                                                 (3000, True, "I*", 100.0), (10_000, False, "L0", 0.1)])
+def test_explore_large_ranges(n_x, text, obj, lam):
+    """10^3 and 10^4 public values, numeric and text, and a trace that stops at once (its hierarchy a chain
+    of 2,999 completing joins, deeper than Python's recursion limit): the page builds, its payload is the
+    cut of Q(t) and stays far below 10 MB."""
+    pytest.importorskip("bokeh")
+    jr = _seeded_range(n_x, text)
+    tr = gp.agglomerate(jr, obj, lam).trace
+    ex = gp.viz.explore(tr, jr)
+    d = ex.data
+    for t in (0, min(1, len(tr) - 1), tr.returned):
+        assert len(gp.viz.explorer_cut(d, t)) == len(tr.quantization(t))
+    html = ex.to_html()
+    assert len(html.encode()) < 10_000_000
+    if lam == 100.0:
+        assert len(tr) <= 2 and d["tree"]["height"].count(len(tr)) >= n_x - 8  # completing joins
