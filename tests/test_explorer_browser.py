@@ -280,6 +280,13 @@ def test_large_explorer_in_chromium(large, browser, capsys):
         assert page.evaluate("window.__gpx.A.src.links.data.row.length") == 3 * (trace.n_public - 1 - inner)
         page.get_by_role("button", name="unfold all").click()
         page.wait_for_function(f"window.__gpx.A.src.links.data.row.length === {3 * (trace.n_public - 1)}", timeout=10_000)
+        # "fold below the cut": every cluster of Q(2) one band, only the links above the cut drawn
+        page.get_by_role("button", name="fold below the cut").click()
+        ends = d["tree"]["ends"][2]
+        page.wait_for_function(f"window.__gpx.A.src.links.data.row.length === {3 * (trace.n_public - 1 - ends)}", timeout=10_000)
+        tops = [c for c in gp.viz.explorer_clusters(d, 2) if c["hi"] > c["lo"]]
+        assert page.evaluate("window.__gpx.A.src.folds.data.node.length") == len(tops)
+        page.get_by_role("button", name="unfold all").click()
         # the wheel zooms the shared range; the fragment follows; reloading the fragment restores step and range
         mx, my = _band_point(page, 0)
         page.mouse.move(mx + 300, my)

@@ -113,16 +113,17 @@ function gpxMake(A) {
   }
   function* range(a, b) { for (let i = a; i < b; i++) yield i; }
   function drawLinks() {
-    const hid = new Uint8Array(Math.max(n - 1, 0));
+    // a link is hidden when its node is folded or lies under a folded node: one pass from the root down
+    // (a parent's row comes after its children's)
+    const under = new Uint8Array(Math.max(2 * n - 1, 1));
     const tops = [];
-    for (const v of st.collapsed) {
-      let inside = false;
-      for (const u of st.collapsed) if (u > v && lo[u] <= lo[v] && hi[v] <= hi[u]) inside = true;
-      if (!inside) tops.push(v);
-      for (let i = 0; i <= v - n; i++) if (lo[n + i] >= lo[v] && hi[n + i] <= hi[v]) hid[i] = 1;
+    for (let v = 2 * n - 2; v >= n; v--) {
+      const p = parent[v];
+      under[v] = p >= 0 && (under[p] || st.collapsed.has(p)) ? 1 : 0;
+      if (st.collapsed.has(v) && !under[v]) tops.push(v);
     }
     const rows = [];
-    for (let i = 0; i < n - 1; i++) if (!hid[i]) rows.push(i);
+    for (let i = 0; i < n - 1; i++) if (!under[n + i] && !st.collapsed.has(n + i)) rows.push(i);
     S.links.data = segs(rows, {x0: [], y0: [], x1: [], y1: [], row: [], c: []});
     const f = {xs: [], ys: [], node: [], text: [], tx: [], ty: []};
     for (const v of tops) {
@@ -340,6 +341,11 @@ function gpxMake(A) {
     cut, clampT, setStep, highlight, collapse, drawLinks, scheduleView, applyHash, readHash, st, T, n, A,
     step(d) { setStep(st.t + d); },
     expandAll() { st.collapsed.clear(); drawLinks(); },
+    foldCut() {  // every cluster of Q(t) folded into one band: the hierarchy above the cut only
+      st.collapsed.clear();
+      for (const v of st.bands.node) if (v >= n) st.collapsed.add(v);
+      drawLinks();
+    },
     resetZoom() { A.xr.setv({start: -0.5, end: Math.max(n, 1) - 0.5}); },
   };
 }

@@ -10,7 +10,8 @@ in the matrix or the strip, or its mark on the cut of the hierarchy) shows its m
 set and highlights it in every view: its outline in the matrix and the strip, its subtree in the
 hierarchy, the step that formed it on the curves, and the candidate pairs it holds. The mouse wheel
 zooms into a region and dragging pans it (all three views); tapping a link of the hierarchy collapses
-its subtree into one band, tapping the band expands it. The step and the visible range live in the
+its subtree into one band labelled with its number of values, tapping the band expands it, and "fold
+below the cut" folds every cluster of Q(t) at once. The step and the visible range live in the
 page's URL fragment (``#t=5&x0=..&x1=..``), so a view can be shared and is restored on load.
 
 The page ships the payload of :func:`graphpriv.viz.explorer_data` once -- the hierarchy, the pairs of
@@ -450,7 +451,7 @@ const v = window.__gpx_folds.data.node[i[0]]; cb_obj.indices = []; window.__gpx.
     ranking = Div(name="graphpriv-ranking", text="", width=WIDTH)
     badge_note = Div(text="", width=WIDTH, styles={"margin-left": f"{BORDER_LEFT}px"})
     slider = Slider(name=SLIDER_NAME, start=0, end=max(T - 1, 1), value=min(start, max(T - 1, 0)), step=1,
-                    width=FRAME_WIDTH - 140,
+                    width=FRAME_WIDTH - 290,
                     title="step t (← → keys" + ("" if comp_kind else f"; released: t = {r}")
                     + (f"; rejected: t = {', '.join(map(str, rej))}" if rej else "")
                     + ("; no merge in this trace" if T < 2 else "") + ")",
@@ -459,6 +460,7 @@ const v = window.__gpx_folds.data.node[i[0]]; cb_obj.indices = []; window.__gpx.
     next_b = Button(label="▶", width=40, disabled=T < 2)
     reset_b = Button(label="whole range", width=110)
     unfold_b = Button(label="unfold all", width=90)
+    fold_b = Button(label="fold below the cut", width=140)
     slider.js_on_change("value", CustomJS(code="if (window.__gpx && window.__gpx.st.t !== window.__gpx.clampT(cb_obj.value)) "
                                                "window.__gpx.setStep(cb_obj.value); "
                                                "else if (window.__gpx && cb_obj.value !== window.__gpx.st.t) cb_obj.value = window.__gpx.st.t;"))
@@ -466,6 +468,7 @@ const v = window.__gpx_folds.data.node[i[0]]; cb_obj.indices = []; window.__gpx.
     next_b.js_on_click(CustomJS(code="window.__gpx && window.__gpx.step(1);"))
     reset_b.js_on_click(CustomJS(code="window.__gpx && window.__gpx.resetZoom();"))
     unfold_b.js_on_click(CustomJS(code="window.__gpx && window.__gpx.expandAll();"))
+    fold_b.js_on_click(CustomJS(code="window.__gpx && window.__gpx.foldCut();"))
     on_range = CustomJS(code="window.__gpx && window.__gpx.scheduleView();")
     xr.js_on_change("start", on_range)
     xr.js_on_change("end", on_range)
@@ -476,7 +479,7 @@ const v = window.__gpx_folds.data.node[i[0]]; cb_obj.indices = []; window.__gpx.
                 badge_y=-0.5 - badge_rows / 2)
     ready = CustomJS(args=dict(A=args), code=PAGE_JS + "\nwindow.__gpx_links = A.src.links; window.__gpx_folds = A.src.folds;\n"
                      + _READY_JS)
-    controls = row(prev_b, slider, next_b, reset_b, unfold_b, styles={"margin-left": f"{BORDER_LEFT - 50}px"})
+    controls = row(prev_b, slider, next_b, reset_b, fold_b, unfold_b, styles={"margin-left": f"{BORDER_LEFT - 50}px"})
     layout = column(title, controls, hier, strip, mat, badge_note, ticks, xlab, caption, row(*curves), ranking, table)
     doc = Document()
     doc.add_root(layout)
