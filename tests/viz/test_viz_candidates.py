@@ -14,6 +14,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import graphpriv as gp
 from graphpriv.viz.explorer import candidate_table, explorer_data
@@ -85,21 +87,32 @@ def test_algorithm1_every_pair_of_every_sweep(hungarian, utility):
         assert total_dl == pytest.approx(tr.step_delta_L[t], abs=1e-9)
 
 
-def test_explorer_payload_lists_every_pair(hungarian):
+def test_explorer_payload_ranks_the_first_pairs_of_a_sweep(hungarian):
+    """The page ranks the first RANKED_PAIRS pairs of a sweep (the chosen partner first for each) and names
+    the tree nodes of both clusters of every listed pair, so hovering a cluster can find them."""
+    from graphpriv.viz.explorer.data import RANKED_PAIRS
+
     jr, _ = hungarian
     tr = gp.agglomerate(jr, "L0", 0.0).trace
     d = explorer_data(tr, jr, top=3)
     step = d["steps"][1]
     n = len(tr.step_merges[1])
-    assert step["candidates"]["n_pairs"] == n == 77
-    rows = step["candidates"]["rows"]
-    assert sorted({r["pair"] for r in rows}) == list(range(1, n + 1))
+    c = step["candidates"]
+    assert c["n_pairs"] == n == 77 and c["n_ranked"] == RANKED_PAIRS
+    rows = c["rows"]
+    assert sorted({r["pair"] for r in rows}) == list(range(1, RANKED_PAIRS + 1))
     firsts = {}
     for r in rows:
         firsts.setdefault(r["pair"], r)
-    assert all(r["chosen"] for r in firsts.values())
-    assert sum(r["chosen"] for r in rows) == n
+    assert all(r["chosen"] for r in firsts.values()) and sum(r["chosen"] for r in rows) == RANKED_PAIRS
     assert all(len([r for r in rows if r["pair"] == k]) <= 3 for k in range(1, n + 1))
+    tree, labels = d["tree"], d["leaves"]["label"]
+    sc = candidate_table(tr, jr, top=3, max_pairs=RANKED_PAIRS)[1]
+    listed = [cd for pc in sc.pairs[:RANKED_PAIRS] for cd in pc.candidates]
+    for r, cd in zip(rows, listed):
+        for node, members in ((r["a_node"], cd.a), (r["b_node"], cd.b)):
+            lo, hi = tree["lo"][node], tree["hi"][node]
+            assert set(labels[lo:hi + 1]) == {gp.viz.format_label(x, math=False) for x in members}
 
 
 def test_algorithm2_and_section_vc_have_one_pair_per_step(hungarian):
@@ -114,28 +127,51 @@ def test_algorithm2_and_section_vc_have_one_pair_per_step(hungarian):
             assert not math.isnan(sc.candidates[0].cost)
 
 
-def test_explorer_badges_number_every_pair_without_overlap(hungarian):
-    """The explorer numbers every pair of the t = 1 sweep above the matrix: a cluster formed by two pairs of the
-    sweep (85 + 100, then + 603) shows both numbers, and badges in one row never touch."""
-    pytest.importorskip("bokeh", reason="the explorer page needs bokeh (pip install 'graphpriv[explorer]')")
-    from graphpriv.viz.explorer.view import BADGE_LEVELS, WIDTH, _step_columns
-
+def test_explorer_numbers_every_pair_of_a_sweep(hungarian):
+    """The pairs merged at t are the linkage rows r0..r1 of the payload, numbered in merge order: a cluster
+    formed by two pairs of the t = 1 sweep (85 + 100, then + 603) holds rows numbered 1 and 77."""
     jr, _ = hungarian
     tr = gp.agglomerate(jr, "L0", 0.0).trace
     d = explorer_data(tr, jr, top=1)
-    (first,) = [c for c in d["steps"][1]["clusters"] if "603" in c["members"]]
-    assert first["pairs"] == [1, 77] and first["pair"] == 1
-    d = {**d, "badge_rows": 1.0}
-    step = _step_columns(d, 1, WIDTH - 80)
-    b = step["data"]["badges"]
-    numbers = sorted(int(v) for text in b["text"] for v in text.split(","))
-    assert numbers == list(range(1, len(tr.step_merges[1]) + 1))
-    px = (WIDTH - 80) / step["width"]
-    rows = {}
-    for x, y, text in zip(b["x"], b["y"], b["text"]):
-        rows.setdefault(y, []).append((x * px - (6.2 * len(text) + 6) / 2, x * px + (6.2 * len(text) + 6) / 2))
-    assert len(rows) <= BADGE_LEVELS
-    for spans in rows.values():
-        spans.sort()
-        assert all(a[1] <= b_[0] for a, b_ in zip(spans, spans[1:]))
-    assert min(lo for spans in rows.values() for lo, _ in spans) >= -0.5 * px - 1e-6
+    s, tree, n = d["steps"][1], d["tree"], tr.n_public
+    assert s["r1"] - s["r0"] == len(tr.step_merges[1]) == s["n_pairs"]
+    numbers = {}
+    for c in gp.viz.explorer_clusters(d, 1):
+        numbers[frozenset(c["members"])] = [i - s["r0"] + 1 for i in range(s["r0"], s["r1"])
+                                            if c["lo"] <= tree["lo"][n + i] and tree["hi"][n + i] <= c["hi"]]
+    (first,) = [k for k in numbers if "603" in k]
+    assert numbers[first] == [1, 77]
+    assert sorted(v for nums in numbers.values() for v in nums) == list(range(1, 78))
+    # each numbered row joins the two clusters the trace merged, in order
+    for k, (a, b) in enumerate(tr.steps[1].merged):
+        i = s["r0"] + k
+        got = {frozenset(d["leaves"]["label"][tree["lo"][v]:tree["hi"][v] + 1]) for v in (tree["left"][i], tree["right"][i])}
+        assert got == {frozenset(gp.viz.format_label(x, math=False) for x in m) for m in (a, b)}
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10_000), n_x=st.integers(3, 10), lam=st.sampled_from([0.0, 0.3, 2.0]),
+       obj=st.sampled_from(["L0", "I*", "L0|I*=0"]), u=st.sampled_from(["U1", "U2"]))
+def test_listed_delta_L_is_the_lagrangian_of_the_merged_partition(seed, n_x, lam, obj, u):
+    """The ΔL column (from per-cluster statistics) equals graphpriv.lagrangian of Q(t-1) with the pair merged,
+    minus L of Q(t-1), for every listed pair of every step (privacy L0 for Section V-C, as the column says)."""
+    rng = np.random.default_rng(seed)
+    m = rng.random((4, n_x)) < 0.35
+    m[rng.integers(0, 4, n_x), np.arange(n_x)] = True
+    s, x = np.nonzero(m)
+    jr = gp.JointRange.from_pairs([f"s{i}" for i in s], [f"x{j}" for j in x])
+    values = {lab: float(i) ** 1.3 for i, lab in enumerate(jr.public_labels.tolist())} if u == "U2" else None
+    tr = gp.agglomerate(jr, obj, lam, u, values).trace
+    priv = "L0" if obj == "L0|I*=0" else obj
+    for t, sc in enumerate(candidate_table(tr, jr, values=values, top=4)):
+        for k, pc in enumerate(sc.pairs):
+            if pc.chosen_rank == -1 and not pc.n_candidates:
+                continue
+            # the partition the pair was ranked on: Q(t-1) with the earlier pairs of the sweep merged
+            q = list(tr.quantization(t - 1))
+            for a, b in tr.steps[t].merged[:k]:
+                q = [c for c in q if c not in (a, b)] + [a | b]
+            base = gp.lagrangian(jr, q, priv, lam, u, values)
+            for c in pc.candidates:
+                merged = [z for z in q if z not in (c.a, c.b)] + [c.a | c.b]
+                assert c.delta_L == pytest.approx(gp.lagrangian(jr, merged, priv, lam, u, values) - base, abs=1e-9)

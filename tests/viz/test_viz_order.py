@@ -117,18 +117,20 @@ def test_alg2_merged_pair_on_the_same_side(hungarian):
 
 @pytest.mark.parametrize("name", ["alg1", "alg2"])
 def test_explorer_matrix_and_hierarchy_share_the_order(hungarian, name):
-    """In the explorer's payload, at every step, the clusters' column ranges read left to right cover the
-    dendrogram's leaves in the same order."""
+    """In the explorer's payload the matrix's columns are the hierarchy's leaves (hierarchy_order), and at every
+    step each cluster of Q(t) is a run of consecutive columns, read left to right."""
     jr, tr = hungarian[0], hungarian[1][name]
     d = gp.viz.explorer_data(tr, jr, top=2)
-    leaves = d["dendrogram"]["leaf_labels"]
-    for s in d["steps"]:
+    assert d["leaves"]["code"] == gp.viz.hierarchy_order(tr).tolist()
+    leaves = d["leaves"]["label"]
+    for t in range(len(tr)):
         seq = []
-        for c in sorted(s["clusters"], key=lambda c: c["x0"]):
-            run = leaves[len(seq):len(seq) + len(c["members"])]
-            assert sorted(run) == sorted(c["members"]), f"t={s['t']}"
-            seq += run
+        for c in gp.viz.explorer_clusters(d, t):
+            assert c["lo"] == len(seq)
+            seq += c["members"]
         assert seq == leaves
+        assert {frozenset(c["members"]) for c in gp.viz.explorer_clusters(d, t)} == {
+            frozenset(gp.viz.format_label(x, math=False) for x in q) for q in tr.quantization(t)}
 
 
 def test_matrix_order_bad_value(hungarian):

@@ -1,5 +1,5 @@
-"""The interactive merge explorer: payload (:mod:`.data`), candidate pairs (:mod:`.candidates`) and the
-plotly page (:mod:`.view`, :func:`explore`)."""
+"""The interactive merge explorer: payload (:mod:`.data`), candidate pairs (:mod:`.candidates`), cluster
+texts (:mod:`.text`), the bokeh page (:mod:`.view`, :func:`explore`) and its script (:mod:`.script`)."""
 
 from .candidates import *  # noqa: F401,F403
 from .data import *  # noqa: F401,F403

@@ -128,13 +128,18 @@ class StepCandidates:
 
 
 class _Context:
-    """Inputs shared by every step: the bound utility, the S-incidence, the tie rule."""
+    """Inputs shared by every step: the bound utility, the S-incidence, the tie rule, the size limits."""
 
-    def __init__(self, trace, jr, utility, values):
+    def __init__(self, trace, jr, utility, values, max_pairs=None, max_scan=None):
         from ...mechanisms.quantization.agglomerative import _ALGORITHM, _Problem
 
         self.trace = trace
         self.jr = jr
+        self.max_pairs = max_pairs
+        self.max_scan = max_scan
+        from .text import Labeller
+
+        self.labeller = Labeller.of(trace.public_labels)
         obj = trace.objective
         self.greedy = obj in _ALGORITHM and trace.info.get("algorithm") == _ALGORITHM[obj]
         self.prob = None
@@ -175,9 +180,11 @@ def _clusters(ids: np.ndarray):
 def _pair_chunks(k: int, rows: np.ndarray | None = None):
     """(I, J) position pairs i < j (or rows × all when ``rows`` is given), in chunks of about _CHUNK pairs."""
     if rows is not None:
+        done: list[int] = []
         for r in rows.tolist():
             J = np.arange(k)
-            J = J[J != r]
+            J = J[(J != r) & ~np.isin(J, done)]
+            done.append(r)
             yield np.full(len(J), r, dtype=np.int64), J
         return
     from ...mechanisms.quantization.problem import upper_pair_blocks
@@ -265,9 +272,10 @@ def _rank_alg1(ctx: _Context, st: _Stats, x: int, m: int):
     return len(J), [(None, int(I[s]), int(J[s]), float(cost[s])) for s in sel]
 
 
-def _rank_psi(ctx: _Context, st: _Stats, t: int, m: int):
+def _rank_psi(ctx: _Context, st: _Stats, t: int, m: int, rows: np.ndarray | None = None):
     """Algorithm 2 (eq. (8)) and Section V-C (eq. (12)) over the pairs of Ψ at Q(t-1):
-    (criterion, n_candidates, best [(key, i, j, cost)]), or None when a custom U2 makes that too slow."""
+    (criterion, n_candidates, best [(key, i, j, cost)]), or None when a custom U2 makes that too slow.
+    With ``rows`` (cluster positions), only the pairs holding one of those clusters are ranked."""
     from ...mechanisms.quantization.agglomerative import _excl, _q
 
     tr = ctx.trace
@@ -289,7 +297,7 @@ def _rank_psi(ctx: _Context, st: _Stats, t: int, m: int):
             big = [(int(st.size[p]), int(p)) for p in o_z]
         lam = tr.lam
         lb = math.log(tr.base)
-    for I, J in _pair_chunks(st.k):
+    for I, J in _pair_chunks(st.k, rows):
         keep = st.comp[I] != st.comp[J]
         I, J = I[keep], J[keep]
         if not len(I):
@@ -341,6 +349,61 @@ def _partition(trace, st: _Stats) -> list[frozenset]:
     return [frozenset(labels[i] for i in st.members_of(p).tolist()) for p in range(st.k)]
 
 
+def _extremes(st: _Stats) -> dict:
+    """The three smallest |[[S|𝒳]]| and the three largest sizes (or d̄) of the clusters of ``st``, with their
+    positions, and the number of components: what L needs after merging any pair, in O(1) per pair."""
+    ex = getattr(st, "_extremes", None)
+    if ex is None:
+        def first3(v, largest):
+            o = np.argsort(-v if largest else v, kind="stable")[:3]
+            return [(float(v[p]), int(p)) for p in o]
+
+        ex = {"ssz": first3(st.ssz, False), "size": first3(st.size, True)}
+        if hasattr(st.ub, "cluster_cost") and st.fast:
+            ex["dbar"] = first3(st.dbar_all(), True)
+        if getattr(st, "comp", None) is not None:
+            ex["ncomp"] = len(np.unique(st.comp))
+        st._extremes = ex
+    return ex
+
+
+def _other(top3, i, j, fill):
+    """The first value of ``top3`` [(value, position)] whose position is neither i nor j."""
+    return next((v for v, p in top3 if p != i and p != j), fill)
+
+
+def _L_fast(ctx: _Context, st: _Stats, i: int | None = None, j: int | None = None) -> float | None:
+    """L = privacy - λ·utility of the partition of ``st`` (clusters ``i`` and ``j`` merged, when given) from the
+    per-cluster statistics, as :func:`graphpriv.lagrangian` computes it with privacy L0 (objectives "L0" and
+    "L0|I*=0") or I* (objective "I*"); None for a utility without a fast path (custom U2)."""
+    tr, prob, ub = ctx.trace, ctx.prob, st.ub
+    is_u2 = hasattr(ub, "cluster_cost")
+    if is_u2 and not st.fast:
+        return None
+    ex = _extremes(st)
+    if is_u2:
+        worst = _other(ex["dbar"], i, j, -math.inf)
+        if i is not None:
+            worst = max(worst, float(ub.cluster_cost(np.concatenate([st.members_of(i), st.members_of(j)]))))
+        util = 0.0 - worst
+    else:
+        big = int(_other(ex["size"], i, j, 0))
+        if i is not None:
+            big = max(big, int(st.size[i] + st.size[j]))
+        util = ub.value_from_max_size(big)
+    if tr.objective == "I*":
+        ncomp = ex["ncomp"] - (0 if i is None or st.comp[i] == st.comp[j] else 1)
+        priv = prob.istar(ncomp)
+    else:
+        small = _other(ex["ssz"], i, j, math.inf)
+        if i is not None:
+            C = st.C
+            both = len(np.intersect1d(C.indices[C.indptr[i]:C.indptr[i + 1]], C.indices[C.indptr[j]:C.indptr[j + 1]]))
+            small = min(small, int(st.ssz[i] + st.ssz[j]) - both)
+        priv = prob.l0(int(small))
+    return priv - tr.lam * util
+
+
 def _finish(ctx: _Context, st: _Stats, best: list, pa: int, pb: int, L_prev: float, top: int):
     """The listed candidates (the merged pair first, then the best others) with their ΔL from L_prev, and the
     merged pair's position in the criterion's order."""
@@ -355,15 +418,21 @@ def _finish(ctx: _Context, st: _Stats, best: list, pa: int, pb: int, L_prev: flo
     else:
         chosen = best[chosen_rank]
     rest = [e for e in best if e is not chosen][:max(0, top - 1)]
-    base_q = _partition(tr, st)
+    fast = _L_fast(ctx, st) is not None
+    base_q = None if fast else _partition(tr, st)
     obj = "L0" if tr.objective == "L0|I*=0" else tr.objective
     out = []
     for e in [chosen, *rest]:
         i, j = e[1], e[2]
         lo, hi = (i, j) if st.idx[i] < st.idx[j] else (j, i)
-        q = [c for p, c in enumerate(base_q) if p not in (i, j)] + [base_q[i] | base_q[j]]
-        dl = lagrangian(ctx.jr, q, obj, tr.lam, ctx.utility, ctx.values, base=tr.base) - L_prev
-        out.append(Candidate(base_q[lo], base_q[hi], e[3], float(dl), e is chosen, rank_of.get(id(e), 0)))
+        if fast:
+            dl = _L_fast(ctx, st, i, j) - L_prev
+            a, b = frozenset(_members(tr, st, lo)), frozenset(_members(tr, st, hi))
+        else:
+            q = [c for p, c in enumerate(base_q) if p not in (i, j)] + [base_q[i] | base_q[j]]
+            dl = lagrangian(ctx.jr, q, obj, tr.lam, ctx.utility, ctx.values, base=tr.base) - L_prev
+            a, b = base_q[lo], base_q[hi]
+        out.append(Candidate(a, b, e[3], float(dl), e is chosen, rank_of.get(id(e), 0)))
     return tuple(out), chosen_rank
 
 
@@ -376,34 +445,41 @@ def _alg1_pairs(ctx: _Context, t: int, top: int, m: int) -> list[PairCandidates]
     the pairs 1..k-1 already merged, as the mechanism compared partners (Ding & Farokhi, Algorithm 1,
     steps 5-10)."""
     from ...mechanisms.quantization.agglomerative import lagrangian
-    from ..labels import cluster_label
 
     tr = ctx.trace
     ids = tr.cluster_ids(t - 1).copy()
     L_prev = float(tr.step_L[t - 1])
     many = len(tr.step_merges[t]) > 1
     out = []
-    for k, (a, b) in enumerate(tr.step_merges[t]):
+    merges = tr.step_merges[t]
+    limit = len(merges) if ctx.max_pairs is None else min(len(merges), ctx.max_pairs)
+    for k, (a, b) in enumerate(merges[:limit]):
         st = _Stats(ctx, ids)
         pa, pb = int(st.rank[a]), int(st.rank[b])
         A, B = frozenset(_members(tr, st, pa)), frozenset(_members(tr, st, pb))
         if k:
-            L_prev = lagrangian(ctx.jr, _partition(tr, st), "L0", tr.lam, ctx.utility, ctx.values, base=tr.base)
+            L_prev = _L_fast(ctx, st)
+            if L_prev is None:
+                L_prev = lagrangian(ctx.jr, _partition(tr, st), "L0", tr.lam, ctx.utility, ctx.values, base=tr.base)
         ranked = _rank_alg1(ctx, st, pa, m)
         if ranked is None:
             out.append(_unranked(k + 1, A, B, f"more than {_MAX_SLOW_PAIRS} partners under a custom U2: not ranked"))
         else:
             n_cand, best = ranked
             cands, chosen_rank = _finish(ctx, st, best, pa, pb, L_prev, top)
-            note = (f"𝒳 = {{{cluster_label(A, tr.public_labels, max_members=6)}}} is in Π "
+            note = (f"𝒳 = {{{ctx.labeller.cluster(st.members_of(pa), max_members=6)}}} is in Π "
                     f"(|[[S|𝒳]]| = {int(st.ssz[pa])}); partners need a different sensitive set")
             if k:
                 note += f"; ranked after pairs 1–{k} of this sweep merged" if k > 1 else "; ranked after pair 1 of this sweep merged"
             out.append(PairCandidates(k + 1, A, B, cands, n_cand, chosen_rank, note))
         lo, hi = sorted((int(ids[a]), int(ids[b])))
         ids[ids == hi] = lo
+    if limit < len(merges):  # the rest of the sweep: the merged pairs, unranked
+        note = f"pairs after the first {limit} of this sweep are not ranked (at most {limit} ranked per step)"
+        out += [_unranked(limit + 1 + k, frozenset(a), frozenset(b), note)
+                for k, (a, b) in enumerate(tr.steps[t].merged[limit:])]
     if many:
-        out[0] = replace(out[0], note=out[0].note + f"; this sweep merged {len(out)} pairs")
+        out[0] = replace(out[0], note=out[0].note + f"; this sweep merged {len(merges)} pairs")
     return out
 
 
@@ -425,21 +501,31 @@ def _step(ctx: _Context, t: int, top: int) -> StepCandidates:
         a_code, b_code = tr.step_merges[t][0]
         pa, pb = int(st.rank[a_code]), int(st.rank[b_code])
         A, B = frozenset(_members(tr, st, pa)), frozenset(_members(tr, st, pb))
-        ranked = _rank_psi(ctx, st, t, m)
+        rows = None
+        if ctx.max_scan is not None and st.k * (st.k - 1) // 2 > ctx.max_scan:
+            rows = np.array([pa, pb], dtype=np.int64)
+        ranked = _rank_psi(ctx, st, t, m, rows)
         if ranked is None:
             note = f"more than {_MAX_SLOW_PAIRS} candidate pairs under a custom U2: not ranked"
             pairs = (_unranked(1, A, B, note),)
             return StepCandidates(t, "", pairs[0].candidates, 0, -1, note, pairs)
         crit, n_cand, best = ranked
         cands, chosen_rank = _finish(ctx, st, best, pa, pb, float(tr.step_L[t - 1]), top)
-        pairs = (PairCandidates(1, A, B, cands, n_cand, chosen_rank, ""),)
+        note = ""
+        if rows is not None:
+            cs = np.bincount(st.comp).astype(np.int64)
+            total = (st.k * st.k - int((cs ** 2).sum())) // 2
+            note = (f"ranked among the {n_cand:,} pairs that hold one of the merged clusters ({total:,} candidate pairs "
+                    f"in all, more than the {ctx.max_scan:,} scanned per step)")
+        pairs = (PairCandidates(1, A, B, cands, n_cand, chosen_rank, note),)
     first = pairs[0]
     if first.chosen_rank == -1 and first.n_candidates == 0:  # not ranked (custom U2)
         return StepCandidates(t, "", first.candidates, 0, -1, first.note, pairs)
     return StepCandidates(t, crit, first.candidates, first.n_candidates, first.chosen_rank, first.note, pairs)
 
 
-def merge_candidates(trace, jr, t: int, *, top: int = 5, utility=None, values=None) -> StepCandidates:
+def merge_candidates(trace, jr, t: int, *, top: int = 5, utility=None, values=None, max_pairs: int | None = None,
+                     max_scan: int | None = None) -> StepCandidates:
     """The best ``top`` candidate pairs of step t by the mechanism's criterion, the chosen pair first.
 
     Parameters
@@ -455,6 +541,12 @@ def merge_candidates(trace, jr, t: int, *, top: int = 5, utility=None, values=No
     utility, values
         As given to :func:`graphpriv.agglomerate` (default: the trace's utility; U2 values default to the
         public labels when they are numbers).
+    max_pairs : int, optional
+        Rank at most this many pairs of an Algorithm 1 sweep (the first ones, in merge order); the later
+        pairs are listed unranked. Default: all.
+    max_scan : int, optional
+        When a step of Algorithm 2 or Section V-C has more pairs of clusters than this, rank only the pairs
+        holding one of the two merged clusters (the note says so). Default: every pair.
 
     Returns
     -------
@@ -470,23 +562,28 @@ def merge_candidates(trace, jr, t: int, *, top: int = 5, utility=None, values=No
     >>> sc.chosen_rank
     0
     """
-    _check(trace, jr, top)
+    _check(trace, jr, top, max_pairs, max_scan)
     t = trace._check_t(t)
-    return _step(_Context(trace, jr, utility, values), t, top)
+    return _step(_Context(trace, jr, utility, values, max_pairs, max_scan), t, top)
 
 
-def candidate_table(trace, jr, *, top: int = 5, utility=None, values=None, steps=None) -> list[StepCandidates]:
+def candidate_table(trace, jr, *, top: int = 5, utility=None, values=None, steps=None, max_pairs: int | None = None,
+                    max_scan: int | None = None) -> list[StepCandidates]:
     """:func:`merge_candidates` for every step (or the given ``steps``), sharing one set-up."""
-    _check(trace, jr, top)
-    ctx = _Context(trace, jr, utility, values)
+    _check(trace, jr, top, max_pairs, max_scan)
+    ctx = _Context(trace, jr, utility, values, max_pairs, max_scan)
     ts = range(len(trace)) if steps is None else [trace._check_t(int(t)) for t in steps]
     return [_step(ctx, t, top) for t in ts]
 
 
-def _check(trace, jr, top):
+def _check(trace, jr, top, max_pairs=None, max_scan=None):
     from ...errors import InputTypeError
     from ..merges import _check_pair
 
     _check_pair(trace, jr)
-    if isinstance(top, bool) or not isinstance(top, (int, np.integer)) or top < 1:
-        raise InputTypeError(f"top must be a positive integer (number of candidate pairs listed), got {top!r}")
+    for name, v, what in (("top", top, "number of candidate pairs listed"), ("max_pairs", max_pairs, "pairs of a sweep ranked"),
+                          ("max_scan", max_scan, "candidate pairs scanned per step")):
+        if v is None and name != "top":
+            continue
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
+            raise InputTypeError(f"{name} must be a positive integer ({what}), got {v!r}")

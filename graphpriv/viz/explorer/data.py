@@ -1,13 +1,17 @@
-"""What the explorer shows, as plain data: one JSON-ready payload per merge trace.
+"""What the explorer shows, as plain data: one JSON-ready payload per merge trace, linear in its size.
 
-Everything the interactive page draws comes from :func:`explorer_data`, built from the trace and the
-joint range with the same data functions as the static views: the matrix columns and bands of
-:func:`graphpriv.viz.matrix_cells` in the leaf order of the merge hierarchy (so the matrix and the tree
-list the values in the same order, left to right, at every step), the merge hierarchy of
-:meth:`graphpriv.MergeTrace.to_linkage` (:func:`graphpriv.viz.hierarchy_linkage`) laid out by
-:func:`scipy.cluster.hierarchy.dendrogram`, the words of :func:`graphpriv.viz.step_title`,
-and the candidate pairs of :func:`graphpriv.viz.merge_candidates`. The page is a rendering of this
-payload and nothing else, so the payload can be tested against the trace without a browser.
+Everything the interactive page draws comes from :func:`explorer_data`. The payload holds the trace
+once, not once per step: the public values in the leaf order of the merge hierarchy
+(:func:`graphpriv.viz.hierarchy_linkage`, laid out without recursion by
+:func:`graphpriv.viz.tree_layout.dendrogram_coordinates`), the pairs of [[S, X]] as the sensitive rows of
+every leaf, the linkage rows (one per merged pair, at the height of the step that merged it, plus the
+joins that complete the tree), and per step only its scalars, title and best candidate pairs
+(:func:`graphpriv.viz.merge_candidates`). The page cuts the hierarchy at step t in the browser: the
+clusters of Q(t) are the subtrees whose top row is among the first ``ends[t]`` linkage rows while their
+parent's is not (:func:`explorer_cut`, the same rule in Python), each a contiguous run of leaves, and
+the quantised cells of the matrix are the unions of the leaves' sensitive rows over each run
+(:func:`explorer_clusters`). The size of the payload grows with the number of public values and pairs,
+not with steps × values.
 """
 
 from __future__ import annotations
@@ -17,21 +21,25 @@ import math
 import numpy as np
 
 from ..hierarchy import COMPLETING, link_colour_func
-from ..labels import cluster_label, format_label, hierarchy_linkage, label_key
-from ..matrix import matrix_cells
-from ..merges import _check_pair, merge_events, step_status, step_title
+from ..labels import hierarchy_linkage, label_key
+from ..merges import _check_pair, step_status, step_title
 from ..style import PALETTE, ROLE, component_color
+from ..tree_layout import dendrogram_coordinates
 from .candidates import candidate_table
 from .components import OBJECTIVE as COMPONENTS
+from .text import Labeller
 
-__all__ = ["explorer_data", "matrix_colors"]
+__all__ = ["explorer_data", "explorer_cut", "explorer_clusters", "matrix_colors"]
 
 #: Background of every other cluster band in the matrix.
 BAND_SHADE = "#ececec"
 
-
-def _text(x) -> str:
-    return format_label(x, math=False)
+#: Pairs of an Algorithm 1 sweep whose candidates are ranked (the first ones, in merge order).
+RANKED_PAIRS = 4
+#: Pairs of clusters scanned in full per step (Algorithm 2, Section V-C); beyond, the pairs holding a merged cluster.
+SCANNED_PAIRS = 1_000_000
+#: Pairs of a step written out in its caption.
+CAPTION_PAIRS = 4
 
 
 def _num(v) -> float | None:
@@ -40,9 +48,9 @@ def _num(v) -> float | None:
 
 
 def matrix_colors() -> list[str]:
-    """Colours of the matrix cell codes of :func:`explorer_data`: 0 white, 1 the band shade, then per
-    palette colour c (component ``k`` uses ``c = k mod len(PALETTE)``) code ``2 + 2c`` for a pair of
-    [[S, X]] and ``3 + 2c`` for a pair the quantisation adds (the tint of the static matrix view)."""
+    """Colours of the matrix cell codes of the explorer: 0 white, 1 the band shade, then per palette
+    colour c (component ``k`` uses ``c = k mod len(PALETTE)``) code ``2 + 2c`` for a pair of [[S, X]] and
+    ``3 + 2c`` for a pair the quantisation adds (the tint of the static matrix view)."""
     from matplotlib.colors import to_hex
 
     from ..graphs import _tint
@@ -53,32 +61,91 @@ def matrix_colors() -> list[str]:
     return out
 
 
-def _dendrogram(trace):
-    """Static layout of the merge hierarchy (scipy's dendrogram coordinates) and the Z row of every link."""
-    from scipy.cluster.hierarchy import dendrogram
-
+def _tree(trace, lab: Labeller):
+    """The hierarchy with leaves renumbered by position: (leaf codes in order, tree dict)."""
     n = trace.n_public
+    T = len(trace)
     if n < 2:
-        return None
+        leaves = np.arange(n, dtype=np.int64)
+        return leaves, {"left": [], "right": [], "height": [], "x": [float(i) for i in range(n)], "lo": list(range(n)),
+                        "hi": list(range(n)), "parent": [-1] * n, "color": [], "colors": [COMPLETING],
+                        "ends": [0] * T, "completing": T}
     Z = hierarchy_linkage(trace)
-    R = dendrogram(Z, no_plot=True)
-    leaves = [int(v) for v in R["leaves"]]
-    x = np.zeros(2 * n - 1)
-    x[leaves] = 5 + 10 * np.arange(n)
-    for i, (a, b) in enumerate(Z[:, :2].astype(np.int64)):
-        x[n + i] = (x[a] + x[b]) / 2
-    row_of = {}
-    for i, (a, b) in enumerate(Z[:, :2].astype(np.int64)):
-        row_of[(round(min(x[a], x[b]), 6), round(max(x[a], x[b]), 6), float(Z[i, 2]))] = i
-    rows = []
-    for ic, dc in zip(R["icoord"], R["dcoord"]):
-        rows.append(row_of[(round(min(ic[1], ic[2]), 6), round(max(ic[1], ic[2]), 6), float(dc[1]))])
-    return Z, R, leaves, x, rows
+    lay = dendrogram_coordinates(Z)
+    leaves = lay.leaves
+    pos = np.empty(n, dtype=np.int64)
+    pos[leaves] = np.arange(n)
+    node = np.concatenate([pos, np.arange(n, 2 * n - 1)])  # scipy node id -> explorer node id
+    left, right = node[Z[:, 0].astype(np.int64)], node[Z[:, 1].astype(np.int64)]
+    height = Z[:, 2].astype(np.int64)
+    x = np.empty(2 * n - 1)
+    x[:n] = np.arange(n)
+    x[n:] = (lay.x[n:] - 5.0) / 10.0
+    lo = np.concatenate([np.arange(n), np.zeros(n - 1, dtype=np.int64)])
+    hi = lo.copy()
+    parent = np.full(2 * n - 1, -1, dtype=np.int64)
+    for i in range(n - 1):  # rows in merge order: children first
+        a, b = left[i], right[i]
+        lo[n + i] = min(lo[a], lo[b])
+        hi[n + i] = max(hi[a], hi[b])
+        parent[a] = parent[b] = n + i
+    colour = link_colour_func(trace, -1, Z)
+    names = [colour(n + i) for i in range(n - 1)]
+    palette = sorted(set(names))
+    idx = {c: k for k, c in enumerate(palette)}
+    ends = np.searchsorted(height, np.arange(T), side="right")
+    return leaves, {"left": left.tolist(), "right": right.tolist(), "height": height.tolist(), "x": x.tolist(),
+                    "lo": lo.tolist(), "hi": hi.tolist(), "parent": parent.tolist(), "color": [idx[c] for c in names],
+                    "colors": palette, "ends": ends.tolist(), "completing": T}
+
+
+def explorer_cut(d: dict, t: int) -> list[tuple[int, int, int]]:
+    """The clusters of Q(t) as the page computes them: ``(lo, hi, node)`` runs of leaf positions, left to right.
+
+    A node is a cluster top at step t when its own linkage row is among the first ``ends[t]`` rows (or it
+    is a leaf) and its parent's row is not; the leaves of a top are the contiguous run ``lo..hi``. This is
+    the rule the page's script applies (one pass over the nodes, no recursion)."""
+    tree = d["tree"]
+    n = d["meta"]["n_public"]
+    m = tree["ends"][t]
+    parent = tree["parent"]
+    top_at = [-1] * n
+    for v in range(n + m):
+        if v >= n and v - n >= m:
+            continue
+        p = parent[v]
+        if p < 0 or p - n >= m:
+            top_at[tree["lo"][v]] = v
+    out = []
+    i = 0
+    while i < n:
+        v = top_at[i]
+        out.append((i, tree["hi"][v], v))
+        i = tree["hi"][v] + 1
+    return out
+
+
+def explorer_clusters(d: dict, t: int) -> list[dict]:
+    """The clusters of Q(t) with what the page shows on hover: ``members`` (public values, in leaf order),
+    ``sensitive`` (row indices of [[S|x̂]], the union of the leaves' rows) and ``anonymity`` |[[S|x̂]]|."""
+    ptr, rows = d["pairs"]["ptr"], d["pairs"]["row"]
+    labels = d["leaves"]["label"]
+    out = []
+    for lo, hi, v in explorer_cut(d, t):
+        sens = sorted({r for p in range(lo, hi + 1) for r in rows[ptr[p]:ptr[p + 1]]})
+        out.append({"lo": lo, "hi": hi, "node": v, "members": labels[lo:hi + 1], "sensitive": sens,
+                    "anonymity": len(sens)})
+    return out
+
+
+def _node_of(lab_pos: np.ndarray, members, code: dict, node_at: dict) -> int:
+    p = lab_pos[[code[x] for x in members]]
+    return int(node_at.get((int(p.min()), int(p.max())), -1))
 
 
 def explorer_data(trace, jr, *, top: int = 5, utility=None, values=None) -> dict:
-    """The explorer's payload: per step the matrix view, the cut of the hierarchy, the merged pairs, the
-    scalars and the candidate pairs; once the hierarchy layout and the L(t), privacy, utility series.
+    """The explorer's payload: the hierarchy, the pairs of [[S, X]] and the series once; per step its
+    scalars, words and candidate pairs.
 
     Parameters
     ----------
@@ -86,40 +153,54 @@ def explorer_data(trace, jr, *, top: int = 5, utility=None, values=None) -> dict
     jr : JointRange
         The joint range the trace was recorded on.
     top : int
-        Candidate pairs listed per step (:func:`graphpriv.viz.merge_candidates`).
+        Candidate pairs listed per ranked pair (:func:`graphpriv.viz.merge_candidates`).
     utility, values
         As given to the mechanism (only needed for a U2 trace whose public labels are not its values).
 
     Returns
     -------
     dict
-        JSON-ready: ``meta``, ``series`` (t, L, privacy, utility, delta_L, accepted, n_clusters,
-        n_components), ``rows`` (sensitive labels, top to bottom), ``colors`` (:func:`matrix_colors`),
-        ``dendrogram`` (links with scipy's coordinates, leaves) and ``steps``: per t the ``title``,
-        ``status``, ``merged`` pairs (member lists), ``clusters`` (members, sensitive set, anonymity
-        |[[S|x̂]]|, drawing columns [x0, x1], component, ``pair`` (the first pair number that formed it at t,
-        0 if none) and ``pairs`` (all of them: a sweep may merge into one cluster twice), position at the
-        cut of the hierarchy), the matrix cell codes ``z``, column ``ticks`` and ``candidates`` (rows for
-        every pair merged at t, each row with its ``pair`` number, the merged pair of each first).
+        JSON-ready: ``meta``; ``series`` (t, L, privacy, utility, delta_L, accepted, n_clusters,
+        n_components); ``rows`` (sensitive labels, top to bottom, :func:`~graphpriv.viz.labels.label_key`
+        order); ``colors`` (:func:`matrix_colors`); ``leaves`` (``label``, ``code`` and palette index
+        ``comp`` of every leaf position, left to right); ``pairs`` (``ptr``/``row``: the sensitive rows of
+        every leaf position, compressed); ``tree`` (linkage rows ``left``, ``right``, ``height``, their
+        palette index ``color`` into ``colors``; per node ``x``, leaf run ``lo``..``hi`` and ``parent``;
+        ``ends[t]`` = rows with height <= t; ``completing`` = the height of the joins that only complete
+        the tree) and ``steps``: per t the ``title``, ``status``, scalars, ``n_pairs`` merged, the rows
+        ``r0``..``r1`` of the linkage they are, the ``caption`` words of the first pairs and ``candidates``
+        (criterion, note and rows with the tree nodes ``a_node``/``b_node`` of both clusters).
 
     Examples
     --------
     >>> import graphpriv as gp
     >>> jr, _ = gp.datasets.paper_example()
     >>> d = gp.viz.explorer_data(gp.agglomerate(jr, "I*", 0.3).trace, jr)     # paper 003, Example 3
-    >>> d["steps"][1]["merged"], d["steps"][1]["L"] == d["series"]["L"][1]
-    ([[['x1'], ['x3']]], True)
-    >>> [c["members"] for c in d["steps"][1]["clusters"]][:2]
+    >>> d["steps"][1]["caption"], d["steps"][1]["L"] == d["series"]["L"][1]
+    ('{x1} + {x3}', True)
+    >>> [c["members"] for c in gp.viz.explorer_clusters(d, 1)][:2]
     [['x1', 'x3'], ['x7']]
     """
     _check_pair(trace, jr)
     n = trace.n_public
     T = len(trace)
     labels = trace.public_labels
+    lab = Labeller.of(labels)
     s_labels = jr.sensitive_labels.tolist()
+    s_order = sorted(range(len(s_labels)), key=lambda i: label_key(s_labels[i]))
+    s_row = np.empty(len(s_labels), dtype=np.int64)
+    s_row[s_order] = np.arange(len(s_labels))
+    components_kind = trace.objective == COMPONENTS
+    leaves, tree = _tree(trace, lab)
+    pos = np.empty(n, dtype=np.int64)
+    pos[leaves] = np.arange(n)
+    # sensitive rows of every leaf position (CSR over positions)
     S = jr.matrix.tocsc()
-    cands = candidate_table(trace, jr, top=top, utility=utility, values=values)
-    dend = _dendrogram(trace)
+    S.sort_indices()
+    cnt = np.diff(S.indptr)[leaves]
+    ptr = np.concatenate([[0], np.cumsum(cnt)])
+    rows = np.concatenate([s_row[S.indices[S.indptr[c]:S.indptr[c + 1]]] for c in leaves.tolist()]) if n else np.zeros(0, int)
+    comp0 = np.asarray(trace.components0, dtype=np.int64)
     frame = trace.to_frame()
     series = {
         "t": frame["t"].tolist(),
@@ -131,133 +212,84 @@ def explorer_data(trace, jr, *, top: int = 5, utility=None, values=None) -> dict
         "n_clusters": [int(v) for v in frame["n_clusters"]],
         "n_components": [int(v) for v in frame["n_components"]],
     }
-    comp0 = np.asarray(trace.components0, dtype=np.int64)
-    components_kind = trace.objective == COMPONENTS
+    code = {x: i for i, x in enumerate(labels)}
+    node_at = {(int(a), int(b)): v for v, (a, b) in enumerate(zip(tree["lo"], tree["hi"]))}
+    cands = (candidate_table(trace, jr, top=top, utility=utility, values=values, max_pairs=RANKED_PAIRS,
+                             max_scan=SCANNED_PAIRS) if not components_kind else None)
     steps = []
-    rows = None
     for t in range(T):
-        cells = matrix_cells(trace, jr, t, order="hierarchy")
-        b = cells.bands
-        if rows is None:
-            rows = [_text(s_labels[i]) for i in cells.sensitive_order.tolist()]
-        xpos = cells.xpos
-        # matrix cell codes
-        z = np.zeros((len(rows), cells.width), dtype=np.int64)
-        for k, (a, c) in enumerate(b.cluster_bounds):
-            if k % 2:
-                z[:, xpos[a]:xpos[c - 1] + 1] = 1
-        pal = (comp0[b.order] % len(PALETTE)).astype(np.int64)
-        for j in range(n):
-            z[cells.quantized[:, j], xpos[j]] = 3 + 2 * pal[j]
-            z[cells.original[:, j], xpos[j]] = 2 + 2 * pal[j]
-        events = merge_events(trace, t)
-        code = {x: i for i, x in enumerate(labels)}
-        pair_of = {}
-        for e in ([] if components_kind else events):
-            pair_of.setdefault(int(b.cluster[np.flatnonzero(b.order == code[next(iter(e.a))])[0]]), []).append(e.number)
-        clusters = []
-        for k, (a, c) in enumerate(b.cluster_bounds):
-            members = sorted((labels[i] for i in b.order[a:c].tolist()), key=label_key)
-            head = int(b.cluster[a])
-            sset = sorted({s_labels[s] for i in b.order[a:c].tolist() for s in S.indices[S.indptr[i]:S.indptr[i + 1]].tolist()},
-                          key=label_key)
-            clusters.append({
-                "index": head,
-                "label": cluster_label(members, labels, max_members=4),
-                "members": [_text(x) for x in members],
-                "sensitive": [_text(s) for s in sset],
-                "anonymity": int(cells.anonymity[k]),
-                "x0": int(xpos[a]), "x1": int(xpos[c - 1]),
-                "component": int(b.component[a]),
-                "pair": int(min(pair_of.get(head, [0]))),
-                "pairs": sorted(pair_of.get(head, [])),
-            })
-        if dend is not None:
-            _attach_cut(trace, t, dend, clusters)
-        sc = cands[t]
+        merges = trace.step_merges[t]
+        r0 = tree["ends"][t - 1] if t else 0
+        r1 = tree["ends"][t] if n > 1 else 0
         title, status = step_title(trace, t, math=False), step_status(trace, t)
+        n_comp = series["n_components"][t]
         if components_kind:
             title = ("t = 0: every public value alone" if t == 0 else
-                     f"t = 1: one cluster per component of G_X ({len(clusters)} components)")
+                     f"t = 1: one cluster per component of G_X ({series['n_clusters'][t]} components)")
             status = ""
-        steps.append({
-            "t": t,
-            "title": title,
-            "status": status,
-            "merged": [[[_text(x) for x in sorted(a, key=label_key)], [_text(x) for x in sorted(bb, key=label_key)]]
-                       for a, bb in trace.steps[t].merged],
-            "joined": [bool(e.joined) for e in events],
-            "L": series["L"][t], "privacy": series["privacy"][t], "utility": series["utility"][t],
-            "delta_L": series["delta_L"][t],
-            "n_clusters": series["n_clusters"][t], "n_components": series["n_components"][t],
-            "clusters": clusters,
-            "z": z.tolist(),
-            "width": int(cells.width),
-            "candidates": {
+        # the first pairs in words (members read off the tree: each merged cluster is a node)
+        words = []
+        for i in range(r0, min(r1, r0 + CAPTION_PAIRS)) if not components_kind else ():
+            a, b = tree["left"][i], tree["right"][i]
+            words.append(" + ".join("{" + _members_text(lab, leaves, tree, v) + "}" for v in (a, b)))
+        caption = "; ".join(words)
+        if len(merges) > CAPTION_PAIRS and not components_kind:
+            caption += f"; … ({len(merges)} pairs, numbered on the matrix)"
+        step = {"t": t, "title": title, "status": status, "n_pairs": len(merges), "r0": int(r0), "r1": int(r1),
+                "caption": caption, "L": series["L"][t], "privacy": series["privacy"][t],
+                "utility": series["utility"][t], "delta_L": series["delta_L"][t],
+                "n_clusters": series["n_clusters"][t], "n_components": n_comp}
+        if cands is not None:
+            sc = cands[t]
+            ranked = [pc for pc in sc.pairs if pc.chosen_rank != -1 or pc.n_candidates]
+            step["candidates"] = {
                 "criterion": sc.criterion, "note": sc.note, "n": int(sc.n_candidates), "chosen_rank": int(sc.chosen_rank),
-                "n_pairs": len(sc.pairs),
+                "n_pairs": len(sc.pairs), "n_ranked": len(ranked),
                 "pairs": [{"number": pc.number, "note": pc.note, "n": int(pc.n_candidates), "chosen_rank": int(pc.chosen_rank)}
-                          for pc in sc.pairs],
+                          for pc in (ranked or sc.pairs[:1])],
                 "rows": [{"pair": pc.number,
-                          "a": [_text(x) for x in sorted(cd.a, key=label_key)], "b": [_text(x) for x in sorted(cd.b, key=label_key)],
-                          "a_label": cluster_label(cd.a, labels, max_members=4), "b_label": cluster_label(cd.b, labels, max_members=4),
+                          "a_label": lab.cluster([code[x] for x in cd.a]), "b_label": lab.cluster([code[x] for x in cd.b]),
+                          "a_node": _node_of(pos, cd.a, code, node_at), "b_node": _node_of(pos, cd.b, code, node_at),
                           "cost": _num(cd.cost), "delta_L": _num(cd.delta_L), "chosen": bool(cd.chosen),
-                          "rank": int(cd.rank)} for pc in sc.pairs for cd in pc.candidates],
-            },
-        })
-    dendro = None
-    if dend is not None:
-        Z, R, leaves, x, link_rows = dend
-        colour = link_colour_func(trace, -1, Z)  # colours apart from the merged-at-t highlight
-        links = []
-        for ic, dc, r in zip(R["icoord"], R["dcoord"], link_rows):
-            links.append({"x": [float(v) for v in ic], "y": [float(v) for v in dc], "height": float(Z[r, 2]),
-                          "node": int(n + r), "color": colour(n + r)})
-        dendro = {"links": links, "leaves": leaves, "leaf_labels": [_text(labels[i]) for i in leaves],
-                  "leaf_colors": [component_color(int(comp0[i])) for i in leaves], "completing_height": T,
-                  "completing_color": COMPLETING}
+                          "rank": int(cd.rank)} for pc in (ranked or sc.pairs[:1]) for cd in pc.candidates],
+            }
+        else:
+            step["candidates"] = {"criterion": "", "note": "", "n": 0, "chosen_rank": -1, "n_pairs": 0, "n_ranked": 0,
+                                  "pairs": [], "rows": []}
+        steps.append(step)
     return {
         "meta": {
             "objective": trace.objective, "utility": trace.utility, "lam": _num(trace.lam), "base": _num(trace.base),
             "returned": int(trace.returned), "n_public": n, "n_sensitive": len(s_labels), "n_steps": T,
+            "n_pairs": int(len(rows)),
             "algorithm": str(trace.info.get("algorithm", trace.objective)),
             "kind": "components" if components_kind else "mechanism",
             "privacy_name": "I*" if trace.objective in ("I*", COMPONENTS) else "L0",
             "merge_color": ROLE["merge"], "release_color": ROLE["frontier"],
+            "n_palette": len(PALETTE),
         },
         "series": series,
-        "rows": rows,
+        "rows": [lab_text(s_labels[i]) for i in s_order],
         "colors": matrix_colors(),
-        "dendrogram": dendro,
+        "leaves": {"label": [lab.text(c) for c in leaves.tolist()], "code": leaves.tolist(),
+                   "comp": (comp0[leaves] % len(PALETTE)).tolist(),
+                   "comp_colors": [component_color(k) for k in range(len(PALETTE))]},
+        "pairs": {"ptr": ptr.tolist(), "row": rows.tolist()},
+        "tree": tree,
         "steps": steps,
     }
 
 
-def _attach_cut(trace, t, dend, clusters):
-    """Where each cluster of Q(t) sits in the hierarchy: x of its subtree's top and its height."""
-    Z, R, leaves, x, _ = dend
-    n = trace.n_public
-    top_node = {}
-    top_h = {}
-    ids = trace.cluster_ids(t)
-    # replay the linkage rows up to height t: the last row touching a cluster is its top
-    parent = list(range(2 * n - 1))
-    for i, (a, b, h, _) in enumerate(Z.tolist()):
-        if h > t:
-            break
-        parent[int(a)] = parent[int(b)] = n + i
+def lab_text(x) -> str:
+    from ..labels import format_label
 
-    def root(v):
-        while parent[v] != v:
-            v = parent[v]
-        return v
+    return format_label(x, math=False)
 
-    for code in range(n):
-        r = root(code)
-        c = int(ids[code])
-        top_node[c] = r
-        top_h[c] = float(Z[r - n, 2]) if r >= n else 0.0
-    for cl in clusters:
-        r = top_node[cl["index"]]
-        cl["tree_x"] = float(x[r])
-        cl["tree_y"] = top_h[cl["index"]]
+
+def _members_text(lab: Labeller, leaves: np.ndarray, tree: dict, v: int) -> str:
+    """The members of node v, written out up to 4, else first, second, …, last (count)."""
+    lo, hi = tree["lo"][v], tree["hi"][v]
+    codes = lab.sorted_codes(leaves[lo:hi + 1])
+    if len(codes) <= 4:
+        return ", ".join(lab.text(c) for c in codes.tolist())
+    return f"{lab.text(codes[0])}, {lab.text(codes[1])}, …, {lab.text(codes[-1])} ({len(codes)})"

@@ -2,30 +2,29 @@
 
 :func:`explore` turns a trace of Ding & Farokhi's mechanisms (*Developing Non-Stochastic
 Privacy-Preserving Policies Using Agglomerative Clustering*, Algorithms 1 and 2, Section V-C) into a
-page with a slider (and the arrow keys) over the step t and linked views: the matrix view of
-[[S, X̂(t)]] with its anonymity strip, the merge hierarchy cut at t, L(t), privacy and utility against
-t with t marked, and the best candidate pairs of step t by the mechanism's own criterion, the chosen
-pair first. Hovering a cluster (its band in the matrix, its bar in the strip, or its mark on the cut of
-the hierarchy) shows its members and its sensitive set. Everything drawn comes from
-:func:`graphpriv.viz.explorer_data`; the page holds one set of columns per step and a slider callback
-of a few lines swaps them in.
+page with a slider (buttons and the arrow keys) over the step t and linked views sharing one horizontal
+axis, leaf under column: the merge hierarchy cut at t, the anonymity strip |[[S|x̂]]| and the matrix
+view of [[S, X̂(t)]]; below, L(t), privacy and utility against t, and the best candidate pairs of step t
+by the mechanism's own criterion (first column), the chosen pair first. Hovering a cluster (its band
+in the matrix or the strip, or its mark on the cut of the hierarchy) shows its members and sensitive
+set and highlights it in every view: its outline in the matrix and the strip, its subtree in the
+hierarchy, the step that formed it on the curves, and the candidate pairs it holds. The mouse wheel
+zooms into a region and dragging pans it (all three views); tapping a link of the hierarchy collapses
+its subtree into one band labelled with its number of values, tapping the band expands it, and "fold
+below the cut" folds every cluster of Q(t) at once. The step and the visible range live in the
+page's URL fragment (``#t=5&x0=..&x1=..``), so a view can be shared and is restored on load.
+
+The page ships the payload of :func:`graphpriv.viz.explorer_data` once -- the hierarchy, the pairs of
+[[S, X]], the per-step scalars and candidates -- and its script (:mod:`.script`) cuts the hierarchy
+at t in the browser, so its size grows with the number of public values, not with steps × values.
 
 Why bokeh
 ---------
-Both well-kept candidates, plotly and bokeh, were measured by ``benchmarks/bench_explorer_backends.py``
-on the Hungarian Algorithm 1 trace (S = age, X = cholesterol with missing values dropped: 153 public
-values, 37 sensitive; λ = 0.3, U1, 15 steps), each building the same linked views from the same
-payload into one offline HTML file (library JavaScript inlined), loaded in headless Chromium (median
-of 5 loads, from navigation until the plot is drawn; two runs on a shared, busy 2-core machine):
-
-* plotly 7.1 (one animation frame per step, plotly's own slider): 5.70 MB, 3.20 s and 3.45 s to load;
-  a one-heatmap plotly page alone takes 2.1-2.9 s (parsing the 4.8 MB plotly.js bundle);
-* bokeh 3.9 (this module: one slider callback swapping the column data sources): 2.28 MB, 1.03 s and
-  1.61 s to load; a one-line bokeh page alone takes 0.6-1.0 s.
-
-Bokeh's file is 2.5 times smaller and opens 2-3 times faster, with the same hover, linked ranges and
-table; what it costs is the slider callback (a few lines of glue that assign precomputed columns, no
-drawing code), so bokeh was chosen.
+Both well-kept candidates, plotly and bokeh, were measured on the Hungarian Algorithm 1 trace (S = age,
+X = cholesterol with missing values dropped: 153 public values, 37 sensitive; λ = 0.3, U1, 15 steps),
+each building the same linked views into one offline HTML file (library JavaScript inlined), loaded in
+headless Chromium: plotly 7.1 gave 5.70 MB and 3.2-3.5 s to load, bokeh 3.9 2.28 MB and 1.0-1.6 s, with
+the same hover, linked ranges and table, so bokeh was chosen.
 """
 
 from __future__ import annotations
@@ -39,35 +38,42 @@ from ...errors import InputError, InputTypeError
 
 __all__ = ["explore", "explore_components", "Explorer"]
 
-#: Width of the page's plots in CSS pixels.
-WIDTH = 1200
+#: Width of the plot frames that share the horizontal axis, in CSS pixels.
+FRAME_WIDTH = 1100
+#: Left and right borders of those plots (fixed, so that their frames line up pixel for pixel).
+BORDER_LEFT = 110
+BORDER_RIGHT = 20
+#: Whole width of the page's plots.
+WIDTH = FRAME_WIDTH + BORDER_LEFT + BORDER_RIGHT
+#: Characters of a sensitive label on the matrix's axis (the full label on hover).
+ROW_CHARS = 14
+#: Height of the tick-label panel under the matrix and the characters of a label that fit in it.
+TICKS_HEIGHT = 118
+TICK_CHARS = 17
 
 #: Model names the page's script (and tests) look up in the bokeh document.
 SLIDER_NAME = "graphpriv-t"
-NAMES = ("graphpriv-title", "graphpriv-caption", "graphpriv-matrix", "graphpriv-strip", "graphpriv-hierarchy")
+NAMES = ("graphpriv-title", "graphpriv-caption", "graphpriv-matrix", "graphpriv-strip", "graphpriv-hierarchy",
+         "graphpriv-candidates", "graphpriv-ranking")
 
 _KEYS_JS = """<script>
 document.addEventListener('keydown', function (e) {
   if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
-  if (!window.Bokeh || Bokeh.documents.length === 0) return;
-  var s = Bokeh.documents[0].get_model_by_name('%s');
-  var v = s.value + (e.key === 'ArrowRight' ? 1 : -1);
-  if (v >= s.start && v <= s.end) s.value = v;
+  if (!window.__gpx) return;
   e.preventDefault();
+  window.__gpx.step(e.key === 'ArrowRight' ? 1 : -1);
 });
+window.addEventListener('hashchange', function () { if (window.__gpx) window.__gpx.applyHash(window.__gpx.st.t); });
 </script>
-""" % SLIDER_NAME
+"""
 
-_STEP_JS = """
-const s = steps[cb_obj.value];
-for (const k in sources) { sources[k].data = s.data[k]; }
-strip_y.end = s.ymax;  // the anonymity strip scaled to this step's largest |[[S|x̂]]|
-table.view.change.emit();  // the table redraws on a view change only (same row count: no change)
-xr.start = -0.5; xr.end = s.width - 0.5;
-cut.location = s.t + 0.5;
-for (const m of tlines) { m.location = s.t; }
-title.text = s.title;
-caption.text = s.caption;
+_READY_JS = """
+if (!window.__gpx) {
+  A.proto_image = A.src.image.data.image[0];
+  window.__gpx = gpxMake(A);
+  window.__gpx.drawLinks();
+  window.__gpx.applyHash(A.start);
+}
 """
 
 
@@ -75,7 +81,8 @@ def _bokeh():
     try:
         import bokeh  # noqa: F401
     except ImportError:
-        raise ImportError("the interactive explorer needs bokeh: pip install 'graphpriv[explorer]'") from None
+        raise ImportError("the interactive explorer needs bokeh, a dependency of graphpriv that is missing here: "
+                          "pip install 'bokeh>=3.4' (or reinstall graphpriv)") from None
 
 
 class Explorer:
@@ -90,11 +97,14 @@ class Explorer:
         The payload (:func:`graphpriv.viz.explorer_data`).
     layout : bokeh.models.LayoutDOM
         The bokeh layout (slider, plots, table).
+    document : bokeh.document.Document
+        The document holding ``layout`` and the page's start-up callback.
     """
 
-    def __init__(self, data: dict, layout):
+    def __init__(self, data: dict, layout, document=None):
         self.data = data
         self.layout = layout
+        self.document = document
 
     def to_html(self) -> str:
         """The whole page (bokeh's JavaScript inlined, no network needed)."""
@@ -102,7 +112,8 @@ class Explorer:
         from bokeh.resources import INLINE
 
         m = self.data["meta"]
-        page = file_html(self.layout, INLINE, f"graphpriv explorer: {m['algorithm']}")
+        page = file_html(self.document if self.document is not None else self.layout, INLINE,
+                         f"graphpriv explorer: {m['algorithm']}")
         head, sep, tail = page.rpartition("</body>")  # the last one: the inlined libraries may contain the text
         return head + _KEYS_JS + sep + tail
 
@@ -121,7 +132,7 @@ class Explorer:
 
     def _repr_html_(self) -> str:
         return (f'<iframe srcdoc="{_html.escape(self.to_html(), quote=True)}" '
-                f'style="width:{WIDTH + 40}px;height:1250px;border:0" title="graphpriv merge explorer"></iframe>')
+                f'style="width:{WIDTH + 40}px;height:1350px;border:0" title="graphpriv merge explorer"></iframe>')
 
     def __repr__(self) -> str:
         m = self.data["meta"]
@@ -129,7 +140,7 @@ class Explorer:
                 f"steps={m['n_steps']}, returned={m['returned']})")
 
 
-#: Largest page built by default: steps × sensitive values × public values (matrix cells over all steps).
+#: Largest page built by default, in pairs of [[S, X]] plus public values (what the page holds).
 MAX_CELLS = 4_000_000
 
 
@@ -144,15 +155,16 @@ def explore(result, jr, *, top: int = 5, utility=None, values=None, start: int |
     jr : JointRange
         The joint range the mechanism ran on.
     top : int
-        Candidate pairs listed per step (:func:`graphpriv.viz.merge_candidates`).
+        Candidate pairs listed per ranked pair (:func:`graphpriv.viz.merge_candidates`).
     utility, values
         As given to the mechanism, for the candidates' costs (only needed for a U2 run whose public labels
         are not its numeric values, or with a custom codeword or distance).
     start : int, optional
-        Step shown first (default: the released step).
+        Step shown first (default: the released step; a ``#t=`` in the page's URL wins).
     max_cells : int
-        Refuse (InputError) a page holding more matrix cells than this over all steps (steps × |S| × |X|;
-        the Hungarian Algorithm 1 trace needs 85,000): such a page would be too large to open.
+        Refuse (InputError) a page holding more than this many pairs of [[S, X]] plus public values (the
+        page's data grows with them, not with the steps; 10^4 public values with 2 sensitive values each
+        hold 30,000).
 
     Returns
     -------
@@ -162,7 +174,7 @@ def explore(result, jr, *, top: int = 5, utility=None, values=None, start: int |
     Raises
     ------
     ImportError
-        When bokeh is not installed (``pip install 'graphpriv[explorer]'``).
+        When bokeh (a dependency of graphpriv) is missing.
 
     Examples
     --------
@@ -182,13 +194,14 @@ def explore(result, jr, *, top: int = 5, utility=None, values=None, start: int |
         raise InputTypeError(f"explore needs an AgglomerationResult (gp.agglomerate(...)) or a MergeTrace, got {type(result).__name__}")
     _bokeh()
     start = trace.returned if start is None else trace._check_t(start)
-    cells = len(trace) * getattr(jr, "n_sensitive", 0) * trace.n_public
+    cells = int(getattr(getattr(jr, "matrix", None), "nnz", 0)) + trace.n_public
     if cells > max_cells:
-        raise InputError(f"this explorer would hold {cells:,} matrix cells ({len(trace)} steps × {jr.n_sensitive} sensitive × "
+        raise InputError(f"this explorer would hold {cells:,} pairs and public values ({jr.n_sensitive} sensitive × "
                          f"{trace.n_public} public values), more than max_cells={max_cells:,}; pass a larger max_cells= "
                          "to build it anyway")
     data = explorer_data(trace, jr, top=top, utility=utility, values=values)
-    return Explorer(data, build_layout(data, start))
+    layout, doc = build_layout(data, start)
+    return Explorer(data, layout, doc)
 
 
 def explore_components(jr, **kwargs) -> Explorer:
@@ -199,8 +212,9 @@ def explore_components(jr, **kwargs) -> Explorer:
     return explore(component_trace(jr), jr, **kwargs)
 
 
-# ---------------------------------------------------------------------- per-step columns
+# ---------------------------------------------------------------------- page
 def _fmt(v, digits: int = 4) -> str:
+    """A number as the page writes it (``digits`` significant digits; ∞; — for a missing value)."""
     if v is None or (isinstance(v, float) and math.isnan(v)):
         return "—"
     if abs(v) >= 1e300:
@@ -221,121 +235,8 @@ TABLE_ROWS = 12
 def _cost_header(c: dict) -> str:
     crit = c["criterion"]
     if not crit:
-        return "cost"
-    return crit.split(" over ")[0].split(" for ")[0]
-
-
-#: Rows of pair-number badges above the matrix (a sweep of Algorithm 1 numbers up to ~n/2 pairs side by side).
-BADGE_LEVELS = 3
-#: Height of one row of badges, in pixels.
-BADGE_PX = 14
-
-
-def _badges(clusters: list, px_per_col: float, width: int, rows_per_level: float) -> dict:
-    """Pair-number badges of the clusters merged at t, packed left to right into :data:`BADGE_LEVELS` rows above
-    the matrix (the first row where the badge does not touch the previous one), kept inside the plot."""
-    x, y, text = [], [], []
-    right: list[float] = []
-    for c in sorted(clusters, key=lambda c: c["x0"]):
-        label = ",".join(map(str, c.get("pairs") or [c["pair"]]))
-        half = (6.2 * len(label) + 6) / 2 / max(px_per_col, 1e-9)  # half the badge width, in columns
-        xc = min(max((c["x0"] + c["x1"]) / 2, -0.5 + half), width - 0.5 - half)
-        level = next((k for k, e in enumerate(right) if e + 1 / max(px_per_col, 1e-9) <= xc - half), None)
-        if level is None:
-            level = len(right) if len(right) < BADGE_LEVELS else min(range(len(right)), key=right.__getitem__)
-            if level == len(right):
-                right.append(-math.inf)
-        right[level] = xc + half
-        x.append(xc)
-        y.append(-0.5 - (level + 1) * rows_per_level)
-        text.append(label)
-    return dict(x=x, y=y, text=text)
-
-
-def _step_columns(d: dict, t: int, tick_px: float) -> dict:
-    """Everything that changes with t: column data of every per-step source, title, caption, width."""
-    import numpy as np
-
-    from ..matrix import _pick_ticks
-
-    s = d["steps"][t]
-    meta = d["meta"]
-    merge = meta["merge_color"]
-    cl = s["clusters"]
-    R = len(d["rows"])
-    centres = [(c["x0"] + c["x1"]) / 2 for c in cl]
-    common = dict(
-        x=centres, w=[c["x1"] - c["x0"] + 0.9 for c in cl], label=[c["label"] for c in cl],
-        n=[len(c["members"]) for c in cl], members=[", ".join(c["members"]) for c in cl],
-        sens=[", ".join(c["sensitive"]) for c in cl], anon=[c["anonymity"] for c in cl],
-        merged=[f"merged at t = {t} (pair {', '.join(map(str, c.get('pairs') or [c['pair']]))})" if c["pair"] else ""
-                for c in cl],
-    )
-    bars = dict(common, col=[merge if c["pair"] else "#8c8c8c" for c in cl])
-    cells = dict(common, y=[(R - 1) / 2] * len(cl), h=[R] * len(cl))
-    marks = dict(common, x=[c.get("tree_x", 0.0) for c in cl], y=[t + 0.5] * len(cl),
-                 col=[merge if c["pair"] else "#505050" for c in cl])
-    out_l = [c["x0"] - 0.5 for c in cl if c["pair"]]
-    out_r = [c["x1"] + 0.5 for c in cl if c["pair"]]
-    outlines = dict(left=out_l, right=out_r, top=[-0.5] * len(out_l), bottom=[R - 0.5] * len(out_l))
-    many = len(s["merged"]) > 1
-    badges = _badges([c for c in cl if c["pair"] and many], tick_px / max(1, s["width"]), s["width"],
-                     d.get("badge_rows", 0.0))
-    keep = _pick_ticks(centres, common["label"], [bool(c["pair"]) for c in cl], 12.0, tick_px / max(1, s["width"]))
-    ticks = dict(x=[centres[i] for i in keep], text=[common["label"][i] for i in keep],
-                 col=[merge if cl[i]["pair"] else "#303030" for i in keep])
-    hx, hy = [], []
-    if d["dendrogram"] is not None and t > 0:
-        for link in d["dendrogram"]["links"]:
-            if link["height"] == t:
-                hx.append(link["x"])
-                hy.append(link["y"])
-    ser = d["series"]
-    cur = dict(t=[t], L=[ser["L"][t]], privacy=[ser["privacy"][t]], utility=[ser["utility"][t]])
-    ymax = max(1, max((c["anonymity"] for c in cl), default=1)) * 1.2
-    cands = s["candidates"]
-    rows = cands["rows"]
-    table = dict(number=[str(r["pair"]) for r in rows],
-                 rank=[(f"{r['rank'] or '–'} ✔ chosen" if r["chosen"] else str(r["rank"])) for r in rows],
-                 pair=[f"{{{r['a_label']}}} + {{{r['b_label']}}}" for r in rows],
-                 cost=[_fmt(r["cost"], 6) for r in rows], dl=[_fmt(r["delta_L"], 4) for r in rows])
-    status = s["status"]
-    badge = {"released": ' — <b style="color:%s">released</b>' % meta["release_color"],
-             "rejected": ' — <b style="color:#D55E00">rejected</b> (ΔL ≥ 0: the mechanism stopped)'}.get(status, "")
-    title_core = _html.escape(s["title"].split(" — ")[0])
-    title = (f'<div style="font-size:17px">{title_core}{badge}</div>'
-             f'<div style="font-size:13px">L(t) = {_fmt(s["L"], 6)}, ΔL = {_fmt(s["delta_L"], 4)}, '
-             f'privacy = {_fmt(s["privacy"], 4)}, utility = {_fmt(s["utility"], 4)}, |Q(t)| = {s["n_clusters"]}, '
-             f'components = {s["n_components"]}</div>')
-    if meta["kind"] == "components":
-        caption = ('<div style="font-size:13px">Each band of the matrix is one component of G_X (values joined when they '
-                   'share a sensitive value; I* = log2 of their number). Hover a band for its values and sensitive set.</div>')
-        return {"t": t, "width": s["width"], "ymax": ymax, "title": title, "caption": caption, "cost_header": "cost",
-                "data": {"image": dict(image=[np.asarray(s["z"], dtype=np.uint8)], dw=[s["width"]], dh=[R]), "bars": bars,
-                         "cells": cells, "marks": marks, "outlines": dict(left=[], right=[], top=[], bottom=[]),
-                         "badges": dict(x=[], y=[], text=[]), "ticks": ticks, "hl": dict(xs=hx, ys=hy), "cur": cur,
-                         "table": dict(number=[], rank=[], pair=[], cost=[], dl=[])}}
-    pairs = "; ".join(f"{{{_short(a)}}} + {{{_short(b)}}}" for a, b in s["merged"][:4])
-    if len(s["merged"]) > 4:
-        pairs += f"; … ({len(s['merged'])} pairs, numbered on the matrix)"
-    if cands["criterion"] and cands["n_pairs"] > 1:
-        crit = (f"This sweep merged {cands['n_pairs']} pairs, numbered as on the matrix. The table lists, for each pair "
-                f"in turn, the cluster 𝒳 of Π and its partners ranked by {cands['criterion']} among the clusters left by "
-                "the earlier pairs of the sweep, the chosen partner first (scroll the table).")
-    else:
-        crit = (f"Candidates at Q(t−1) ranked by {cands['criterion']} ({cands['n']} pairs): the best few, the chosen pair first."
-                if cands["criterion"] else f"Candidates: {cands['note']}")
-        if cands["criterion"] and cands["note"]:
-            crit += f" {cands['note']}."
-    caption = (f'<div style="font-size:13px"><b>merged at t = {t}:</b> {_html.escape(pairs) if pairs else "nothing (initial state)"}</div>'
-               f'<div style="font-size:12px;color:#505050">{_html.escape(crit)}</div>')
-    image = np.asarray(s["z"], dtype=np.uint8)
-    return {
-        "t": t, "width": s["width"], "ymax": ymax, "title": title, "caption": caption, "cost_header": _cost_header(cands),
-        "data": {"image": dict(image=[image], dw=[s["width"]], dh=[R]), "bars": bars, "cells": cells, "marks": marks,
-                 "outlines": outlines, "badges": badges, "ticks": ticks, "hl": dict(xs=hx, ys=hy), "cur": cur,
-                 "table": table},
-    }
+        return "criterion"
+    return crit.split(" over ")[0].split(" for ")[0] + " (ranks)"
 
 
 _TOOLTIP = """<div style="max-width:460px;font-size:12px">
@@ -345,117 +246,177 @@ _TOOLTIP = """<div style="max-width:460px;font-size:12px">
 </div>"""
 
 
+def _elide(text: str, k: int) -> str:
+    return text if len(text) <= k else text[:k - 1] + "…"
+
+
+def _arrays(d: dict) -> dict:
+    """The payload with its long integer/float lists as numpy arrays (sent to the page as binary)."""
+    import numpy as np
+
+    tree = dict(d["tree"])
+    for key in ("left", "right", "height", "lo", "hi", "parent", "color", "ends"):
+        tree[key] = np.asarray(tree[key], dtype=np.int32)
+    tree["x"] = np.asarray(tree["x"], dtype=np.float64)
+    leaves = dict(d["leaves"], code=np.asarray(d["leaves"]["code"], dtype=np.int32),
+                  comp=np.asarray(d["leaves"]["comp"], dtype=np.int32))
+    pairs = {"ptr": np.asarray(d["pairs"]["ptr"], dtype=np.int32), "row": np.asarray(d["pairs"]["row"], dtype=np.int32)}
+    return {**d, "tree": tree, "leaves": leaves, "pairs": pairs}
+
+
 def build_layout(d: dict, start: int):
-    """The bokeh layout of the payload ``d`` (:func:`graphpriv.viz.explorer_data`), showing step ``start``."""
+    """The bokeh layout and document of the payload ``d`` (:func:`graphpriv.viz.explorer_data`), opening at
+    step ``start`` (unless the URL fragment names another)."""
+    import numpy as np
+    from bokeh.document import Document
+    from bokeh.events import DocumentReady
     from bokeh.layouts import column, row
-    from bokeh.models import (ColumnDataSource, CustomJS, DataTable, Div, HoverTool, LinearColorMapper, Range1d,
-                              SingleIntervalTicker, Slider, Span, TableColumn)
+    from bokeh.models import (BoxZoomTool, Button, ColumnDataSource, CustomJS, DataTable, Div, HoverTool, HTMLTemplateFormatter,
+                              LinearColorMapper, Range1d, ResetTool, SingleIntervalTicker, Slider, Span, TableColumn,
+                              TapTool, WheelZoomTool, PanTool)
     from bokeh.plotting import figure
+
+    from .script import PAGE_JS
 
     meta = d["meta"]
     T = meta["n_steps"]
-    R = len(d["rows"])
+    R = max(len(d["rows"]), 1)
     n = meta["n_public"]
     merge = meta["merge_color"]
-    # rows of the matrix's y axis given to each level of pair badges, when a step merged several pairs
-    badge_rows = 0.0
-    if meta["kind"] != "components" and any(len(s_["merged"]) > 1 for s_ in d["steps"]):
-        badge_rows = BADGE_PX * R / (330 - 40 - BADGE_LEVELS * BADGE_PX)
-    d = {**d, "badge_rows": badge_rows}
-    steps = [_step_columns(d, t, WIDTH - 80) for t in range(T)]
-    st = steps[start]
-    src = {k: ColumnDataSource(v) for k, v in st["data"].items()}
-    xr = Range1d(-0.5, st["width"] - 0.5)
+    comp_kind = meta["kind"] == "components"
+    many_pairs = any(s["n_pairs"] > 1 for s in d["steps"]) and not comp_kind
+    xr = Range1d(-0.5, max(n, 1) - 0.5, bounds=(-0.5, max(n, 1) - 0.5), min_interval=min(5.0, max(n, 1)))
 
-    def fig(**kw):
-        f = figure(toolbar_location=None, tools="", **kw)
+    src = {k: ColumnDataSource(v) for k, v in {
+        "image": dict(image=[np.zeros((1, 1), dtype=np.uint8)], x=[-0.5], y=[-0.5], dw=[1], dh=[1]),
+        "bands": dict(x=[], w=[], top=[], col=[], label=[], n=[], members=[], sens=[], anon=[], merged=[], y=[], h=[]),
+        "marks": dict(x=[], y=[], col=[], label=[], n=[], members=[], sens=[], anon=[], merged=[]),
+        "links": dict(x0=[], y0=[], x1=[], y1=[], row=[], c=[]),
+        "hl": dict(x0=[], y0=[], x1=[], y1=[], row=[]),
+        "hov_links": dict(x0=[], y0=[], x1=[], y1=[], row=[]),
+        "folds": dict(xs=[], ys=[], node=[], text=[], tx=[], ty=[]),
+        "hov": dict(left=[], right=[], top=[], bottom=[], stop=[]),
+        "ticks": dict(x=[], text=[], col=[]),
+        "badges": dict(x=[], y=[], text=[]),
+        "cur": dict(t=[], L=[], privacy=[], utility=[]),
+    }.items()}
+
+    def fig(height: int, **kw):
+        f = figure(toolbar_location=None, tools="", frame_width=FRAME_WIDTH, height=height, **kw)
         f.grid.visible = False
         f.outline_line_color = None
-        f.min_border_left = 70
-        f.min_border_right = 10
+        f.min_border_left = BORDER_LEFT
+        f.min_border_right = BORDER_RIGHT
+        f.min_border_top = 4
+        f.min_border_bottom = 4
         return f
 
-    strip_y = Range1d(0, st["ymax"])
-    strip = fig(name="graphpriv-strip", width=WIDTH, height=95, x_range=xr, y_range=strip_y)
+    def zoom_tools(f):
+        wheel, pan = WheelZoomTool(dimensions="width"), PanTool(dimensions="width")
+        f.add_tools(wheel, pan, BoxZoomTool(dimensions="width"), ResetTool())
+        f.toolbar.active_scroll = wheel
+        f.toolbar.active_drag = pan
+
+    hover_cb = CustomJS(code="if (window.__gpx) { const i = cb_data.index.indices; window.__gpx.highlight(i.length ? i[0] : -1); }")
+
+    # merge hierarchy (leaves at the bottom, over their columns)
+    tree = d["tree"]
+    hier = fig(250, name="graphpriv-hierarchy", x_range=xr, y_range=Range1d(-0.6, T + 0.6))
+    hier.xaxis.visible = False
+    hier.yaxis.axis_label = "step t"
+    hier.yaxis.ticker = SingleIntervalTicker(interval=max(1, math.ceil(T / 8)), num_minor_ticks=0)
+    hier.title.text = (f"merge hierarchy: {n} public values as leaves, coloured by component of G_X; dashed: the cut at t; "
+                       "tap a link to fold its subtree, tap a fold to unfold")
+    hier.title.text_font_style = "normal"
+    hier.title.text_font_size = "12px"
+    cut = Span(location=start + 0.5, dimension="width", line_dash="dashed", line_color=merge, line_width=1.5)
+    hier.add_layout(cut)
+    link_map = LinearColorMapper(palette=list(tree["colors"]) + ["#000000"] * max(0, 3 - len(tree["colors"])),
+                                 low=-0.5, high=max(len(tree["colors"]), 3) - 0.5)
+    links = hier.segment("x0", "y0", "x1", "y1", source=src["links"], line_width=1,
+                         line_color={"field": "c", "transform": link_map}, nonselection_alpha=1.0,
+                         selection_line_color={"field": "c", "transform": link_map})
+    folds = hier.patches("xs", "ys", source=src["folds"], fill_color="#bdbdbd", line_color="#606060", fill_alpha=0.8,
+                         nonselection_fill_alpha=0.8, selection_fill_color="#bdbdbd")
+    hier.text(x="tx", y="ty", text="text", source=src["folds"], text_font_size="9px", text_align="center",
+              text_baseline="middle", text_color="#202020")
+    hier.segment("x0", "y0", "x1", "y1", source=src["hl"], line_width=3, line_color=merge)
+    hier.segment("x0", "y0", "x1", "y1", source=src["hov_links"], line_width=2.5, line_color="#000000", line_alpha=0.8)
+    marks = hier.scatter(x="x", y="y", source=src["marks"], marker="dash", angle=math.pi / 2, size=11, line_width=2,
+                         color="col")
+    hier.add_tools(HoverTool(renderers=[marks], tooltips=_TOOLTIP, callback=hover_cb))
+    tap = TapTool(renderers=[links, folds])
+    hier.add_tools(tap)
+    src["links"].selected.js_on_change("indices", CustomJS(code="""
+const i = cb_obj.indices; if (!i.length || !window.__gpx) return;
+const row = window.__gpx_links.data.row[i[0]]; cb_obj.indices = []; window.__gpx.collapse(window.__gpx.n + row);"""))
+    src["folds"].selected.js_on_change("indices", CustomJS(code="""
+const i = cb_obj.indices; if (!i.length || !window.__gpx) return;
+const v = window.__gpx_folds.data.node[i[0]]; cb_obj.indices = []; window.__gpx.collapse(v);"""))
+    zoom_tools(hier)
+
+    # anonymity strip
+    strip_y = Range1d(0, 1)
+    strip = fig(80, name="graphpriv-strip", x_range=xr, y_range=strip_y)
     strip.yaxis.axis_label = "|[[S|x̂]]|"
     strip.xaxis.visible = False
     strip.yaxis.ticker.desired_num_ticks = 3
     strip.yaxis.minor_tick_line_color = None
-    strip.min_border_bottom = 0
-    bars = strip.vbar(x="x", width="w", top="anon", bottom=0, color="col", source=src["bars"])
-    strip.add_tools(HoverTool(renderers=[bars], tooltips=_TOOLTIP))
+    bars = strip.vbar(x="x", width="w", top="top", bottom=0, color="col", source=src["bands"])
+    strip.quad(left="left", right="right", top="stop", bottom=0, source=src["hov"], fill_alpha=0, line_color="#000000",
+               line_width=2)
+    strip.add_tools(HoverTool(renderers=[bars], tooltips=_TOOLTIP, callback=hover_cb))
+    zoom_tools(strip)
 
-    mat = fig(name="graphpriv-matrix", width=WIDTH, height=330, x_range=xr,
-              y_range=Range1d(R - 0.5, -0.5 - BADGE_LEVELS * badge_rows))
+    # matrix
+    badge_rows = (16 * R / 300) if many_pairs else 0.0
+    frame_h = int(min(380, max(150, 6 * R)))
+    mat = fig(frame_h + 8, name="graphpriv-matrix", x_range=xr, y_range=Range1d(R - 0.5, -0.5 - badge_rows))
+    mat.frame_height = frame_h
+    mat.height = None
     mapper = LinearColorMapper(palette=d["colors"], low=-0.5, high=len(d["colors"]) - 0.5)
-    mat.image(image="image", x=-0.5, y=-0.5, dw="dw", dh="dh", color_mapper=mapper, source=src["image"])
-    cells = mat.rect(x="x", y="y", width="w", height="h", fill_alpha=0, line_alpha=0, source=src["cells"],
-                     hover_fill_color="black", hover_fill_alpha=0.06, hover_line_alpha=0)
-    mat.add_tools(HoverTool(renderers=[cells], tooltips=_TOOLTIP))
-    mat.quad(left="left", right="right", top="top", bottom="bottom", fill_alpha=0, line_color=merge, line_width=2.5,
-             source=src["outlines"])
+    mat.image(image="image", x="x", y="y", dw="dw", dh="dh", color_mapper=mapper, source=src["image"])
+    cells = mat.rect(x="x", y="y", width="w", height="h", fill_alpha=0, line_alpha=0, source=src["bands"],
+                     hover_fill_color="black", hover_fill_alpha=0.05, hover_line_alpha=0)
+    mat.add_tools(HoverTool(renderers=[cells], tooltips=_TOOLTIP, callback=hover_cb))
+    mat.quad(left="left", right="right", top="top", bottom="bottom", source=src["hov"], fill_alpha=0, line_color="#000000",
+             line_width=2)
     mat.text(x="x", y="y", text="text", source=src["badges"], text_color="white", text_font_size="10px",
-             text_align="center", text_baseline="top", background_fill_color=merge, padding=1)
-    step_r = max(1, math.ceil(R / 19))
+             text_align="center", text_baseline="middle", background_fill_color=merge, padding=1)
+    step_r = max(1, math.ceil(R / max(1, frame_h // 13)))
     mat.yaxis.ticker = list(range(0, R, step_r))
-    mat.yaxis.major_label_overrides = {i: d["rows"][i] for i in range(0, R, step_r)}
+    mat.yaxis.major_label_overrides = {i: _elide(d["rows"][i], ROW_CHARS) for i in range(0, len(d["rows"]), step_r)}
     mat.yaxis.axis_label = "sensitive S"
     mat.xaxis.visible = False
-    mat.min_border_bottom = 0
     mat.outline_line_color = "#808080"
+    zoom_tools(mat)
 
-    ticks = fig(width=WIDTH, height=125, x_range=xr, y_range=Range1d(-1, 0))
-    ticks.text(x="x", y=0, text="text", angle=math.pi / 2, text_align="right", text_baseline="middle",
+    ticks = fig(TICKS_HEIGHT, x_range=xr, y_range=Range1d(-1, 0))
+    ticks.text(x="x", y=0, text="text", angle=-math.pi / 2, text_align="left", text_baseline="middle",
                text_font_size="10px", text_color="col", source=src["ticks"])
     ticks.axis.visible = False
-    ticks.min_border_top = 2
-    ticks.title.text = ""
-    xlab = Div(text="public X, in the order of the merge hierarchy's leaves below (the same at every step; each cluster "
-                    "a band) &mdash; dark cell: (s, x) ∈ [[S, X]]; light: added by "
-                    "the quantisation X̂ (S|x̂ = ∪ S|x over the cluster); grey bands alternate clusters", width=WIDTH,
-               styles={"font-size": "12px", "margin-left": "70px"})
-
-    # merge hierarchy
-    hier = fig(name="graphpriv-hierarchy", width=int(WIDTH * 0.6), height=300, x_range=Range1d(0, 10 * max(n, 1)),
-               y_range=Range1d(-1.0, T + 0.8))
-    hier.xaxis.visible = False
-    hier.yaxis.axis_label = "step t"
-    hier.yaxis.ticker = SingleIntervalTicker(interval=max(1, round(T / 8)), num_minor_ticks=0)
-    hier.title.text = f"merge hierarchy ({n} public values as leaves, coloured by component of G_X); dashed: the cut at t"
-    hier.title.text_font_style = "normal"
-    cut = Span(location=start + 0.5, dimension="width", line_dash="dashed", line_color=merge, line_width=1.5)
-    dend = d["dendrogram"]
-    if dend is not None:
-        links = dend["links"]
-        hier.multi_line([lk["x"] for lk in links], [lk["y"] for lk in links], color=[lk["color"] for lk in links],
-                        line_width=1)
-        leaves = hier.scatter([5 + 10 * i for i in range(n)], [-0.45] * n, marker="square", size=5, line_width=0,
-                              color=dend["leaf_colors"])
-        leaves.data_source.data["value"] = dend["leaf_labels"]
-        hier.add_tools(HoverTool(renderers=[leaves], tooltips="public value @value"))
-        hier.multi_line("xs", "ys", source=src["hl"], color=merge, line_width=3.5)
-        marks = hier.scatter(x="x", y="y", source=src["marks"], marker="dash", angle=math.pi / 2, size=12, line_width=2,
-                             color="col")
-        hier.add_tools(HoverTool(renderers=[marks], tooltips=_TOOLTIP))
-    hier.add_layout(cut)
+    xlab = Div(text="public X, in the order of the merge hierarchy's leaves (the same at every step; each cluster a band) "
+                    "&mdash; dark cell: (s, x) ∈ [[S, X]]; light: added by the quantisation X̂ (S|x̂ = ∪ S|x over the "
+                    "cluster); grey bands alternate clusters. Wheel: zoom; drag: pan; double-click or ⟲: the whole range.",
+               width=FRAME_WIDTH, styles={"font-size": "12px", "margin-left": f"{BORDER_LEFT}px"})
 
     # L(t), privacy, utility
     ser = d["series"]
-    tr_ = Range1d(-0.5, T - 0.5)
-    curves, tlines = [], []
+    tr_ = Range1d(-0.5, max(T, 1) - 0.5)
+    curves, tlines, formed = [], [], []
     priv_name = f"{meta['privacy_name']} (bits)"
     util_name = f"{meta['utility']} ({'bits' if meta['utility'] == 'U1' else 'distortion'})"
     rej = [i for i, a in enumerate(ser["accepted"]) if not a]
     r = meta["returned"]
-    for k, (key, name) in enumerate((("L", "L(t)"), ("privacy", priv_name), ("utility", util_name))):
-        f = fig(width=int(WIDTH * 0.4), height=100 if k < 2 else 125, x_range=tr_)
+    for key, name in (("L", "L(t)"), ("privacy", priv_name), ("utility", util_name)):
+        f = figure(toolbar_location=None, tools="", width=WIDTH // 3, height=170, x_range=tr_)
+        f.grid.visible = False
+        f.outline_line_color = None
         f.yaxis.axis_label = name
         f.yaxis.ticker.desired_num_ticks = 3
         f.yaxis.minor_tick_line_color = None
-        f.xaxis.ticker = SingleIntervalTicker(interval=max(1, round(T / 8)), num_minor_ticks=0)
-        f.xaxis.visible = k == 2
-        if k == 2:
-            f.xaxis.axis_label = "step t"
+        f.xaxis.ticker = SingleIntervalTicker(interval=max(1, math.ceil(T / 8)), num_minor_ticks=0)
+        f.xaxis.axis_label = "step t"
         f.line(ser["t"], ser[key], color=meta["release_color"], line_width=1.5)
         pts = f.scatter(ser["t"], ser[key], color=meta["release_color"], size=5)
         pts.data_source.data["v"] = ser[key]
@@ -465,26 +426,62 @@ def build_layout(d: dict, start: int):
         f.scatter([r], [ser[key][r]], marker="star", size=13, color=meta["release_color"])
         f.scatter(x="t", y=key, source=src["cur"], size=11, color=merge, line_color="white")
         line = Span(location=start, dimension="height", line_dash="dotted", line_color=merge, line_width=1.2)
+        made = Span(location=0, dimension="height", line_color="#000000", line_width=1.5, visible=False)
         f.add_layout(line)
+        f.add_layout(made)
         tlines.append(line)
+        formed.append(made)
         curves.append(f)
 
-    n_rows = max(2, max(len(s["candidates"]["rows"]) for s in d["steps"]))
-    table = DataTable(name="graphpriv-candidates", source=src["table"], width=WIDTH, height=30 + 26 * min(n_rows, TABLE_ROWS),
+    steps = d["steps"]
+    crit = next((s["candidates"] for s in steps if s["candidates"]["criterion"]), steps[0]["candidates"])
+    n_rows = max(2, max(len(s["candidates"]["rows"]) for s in steps))
+    table_src = ColumnDataSource(dict(cost=[], rank=[], pair=[], dl=[], number=[]))
+    table = DataTable(name="graphpriv-candidates", source=table_src, width=WIDTH, height=30 + 26 * min(n_rows, TABLE_ROWS),
                       index_position=None, sortable=False, reorderable=False, columns=[
-                          TableColumn(field="number", title="merged pair no.", width=110),
+                          TableColumn(field="cost", title=_cost_header(crit), width=190),
                           TableColumn(field="rank", title="rank", width=90),
-                          TableColumn(field="pair", title="candidate pair", width=590),
-                          TableColumn(field="cost", title=next((s["cost_header"] for s in steps if s["cost_header"] != "cost"), "cost"),
-                                      width=160),
-                          TableColumn(field="dl", title="ΔL of this merge alone", width=160)])
-    table.visible = meta["kind"] != "components"
-    title = Div(name="graphpriv-title", text=st["title"], width=WIDTH)
-    caption = Div(name="graphpriv-caption", text=st["caption"], width=WIDTH)
-    slider = Slider(name=SLIDER_NAME, start=0, end=max(T - 1, 1), value=start, step=1, width=WIDTH - 70,
-                    title="step t (← → keys" + ("" if meta["kind"] == "components" else f"; released: t = {r}")
-                    + (f"; rejected: t = {', '.join(map(str, rej))}" if rej else "") + ")",
-                    margin=(5, 10, 5, 70), disabled=T < 2)
-    slider.js_on_change("value", CustomJS(args=dict(steps=steps, sources=src, xr=xr, cut=cut, tlines=tlines, title=title,
-                                                    caption=caption, table=table, strip_y=strip_y), code=_STEP_JS))
-    return column(title, slider, strip, mat, ticks, xlab, row(hier, column(*curves)), caption, table)
+                          TableColumn(field="pair", title="candidate pair", width=600, formatter=HTMLTemplateFormatter(
+                              template='<span title="<%- value %>"><%- value %></span>')),
+                          TableColumn(field="dl", title="ΔL of this merge alone", width=170),
+                          TableColumn(field="number", title="merged pair no.", width=110)])
+    table.visible = not comp_kind
+    title = Div(name="graphpriv-title", text="", width=WIDTH)
+    caption = Div(name="graphpriv-caption", text="", width=WIDTH)
+    ranking = Div(name="graphpriv-ranking", text="", width=WIDTH)
+    badge_note = Div(text="", width=WIDTH, styles={"margin-left": f"{BORDER_LEFT}px"})
+    slider = Slider(name=SLIDER_NAME, start=0, end=max(T - 1, 1), value=min(start, max(T - 1, 0)), step=1,
+                    width=FRAME_WIDTH - 290,
+                    title="step t (← → keys" + ("" if comp_kind else f"; released: t = {r}")
+                    + (f"; rejected: t = {', '.join(map(str, rej))}" if rej else "")
+                    + ("; no merge in this trace" if T < 2 else "") + ")",
+                    disabled=T < 2)
+    prev_b = Button(label="◀", width=40, disabled=T < 2)
+    next_b = Button(label="▶", width=40, disabled=T < 2)
+    reset_b = Button(label="whole range", width=110)
+    unfold_b = Button(label="unfold all", width=90)
+    fold_b = Button(label="fold below the cut", width=140)
+    slider.js_on_change("value", CustomJS(code="if (window.__gpx && window.__gpx.st.t !== window.__gpx.clampT(cb_obj.value)) "
+                                               "window.__gpx.setStep(cb_obj.value); "
+                                               "else if (window.__gpx && cb_obj.value !== window.__gpx.st.t) cb_obj.value = window.__gpx.st.t;"))
+    prev_b.js_on_click(CustomJS(code="window.__gpx && window.__gpx.step(-1);"))
+    next_b.js_on_click(CustomJS(code="window.__gpx && window.__gpx.step(1);"))
+    reset_b.js_on_click(CustomJS(code="window.__gpx && window.__gpx.resetZoom();"))
+    unfold_b.js_on_click(CustomJS(code="window.__gpx && window.__gpx.expandAll();"))
+    fold_b.js_on_click(CustomJS(code="window.__gpx && window.__gpx.foldCut();"))
+    on_range = CustomJS(code="window.__gpx && window.__gpx.scheduleView();")
+    xr.js_on_change("start", on_range)
+    xr.js_on_change("end", on_range)
+
+    args = dict(D=_arrays(d), src=src, xr=xr, strip_y=strip_y, cut=cut, tlines=tlines, formed=formed, title=title,
+                caption=caption, ranking=ranking, badge_note=badge_note, table=table, table_src=table_src, slider=slider,
+                start=int(start), frame_w=FRAME_WIDTH, frame_h=frame_h, tick_chars=TICK_CHARS, width=WIDTH,
+                badge_y=-0.5 - badge_rows / 2)
+    ready = CustomJS(args=dict(A=args), code=PAGE_JS + "\nwindow.__gpx_links = A.src.links; window.__gpx_folds = A.src.folds;\n"
+                     + _READY_JS)
+    controls = row(prev_b, slider, next_b, reset_b, fold_b, unfold_b, styles={"margin-left": f"{BORDER_LEFT - 50}px"})
+    layout = column(title, controls, hier, strip, mat, badge_note, ticks, xlab, caption, row(*curves), ranking, table)
+    doc = Document()
+    doc.add_root(layout)
+    doc.js_on_event(DocumentReady, ready)
+    return layout, doc
