@@ -23,7 +23,7 @@ from graphpriv._validation import MISSING
 from test_cli_analyze import assert_one_line_error, failure_cases, only_inputs_left, run_cli, run_inproc, run_many
 
 SUMMARY_KEYS = {"schema_version", "input", "objective", "utility", "release", "lam", "lam_chosen_by", "privacy_measure",
-                "noop", "before", "after", "rows", "frontier", "files"}
+                "noop", "before", "after", "mechanism", "audit", "rows", "frontier", "files"}
 MAPPING_KEYS = {"schema_version", "public_column", "sensitive_column", "objective", "utility", "release", "decimals",
                 "values", "clusters"}
 
@@ -121,7 +121,15 @@ def test_sanitize_u2_centroids_drop_parquet(tmp_path):
     assert summ["rows"]["dropped_from_analysis"] == 23 and "merges.gif" not in summ["files"]
     jr = gp.JointRange.from_dataframe(df, sensitive="age", public="chol", missing="drop")
     r = gp.agglomerate(jr, "I*", 0.05, "U2", "labels")
-    assert summ["after"]["utility"] == pytest.approx(r.utility)
+    # the mechanism's U2 (centroid 130.5) beside the audited one (the released codeword 130)
+    assert summ["mechanism"]["utility"] == pytest.approx(r.utility) == -1.5
+    assert summ["after"]["utility"] == _released_u2(mapping) == -2.0
+    assert "centroid 130.5 released as 130" in summ["audit"]["differences"][0]["reason"]
+
+
+def _released_u2(mapping: dict) -> float:
+    """U2 of a codeword release recomputed from its mapping: -max |member - released codeword|."""
+    return -max(max(abs(float(m) - float(c["released"])) for m in c["members"]) for c in mapping["clusters"])
 
 
 def test_sanitize_paper_example_u2(tmp_path):
@@ -136,7 +144,10 @@ def test_sanitize_paper_example_u2(tmp_path):
     assert summ["after"]["I_star"] == 0.0 and summ["before"]["I_star"] == pytest.approx(np.log2(5))
     jrv = gp.JointRange.from_pairs([r[0] for r in rows], [r[1] for r in rows])
     r = gp.agglomerate(jrv, "L0|I*=0", 1.0, "U2", "labels")
-    assert summ["after"]["privacy"] == pytest.approx(r.privacy) and summ["after"]["utility"] == pytest.approx(r.utility)
+    assert summ["after"]["privacy"] == pytest.approx(r.privacy)
+    assert summ["mechanism"]["utility"] == pytest.approx(r.utility)
+    mapping = json.loads((tmp_path / "rel" / "mapping.json").read_text())
+    assert summ["after"]["utility"] == pytest.approx(_released_u2(mapping))
     san = raw_text(tmp_path / "rel" / "sanitized.csv")
     assert list(san["id"]) == [r[2] for r in rows]
 

@@ -108,13 +108,13 @@ def public_numbers(labels, column: str | None = None) -> dict:
     for lab in labels:
         if lab is MISSING:
             raise InputError(f"{where} has missing values, which have no number for U2; drop them (--missing drop, "
-                             "missing='drop') or use U1")
+                             "missing='drop') or use U1 (--utility U1)")
         if isinstance(lab, (bool, np.bool_)):
             raise InputTypeError(f"{where} holds the boolean {lab!r}; U2 needs numbers -- use U1, or give values=")
         if isinstance(lab, str):
             if not _NUMBER_TEXT.fullmatch(lab):
                 raise InputTypeError(f"{where} holds non-numeric values (e.g. {lab!r}); U2 needs numbers -- clean the "
-                                     "column, or use U1")
+                                     "column, or use U1 (--utility U1)")
             v = float(lab)
             other = texts.setdefault(v, lab)
             if other != lab:
@@ -123,9 +123,9 @@ def public_numbers(labels, column: str | None = None) -> dict:
         elif isinstance(lab, (int, float, np.integer, np.floating)):
             v = float(lab)
         else:
-            raise InputTypeError(f"{where} holds {lab!r}; U2 needs numbers -- give values= (label -> number) or use U1")
+            raise InputTypeError(f"{where} holds {lab!r}; U2 needs numbers -- give values= (label -> number) or use U1 (--utility U1)")
         if not math.isfinite(v):
-            raise InputTypeError(f"{where} holds the value {lab!r}; U2 needs finite numbers -- clean the column or use U1")
+            raise InputTypeError(f"{where} holds the value {lab!r}; U2 needs finite numbers -- clean the column or use U1 (--utility U1)")
         out[lab] = v
     return out
 
