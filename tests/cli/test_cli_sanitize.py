@@ -20,7 +20,7 @@ import pytest
 import graphpriv as gp
 from graphpriv._validation import MISSING
 
-from test_cli_analyze import assert_one_line_error, failure_cases, only_inputs_left, run_cli, run_inproc, run_many
+from test_cli_analyze import ENV, assert_one_line_error, failure_cases, only_inputs_left, run_cli, run_inproc, run_many
 
 SUMMARY_KEYS = {"schema_version", "input", "objective", "utility", "release", "lam", "lam_chosen_by", "privacy_measure",
                 "noop", "before", "after", "mechanism", "audit", "rows", "frontier", "files"}
@@ -404,3 +404,33 @@ def test_sanitize_section_vc_runs_the_mechanism_once(tmp_path, capsys, monkeypat
     assert summ["after"]["n_public"] == r.n_clusters and summ["after"]["I_star"] == 0.0
     if choice[0] == "--min-utility":
         assert r.utility >= float(choice[1]) - 1e-12
+
+
+def test_sanitize_with_unwritable_stdout_commits_and_exits_0(tmp_path):
+    """stdout on a full device: the release is audited and committed, the summary print is dropped, exit 0
+    (before, the folder was committed and the run exited 2)."""
+    import os
+    import subprocess
+    import sys
+
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full on this system")
+    (tmp_path / "t.csv").write_text("s,x\na,1\na,2\nb,2\nc,3\n")
+    out = tmp_path / "rel"
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "graphpriv.cli", "sanitize", str(tmp_path / "t.csv"), "-s", "s", "-x", "x",
+                               "--objective", "L0", "--utility", "U1", "--lam", "0", "--out", str(out), "--no-animation",
+                               "--no-explorer"], stdout=full, stderr=subprocess.PIPE, text=True, timeout=300, env=ENV)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.strip() == ""
+    summ = json.loads((out / "summary.json").read_text())
+    assert summ["audit"]["verified"] and (out / "sanitized.csv").exists()
+
+
+def test_sanitize_noop_warning_does_not_precede_the_error(tmp_path, capsys):
+    """A run that would merge nothing and cannot write its output prints the error alone (one line)."""
+    (tmp_path / "one.csv").write_text("s,x\na,1\n")
+    (tmp_path / "file").write_text("not a folder")
+    proc = run_cli("sanitize", tmp_path / "one.csv", "-s", "s", "-x", "x", "--objective", "L0", "--utility", "U1",
+                   "--lam", "0", "--out", tmp_path / "file" / "sub", "--no-animation")
+    assert_one_line_error(proc, "output folder")
