@@ -166,8 +166,8 @@ def _file_columns(path: Path, fmt: str, opts) -> list[str]:
 
 
 class _Ids:
-    """Integer ids of the distinct values of a column seen over all batches (by Python value; floats by
-    their bits, so -0.0 and 0.0 as written are two values)."""
+    """Integer ids of the distinct values of a column seen over all batches (by Python value: -0.0 and
+    0.0 are one number, as ingestion reads them)."""
 
     def __init__(self):
         self.ids: dict = {}
@@ -175,13 +175,14 @@ class _Ids:
 
     def __call__(self, arr) -> np.ndarray:
         import pyarrow as pa
+        import pyarrow.compute as pc
 
         if isinstance(arr, pa.ChunkedArray):
             arr = arr.combine_chunks()
-        if pa.types.is_floating(arr.type):
-            enc = _comparable(arr).dictionary_encode()
-            keys = [("float", k) for k in enc.dictionary.to_pylist()]
-            vals = enc.dictionary.view(arr.type).to_pylist()
+        if pa.types.is_floating(arr.type):                # one number, one symbol: -0.0 is 0.0
+            enc = pc.add(arr, pa.scalar(0.0, arr.type)).dictionary_encode()
+            vals = enc.dictionary.to_pylist()
+            keys = vals
         else:
             enc = arr.dictionary_encode()
             vals = enc.dictionary.to_pylist()
@@ -208,8 +209,7 @@ def _same_value(got, want) -> bool:
     if released_key(got) == released_key(want) or got == want and type(got) is type(want):
         return True
     g, w = _number(got), _number(want)
-    return g is not None and w is not None and not isinstance(got, str) and g == w and \
-        math.copysign(1.0, g) == math.copysign(1.0, w)
+    return g is not None and w is not None and not isinstance(got, str) and g == w
 
 
 # ---------------------------------------------------------------------- the audit

@@ -60,7 +60,7 @@ def number_text(x) -> str:
         x = x.item()
     if isinstance(x, float):
         if x.is_integer() and abs(x) < 1e16:
-            return "-0" if x == 0 and math.copysign(1.0, x) < 0 else str(int(x))
+            return str(int(x))                 # -0.0 is 0, one number (and one symbol of a column)
         return repr(x)
     return str(x)
 
@@ -291,12 +291,11 @@ MAX_CODEWORD_DECIMALS = 17
 
 def released_key(v) -> tuple:
     """Identity of a released value as a reader of the table sees it: numbers by value (``130`` and
-    ``130.0`` are one number; ``-0`` and ``0`` are told apart, as written), anything else by its text."""
+    ``130.0`` are one number, as are ``-0.0`` and ``0.0``), anything else by its text."""
     if v is MISSING or v is None:
         return ("missing",)
     if _is_number(v):
-        f = float(v)
-        return ("number", f, math.copysign(1.0, f) if f == 0 else 1.0)
+        return ("number", float(v) + 0.0)
     if isinstance(v, tuple):
         return ("tuple",) + tuple(released_key(x) for x in v)
     return ("text", str(v))

@@ -243,3 +243,16 @@ def test_bundled_table_released_in_its_own_format(capsys, tmp_path, release):
         field = rest[:-len(",".join(fa[i_chol + 1:])) - 1].strip('"')
         v = rel[None if fa[i_chol] == "?" else float(fa[i_chol])]
         assert field == (str(v["released"]) if v["changed"] else fa[i_chol])   # 243 stays 243; ids as 0, not 0.0
+
+
+def test_negative_zero_is_zero_in_a_parquet_float_column(capsys, tmp_path):
+    """-0.0 and 0.0 are one number and one symbol (as pandas and Python take them): one label, and the
+    release runs (before: two labels both printed 0, then an internal error)."""
+    pq.write_table(pa.table({"s": ["a", "a", "b", "b", "c"], "x": [-0.0, 0.0, 0.0, 1.0, 2.0]}), tmp_path / "z.parquet")
+    jr = gp.read_joint_range(tmp_path / "z.parquet", sensitive="s", public="x")
+    assert jr.n_public == 3
+    proc = _sanitize(capsys, tmp_path / "z.parquet", tmp_path / "r", "-s", "s", "-x", "x", "--objective", "L0",
+                     "--utility", "U1", "--lam", "0")
+    assert proc.returncode == 0, proc.stderr
+    out = pq.read_table(tmp_path / "r" / "sanitized.parquet").column("x").to_pylist()
+    assert out == ["[0, 2]"] * 5
