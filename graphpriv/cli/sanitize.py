@@ -114,27 +114,14 @@ def add_parser(sub) -> None:
 
 # ---------------------------------------------------------------------- helpers
 def numeric_values(jr, column: str, utility: str):
-    """``{label: float}`` for U2 (None for U1); raises a clear error for non-numeric or missing labels."""
-    from .._validation import MISSING
-    from ..errors import InputError, InputTypeError
+    """``{label: float}`` for U2 (None for U1): the rule of :func:`graphpriv.agglomerate` for U2 without
+    values (:func:`graphpriv.mechanisms.quantization.problem.public_numbers`), so the command line and
+    the Python API read the same numbers or refuse alike."""
+    from ..mechanisms.quantization.problem import public_numbers
 
     if utility != "U2":
         return None
-    values = {}
-    for lab in jr.public_labels.tolist():
-        if lab is MISSING:
-            raise InputError(f"column {column!r} has missing values, which have no number for U2; use --missing drop "
-                             "(or --utility U1)")
-        try:
-            v = float(lab)
-        except (TypeError, ValueError):
-            raise InputTypeError(f"column {column!r} holds non-numeric values (e.g. {lab!r}); U2 needs numbers -- "
-                                 "clean the column or use --utility U1") from None
-        if isinstance(lab, bool) or not math.isfinite(v):
-            raise InputTypeError(f"column {column!r} holds the value {lab!r}; U2 needs finite numbers -- clean the "
-                                 "column or use --utility U1")
-        values[lab] = v
-    return values
+    return public_numbers(jr.public_labels.tolist(), column)
 
 
 def result_at(jr, frontier, objective: str, utility: str, values, lam: float):
@@ -276,20 +263,38 @@ def row_codes(release, typed_column):
     return out.astype(np.int64)
 
 
-def write_builtin_release(args, release, codes, path: Path) -> dict:
-    """Write the sanitised bundled table (held in memory) to ``path`` as CSV; returns the row counts."""
-    import numpy as np
+def bundled_source(args, folder: Path) -> Path:
+    """The bundled table as the CSV file it is released as: its header line, then the bundled file's
+    records byte for byte (missing values as ``?``, numbers as written)."""
+    from importlib import resources
 
-    from .. import io as gio
+    from ..datasets import HUNGARIAN_COLUMNS
+
+    raw = resources.files("graphpriv.data").joinpath("processed.hungarian.data").read_bytes()
+    path = folder / "hungarian.csv"
+    path.write_bytes((",".join(HUNGARIAN_COLUMNS) + "\n").encode() + raw)
+    return path
+
+
+#: Missing-value token of the bundled table.
+BUNDLED_NA = ("?",)
+
+
+def write_builtin_release(args, release, codes, path: Path, src: Path | None = None) -> dict:
+    """Write the release of the bundled table to ``path`` in the bundled file's own format (CSV with a
+    header line, every field as written, ``?`` for missing; only the public fields of changed rows are
+    rewritten). ``src`` is :func:`bundled_source`'s file (made here when not given). Returns the row
+    counts."""
+    import tempfile
+
     from ..release import writer as rw
 
-    table = gio.read_columns(args.data, None)
-    table[args.public] = release.transform(table[args.public], unknown="ignore")
-    gio.write_table(path, table, fmt="csv")
-    n = len(table)
-    replaced = release.changed[release.cluster]                       # per code
-    return {"read": n, "written": n, "replaced": int(np.count_nonzero((codes >= 0) & replaced[np.maximum(codes, 0)])),
-            "suppressed": int(np.count_nonzero(codes == rw.CODE_SUPPRESSED))}
+    with tempfile.TemporaryDirectory(prefix="graphpriv-bundled-") as tmp:
+        src = bundled_source(args, Path(tmp)) if src is None else src
+        texts = [rw.released_text(v, release.decimals) if c else "" for v, c in zip(release.released, release.changed.tolist())]
+        replaced = release.changed[release.cluster]
+        return rw.write_csv_release(src, path, args.public, [codes], replaced, texts, text_index=release.cluster, sep=",",
+                                    encoding="utf-8")
 
 
 def _default_out(data) -> Path:
@@ -348,7 +353,8 @@ def run(args) -> int:
         # compressed CSV, or a public column held in folder names, is refused before anything is read
         source = check_writable(args.data, args.public, sep=args.sep, encoding=args.encoding)
         _check_out_outside(args, out_dir)
-    progress = Progress(6, "sanitize", progress_enabled(args))
+    progress = Progress(8, "sanitize", progress_enabled(args))
+    bundled_dir = None
     try:
         # files: streamed, the rows are never held (value_codes gives each batch its codes while writing)
         loaded, jr = load_range(args, progress, frame=builtin, values=not builtin)
@@ -388,32 +394,43 @@ def run(args) -> int:
                 "frontier": [{"privacy": p.privacy, "utility": p.utility, "n_clusters": _n_clusters(frontier, p),
                               "lam_min": p.lam_min, "lam_max": p.lam_max} for p in frontier.points],
             }
-        if noop:
-            logger.warning("nothing to merge: %s", _noop_reason(result, measures_before, args))
         with gio.staged_output(out_dir, overwrite=args.overwrite, command="sanitize") as tmp:
             with progress.step("write"):
                 name = "sanitized.parquet" if fmt == "parquet" else "sanitized.csv"
                 if builtin:
-                    stats = write_builtin_release(args, release, codes, tmp / name)
+                    import tempfile
+
+                    bundled_dir = tempfile.TemporaryDirectory(prefix="graphpriv-bundled-")
+                    bundled = bundled_source(args, Path(bundled_dir.name))
+                    stats = write_builtin_release(args, release, codes, tmp / name, src=bundled)
                     parts = [{"input": str(args.data), "output": name, "read": stats["read"], "written": stats["written"]}]
+                    audit_parts = [(bundled, tmp / name)]
                 else:
                     from ..release.stream import part_outputs, write_parts
 
                     outputs = part_outputs(args.data, source, name)
-                    per_part = write_parts(outputs, fmt, args.public, release, value_codes, decimals, tmp, sep=args.sep,
-                                           encoding=args.encoding, na_values=args.na_values,
+                    per_part = write_parts(outputs, fmt, args.public, release, value_codes, release.decimals, tmp,
+                                           sep=args.sep, encoding=args.encoding, na_values=args.na_values,
                                            n_dropped=jr.source.n_dropped)
                     stats = {k: sum(p[k] for p in per_part) for k in ("read", "written", "replaced", "suppressed")}
                     parts = [{k: p[k] for k in ("input", "output", "read", "written")} for p in per_part]
+                    audit_parts = [(source.file(i), tmp / o) for i, (_, o) in enumerate(outputs)]
                 if stats["read"] != n_read or stats["written"] != n_read:
                     raise InputError(f"{args.data}: {stats['read']} rows read while writing the release but {n_read} for "
                                      "the analysis; the data changed while reading or is malformed")
+            with progress.step("audit"):
+                report = audit_written(args, release, result, audit_parts, builtin, value_codes, codes, values, n_read)
+                summary["mechanism"] = summary["after"]
+                summary["after"] = report.measures(args.utility, args.objective)
+                summary["audit"] = audit_summary(report, summary["mechanism"], summary["after"], release, decimals,
+                                                 args.utility)
                 summary["rows"] = {"read": n_read, "written": stats["written"], "replaced_public": stats["replaced"],
                                    "suppressed_public": stats["suppressed"],
                                    **({} if jr.source is None else {"dropped_from_analysis": jr.source.n_dropped,
                                                                     "missing_sensitive": jr.source.n_missing_sensitive,
                                                                     "missing_public": jr.source.n_missing_public}),
                                    "parts": parts}
+            with progress.step("mapping"):
                 gio.write_text(tmp / "mapping.json", mapping_text)
                 trace = result.trace
                 # indented when small: json's indenting encoder is pure Python (19 s for a trace of 10^6 merges
@@ -429,9 +446,119 @@ def run(args) -> int:
             gio.write_text(tmp / "summary.json", json_document(gio.to_jsonable(summary), {"frontier": columns}))
     finally:
         progress.close()
+        if bundled_dir is not None:
+            bundled_dir.cleanup()
+    for note in summary["audit"]["notes"]:
+        logger.info("%s", note)
+    if noop:
+        logger.warning("nothing to merge: %s", _noop_reason(result, measures_before, args))
     if not quiet:
-        _print_summary(summary, args, out_dir)
+        _print_quietly_failing(summary, args, out_dir)
     return 0
+
+
+def _print_quietly_failing(summary: dict, args, out_dir: Path) -> None:
+    """Print the summary; the release is committed by now, so an unwritable stdout (a full disk, a
+    closed pipe) must not turn the run into a failure: the print is dropped (stdout then goes to
+    the null device, so the interpreter's final flush does not fail either)."""
+    import os
+    import sys
+
+    try:
+        _print_summary(summary, args, out_dir)
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+        except (OSError, ValueError):  # pragma: no cover - no file descriptor behind sys.stdout
+            pass
+        logger.info("the summary could not be printed (stdout is not writable); the release is in %s", out_dir)
+
+
+def audit_written(args, release, result, parts, builtin: bool, value_codes, codes, values, n_read: int):
+    """Audit the staged release (:func:`graphpriv.audit_release`): the written parts read back beside
+    their inputs, the public values found by the codes the writer used (ingestion's for files, the
+    bundled table's row codes); raises :class:`graphpriv.release.audit.AuditError` on a failure."""
+    import numpy as np
+
+    from ..release.audit import audit_release
+
+    if builtin:
+        done = [0]
+
+        def lookup(arr):
+            a = done[0]
+            done[0] += len(arr)
+            return np.asarray(codes[a:done[0]])
+
+        opts = {"sep": ",", "encoding": "utf-8", "na_values": list(BUNDLED_NA)}
+    else:
+        lookup = value_codes.codes
+        opts = {"sep": args.sep, "encoding": args.encoding, "na_values": args.na_values}
+    report = audit_release(parts, release, sensitive=args.sensitive, public=args.public, missing=args.missing,
+                           codes=lookup, values=values, objective=args.objective, promised_privacy=result.privacy, **opts)
+    if report.rows_written != n_read and report.ok:
+        report.problems.append(f"{report.rows_written} rows in the released table but {n_read} were read")
+    if report.ok and report.n_clusters != result.n_clusters:
+        report.problems.append(f"the released table has {report.n_clusters} released values but the mechanism "
+                               f"{result.n_clusters} clusters")
+    return report.check()
+
+
+def audit_summary(report, mechanism: dict, audited: dict, release, column_decimals, utility: str) -> dict:
+    """``summary.json``'s ``audit``: what was checked, and every figure where the file and the mechanism
+    differ, with the reason (e.g. a centroid rounded when released)."""
+    notes = []
+    if release.mode == "codeword" and release.decimals != column_decimals:
+        notes.append(f"codewords written with {release.decimals} decimal(s), not the column's {column_decimals}: at "
+                     "the column's precision two clusters would have had one codeword")
+    rounded = []
+    if release.mode == "codeword":
+        for k, cw in sorted(report.codewords.items()):
+            if cw["from"] != "file":
+                continue
+            members = [release.labels[i] for i in (release.cluster == k).nonzero()[0].tolist()]
+            vals = [float(m) if report_values_ok(m) else None for m in members]
+            if None in vals:
+                continue
+            centroid = sum(vals) / len(vals)
+            if abs(centroid - cw["codeword"]) > 1e-12 * max(1.0, abs(centroid)):
+                rounded.append((k, centroid, release.released[k]))
+    differences = []
+    for key in ("privacy", "utility", "n_public", "L0", "I_star", "k_anonymity"):
+        m, a = mechanism.get(key), audited.get(key)
+        if m is None or a is None or (isinstance(m, float) and isinstance(a, float) and abs(m - a) <= 1e-9) or m == a:
+            continue
+        if key == "utility" and utility == "U2" and rounded:
+            shown = ", ".join(f"centroid {c:.10g} released as {r}" for _, c, r in rounded[:3])
+            reason = f"U2 with the codewords as released: {shown}" + (f" (and {len(rounded) - 3} more)" if len(rounded) > 3 else "")
+        else:
+            reason = "recomputed from the released table"
+        differences.append({"measure": key, "mechanism": m, "audited": a, "reason": reason})
+    for d in differences:
+        notes.append(f"{d['measure']}: {d['audited']:.6g} in the released table, {d['mechanism']:.6g} by the mechanism "
+                     f"({d['reason']})")
+    return {"verified": True, "rows": report.rows_written, "n_clusters": report.n_clusters,
+            "codeword_decimals": ({"column": column_decimals, "released": release.decimals}
+                                  if release.mode == "codeword" else None),
+            "differences": differences, "notes": notes}
+
+
+def report_values_ok(x) -> bool:
+    """A label with a number (for the centroid of a rounded codeword)."""
+    from ..release.labels import _is_finite_number
+
+    return _is_finite_number(x) or (isinstance(x, str) and _is_float_text(x))
+
+
+def _is_float_text(x: str) -> bool:
+    try:
+        float(x)
+    except ValueError:
+        return False
+    return True
 
 
 def _n_clusters(frontier, point) -> int:

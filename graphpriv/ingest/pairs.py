@@ -73,6 +73,9 @@ def _normalise(a, column: str):
         nan = pc.is_nan(a)
         if pc.any(nan).as_py():
             a = pc.if_else(nan, pa.scalar(None, a.type), a)
+        # -0.0 and 0.0 are one number and one symbol (as in pandas and Python): arrow's hashing tells them
+        # apart by their bits, so -0.0 becomes 0.0 (x + 0.0 keeps every other value, NaN aside)
+        a = pc.add(a, pa.scalar(0.0, a.type))
     if pa.types.is_nested(a.type):
         raise InputTypeError(f"column {column!r} has type {a.type}, whose values cannot be symbols; use a column of "
                              "numbers or text")

@@ -42,6 +42,11 @@ _FORMAT = "graphpriv.MergeTrace"
 _VERSION = 1
 
 
+#: Objectives a merge trace records: paper 003's three (Algorithm 1, Algorithm 2, Section V-C), the
+#: k-anonymity baseline and the component contraction of G_X (the explorer's trace of components).
+TRACE_OBJECTIVES = ("L0", "I*", "L0|I*=0", "k-anonymity", "components of G_X")
+
+
 @dataclass(frozen=True)
 class MergeStep:
     """One iteration t of a merge sequence.
@@ -182,6 +187,8 @@ class MergeTrace:
     info: dict = field(default_factory=dict)
 
     def __post_init__(self):
+        if not isinstance(self.objective, str) or self.objective not in TRACE_OBJECTIVES:
+            raise InputError(f"MergeTrace objective {self.objective!r} is not known; use one of {list(TRACE_OBJECTIVES)}")
         n = len(self.step_merges)
         for name in ("step_privacy", "step_utility", "step_L", "step_delta_L", "step_n_clusters", "step_n_components", "step_accepted"):
             if len(getattr(self, name)) != n:

@@ -7,7 +7,9 @@ released value of its cluster. One home for every step of that:
 * :mod:`.labels` -- the released values: generalisation labels, codewords and their precision;
 * :mod:`.mapping` -- :class:`Release` (apply the mapping to a column) and the ``mapping.json`` document;
 * :mod:`.writer` -- the CSV (byte for byte) and Parquet (schema kept) writers of a released table;
-* :mod:`.stream` -- the streamed release of files, folders and globs, one part per input file.
+* :mod:`.stream` -- the streamed release of files, folders and globs, one part per input file;
+* :mod:`.audit` -- the audit of a written release (:func:`audit_release`): every figure recomputed
+  from the released table itself.
 
 The former module paths ``graphpriv.mechanisms.release``, ``graphpriv.release_writer`` and
 ``graphpriv.release_stream`` still import.
@@ -17,5 +19,6 @@ from .labels import *  # noqa: F401,F403
 from .labels import __all__ as _labels_all
 from .mapping import *  # noqa: F401,F403
 from .mapping import __all__ as _mapping_all
+from .audit import AuditError, AuditReport, audit_release
 
-__all__ = [*_mapping_all, *_labels_all]
+__all__ = [*_mapping_all, *_labels_all, "AuditError", "AuditReport", "audit_release"]

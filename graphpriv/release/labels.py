@@ -60,19 +60,33 @@ def number_text(x) -> str:
         x = x.item()
     if isinstance(x, float):
         if x.is_integer() and abs(x) < 1e16:
-            return str(int(x))
+            return str(int(x))                 # -0.0 is 0, one number (and one symbol of a column)
         return repr(x)
     return str(x)
 
 
+#: Text a set label shows as written; any other member text is quoted (see :func:`_member_text`).
+_PLAIN_MEMBER = re.compile(r'[^\s{}\[\]",()\u2026\\](?:[^{}\[\]",\u2026\\]*[^\s{}\[\]",\u2026\\])?')
+
+
 def _member_text(m) -> str:
+    """A member as a label shows it: numbers in their shortest form, the missing value as ``NA``, text
+    as written unless it could be mistaken for the label's own syntax -- text holding a separator
+    (``,``), a brace, bracket, parenthesis, quote, backslash or ``…``, text with leading or
+    trailing white space, the empty text and the text ``NA`` are written in double quotes with JSON
+    escapes (``"a, b"``), so the labels of distinct clusters stay distinct and unambiguous."""
     if m is MISSING:
         return "NA"
     if _is_number(m):
         return number_text(m)
     if isinstance(m, tuple):
         return "(" + ", ".join(_member_text(v) for v in m) + ")"
-    return str(m)
+    t = str(m)
+    if t == "NA" or not _PLAIN_MEMBER.fullmatch(t):
+        import json
+
+        return json.dumps(t, ensure_ascii=False)
+    return t
 
 
 def generalisation_label(members: Iterable[Hashable], present: Sequence[Hashable] | None = None) -> str:
@@ -269,6 +283,62 @@ def column_decimals(column) -> int | None:
         if d is not None:
             best = d if best is None else max(best, d)
     return None if best is None else min(best, MAX_DECIMALS)
+
+
+#: Most digits after the point a codeword is written with (a float64 holds 17 significant digits).
+MAX_CODEWORD_DECIMALS = 17
+
+
+def released_key(v) -> tuple:
+    """Identity of a released value as a reader of the table sees it: numbers by value (``130`` and
+    ``130.0`` are one number, as are ``-0.0`` and ``0.0``), anything else by its text."""
+    if v is MISSING or v is None:
+        return ("missing",)
+    if _is_number(v):
+        return ("number", float(v) + 0.0)
+    if isinstance(v, tuple):
+        return ("tuple",) + tuple(released_key(x) for x in v)
+    return ("text", str(v))
+
+
+def distinct_decimals(codewords: Sequence, others: Sequence = (), decimals: int | None = None) -> int | None:
+    """The precision codewords are released with: ``decimals`` (the column's), increased until the
+    rounded codewords of distinct clusters are distinct from each other and from ``others`` (the
+    values released unchanged), so that rounding never merges two clusters.
+
+    ``None`` (no rounding) stays ``None``. Raises :class:`~graphpriv.errors.InputError` when no
+    precision up to :data:`MAX_CODEWORD_DECIMALS` separates them (a centroid equal to another
+    cluster's value).
+
+    Examples
+    --------
+    >>> from graphpriv.release.labels import distinct_decimals
+    >>> distinct_decimals([130.5, 131.25], [], 0), distinct_decimals([130.4, 131.6], [130], 0)
+    (2, 1)
+    """
+    if decimals is None:
+        d = None
+    else:
+        if isinstance(decimals, bool) or not isinstance(decimals, (int, np.integer)) or not 0 <= decimals <= MAX_CODEWORD_DECIMALS:
+            raise InputError(f"decimals={decimals!r} must be an integer from 0 to {MAX_CODEWORD_DECIMALS} (digits after the point)")
+        d = int(decimals)
+    fixed = {released_key(v) for v in others}
+    while True:
+        keys = [released_key(_round_codeword(c, d)) for c in codewords]
+        clash = len(set(keys)) < len(keys) or any(k in fixed for k in keys)
+        if not clash:
+            return d
+        if d is None or d >= MAX_CODEWORD_DECIMALS:
+            seen: dict = {}
+            for c, k in zip(codewords, keys):
+                if k in fixed:
+                    raise InputError(f"the codeword {c!r} of a merged cluster equals a public value released unchanged; "
+                                     "the two clusters could not be told apart -- use --release label or id")
+                if k in seen:
+                    raise InputError(f"two merged clusters have the codeword {c!r} (and {seen[k]!r}); they could not be "
+                                     "told apart -- use --release label or id")
+                seen[k] = c
+        d += 1
 
 
 def _round_codeword(cw, decimals: int | None):

@@ -47,6 +47,7 @@ from .._validation import MISSING
 from ..errors import InputError, InputTypeError, UnknownLabelError
 from .labels import (
     MAPPING_SCHEMA_VERSION,
+    MAX_CODEWORD_DECIMALS,
     RELEASE_MODES,
     _check_mode,
     _encode_many,
@@ -57,6 +58,8 @@ from .labels import (
     _numeric_values,
     _round_codeword,
     decode_value,
+    distinct_decimals,
+    released_key,
 )
 
 __all__ = ["Release", "mapping_schema", "validate_mapping"]
@@ -148,6 +151,8 @@ class Release:
                 released[k] = labels[int(first[k])]
             merged = np.flatnonzero(changed)
             if mode == "codeword":
+                decimals = distinct_decimals([codewords[k] for k in merged.tolist()],
+                                             [released[k] for k in np.flatnonzero(~changed).tolist()], decimals)
                 for k in merged.tolist():
                     released[k] = _round_codeword(codewords[k], decimals)
             elif len(merged) and (nums := _numeric_values(labels)) is not None:
@@ -159,6 +164,7 @@ class Release:
                 for k in merged.tolist():
                     ms = sorted((labels[i] for i in order[bounds[k]:bounds[k + 1]].tolist()), key=label_key)
                     released[k] = _label(ms, present)
+        _check_distinct(released, changed)
         return cls(labels, cluster, tuple(released), changed, mode, str(utility), objective,
                    decimals if mode == "codeword" else None)
 
@@ -185,6 +191,17 @@ class Release:
                                   str(result.utility_name), codewords, decimals, result.objective)
         return cls.from_quantization(labels, q, mode, utility=result.utility_name, codewords=codewords, decimals=decimals,
                                      objective=result.objective)
+
+    def __repr__(self) -> str:
+        """Short: the form, the number of clusters and of values replaced, and a few released values."""
+        changed = np.flatnonzero(self.changed)
+        n_values = int(np.count_nonzero(self.changed[self.cluster]))
+        shown = [self.released[k] for k in changed[:3].tolist()]
+        more = ", ..." if len(changed) > 3 else ""
+        dec = f", decimals={self.decimals}" if self.decimals is not None else ""
+        return (f"Release(mode={self.mode!r}, utility={self.utility!r}, objective={self.objective!r}{dec}: "
+                f"{len(self.labels)} values in {self.n_clusters} clusters, {n_values} value(s) of {len(changed)} "
+                f"cluster(s) changed, released e.g. [{', '.join(repr(v) for v in shown)}{more}])")
 
     # ------------------------------------------------------------------ reading
     @property
@@ -334,7 +351,11 @@ class Release:
     @classmethod
     def from_dict(cls, doc: dict) -> "Release":
         """Read a mapping document (checked with :func:`validate_mapping`)."""
-        validate_mapping(doc)
+        try:
+            validate_mapping(doc)
+        except RecursionError:
+            raise InputError("mapping document: a value is nested too deeply; a mapping holds only values, tuples of "
+                             "values and flat tables") from None
         labels = tuple(decode_value(v["value"]) for v in doc["values"])
         cluster = np.array([v["cluster"] for v in doc["values"]], dtype=np.int64)
         released = tuple(decode_value(c["released"]) for c in doc["clusters"])
@@ -345,10 +366,18 @@ class Release:
 
     @classmethod
     def from_json(cls, text: str) -> "Release":
+        """Read a mapping document from its JSON text (checked with :func:`validate_mapping`)."""
+        if isinstance(text, (bytes, bytearray)):
+            text = bytes(text).decode("utf-8", errors="replace")
+        if not isinstance(text, str):
+            raise InputTypeError(f"from_json needs the mapping's JSON text, got {type(text).__name__}")
         try:
             doc = json.loads(text)
         except json.JSONDecodeError as exc:
             raise InputError(f"mapping is not valid JSON ({exc.msg} at line {exc.lineno})") from None
+        except RecursionError:
+            raise InputError("mapping document: JSON nested too deeply; a mapping holds only values, tuples of values "
+                             "and flat tables") from None
         return cls.from_dict(doc)
 
     def __len__(self) -> int:
@@ -432,6 +461,19 @@ class Release:
                                      objective=objective)
 
 
+def _check_distinct(released, changed) -> None:
+    """Refuse two clusters with one released value (a reader could not tell them apart)."""
+    seen: dict = {}
+    for k, v in enumerate(released):
+        key = released_key(v)
+        j = seen.setdefault(key, k)
+        if j != k:
+            what = "is also a public value released unchanged" if not (changed[j] and changed[k]) else \
+                "is released for two clusters"
+            raise InputError(f"the released value {v!r} {what} (clusters {j} and {k}); a reader could not tell the "
+                             "clusters apart -- use release='id' (--release id)")
+
+
 # ---------------------------------------------------------------------- JSON text
 def _rows(columns: dict) -> list:
     keys = list(columns)
@@ -505,8 +547,18 @@ def validate_mapping(doc: Any) -> None:
         fail(f"release {doc['release']!r} is not one of {RELEASE_MODES}")
     if doc["utility"] not in ("U1", "U2"):
         fail(f"utility {doc['utility']!r} is not U1 or U2")
-    if doc["decimals"] is not None and (isinstance(doc["decimals"], bool) or not isinstance(doc["decimals"], int)):
-        fail("decimals must be an integer or null")
+    dec = doc["decimals"]
+    if dec is not None and (isinstance(dec, bool) or not isinstance(dec, int) or not 0 <= dec <= MAX_CODEWORD_DECIMALS):
+        fail(f"decimals {dec!r} must be an integer from 0 to {MAX_CODEWORD_DECIMALS} or null")
+    if dec is not None and doc["release"] != "codeword":
+        fail(f"decimals {dec!r} is given but release is {doc['release']!r}; only codewords are rounded (use null)")
+    if doc["release"] == "codeword" and doc["utility"] != "U2":
+        fail("release 'codeword' needs utility U2 (codewords are cluster centroids)")
+    if doc["objective"] is not None and doc["objective"] not in ("L0", "I*", "L0|I*=0"):
+        fail(f"objective {doc['objective']!r} is not one of 'L0', 'I*', 'L0|I*=0' (or null)")
+    for key in ("public_column", "sensitive_column"):
+        if doc[key] is not None and not isinstance(doc[key], str):
+            fail(f"{key} must be a column name or null, got {doc[key]!r}")
     values, clusters = doc["values"], doc["clusters"]
     if not isinstance(values, list) or not isinstance(clusters, list) or not values or not clusters:
         fail("values and clusters must be non-empty lists")
@@ -517,6 +569,7 @@ def validate_mapping(doc: Any) -> None:
             fail(f"cluster {c_i} has id {c['id']!r}; ids must be 0, 1, ... in order")
         if not isinstance(c["members"], list) or len(c["members"]) != c["size"] or not c["members"]:
             fail(f"cluster {c_i}: members must be a non-empty list of length size")
+    changed_of: dict = {}
     seen = {}
     for v_i, v in enumerate(values):
         if not isinstance(v, dict) or set(v) != {"value", "released", "cluster", "changed"}:
@@ -528,6 +581,9 @@ def validate_mapping(doc: Any) -> None:
             fail(f"value {v_i} is released as {v['released']!r} but its cluster {k} as {clusters[k]['released']!r}")
         if not isinstance(v["changed"], bool):
             fail(f"value {v_i}: changed must be true or false")
+        if changed_of.setdefault(k, v["changed"]) != v["changed"]:
+            fail(f"value {v_i} ({v['value']!r}) has changed: {str(v['changed']).lower()} but another value of its cluster "
+                 f"{k} not; a cluster's values are replaced together")
         key = json.dumps(v["value"], sort_keys=True)
         if key in seen:
             fail(f"value {v['value']!r} is listed twice")
@@ -540,3 +596,30 @@ def validate_mapping(doc: Any) -> None:
         fail("the clusters' sizes do not add up to the number of values")
     for x in seen:
         decode_value(json.loads(x))
+    mode = doc["release"]
+    keys: dict = {}
+    for c in clusters:
+        k, rel, changed = c["id"], c["released"], changed_of.get(c["id"])
+        if mode == "id":
+            if rel != k or isinstance(rel, bool) or not changed:
+                fail(f"cluster {k} is released as {rel!r} with changed: {str(changed).lower()}; release 'id' replaces "
+                     "every value by its cluster number (released = id, changed: true)")
+        elif c["size"] > 1 and not changed:
+            fail(f"cluster {k} merges {c['size']} values but says changed: false; a merged cluster's values are "
+                 "replaced by its released value (changed: true)")
+        elif not changed and json.dumps(rel, sort_keys=True) != json.dumps(c["members"][0], sort_keys=True):
+            fail(f"cluster {k} is released as {rel!r} but says changed: false and holds {c['members'][0]!r}; an "
+                 "unchanged value is released as itself")
+        elif changed and c["size"] == 1:
+            fail(f"cluster {k} holds the single value {c['members'][0]!r} but says changed: true; under release "
+                 f"{mode!r} a value nothing was merged into is released unchanged")
+        if mode == "codeword" and changed:
+            r = decode_value(rel)
+            if not _is_number(r) or not np.isfinite(float(r)):
+                fail(f"cluster {k} is released as {rel!r}; a codeword is a finite number")
+            if dec is not None and _round_codeword(float(r), dec) != r:
+                fail(f"cluster {k}'s codeword {rel!r} has more than decimals = {dec} digits after the point")
+        key = released_key(decode_value(rel))
+        j = keys.setdefault(key, k)
+        if j != k:
+            fail(f"clusters {j} and {k} are both released as {rel!r}; released values must tell the clusters apart")

@@ -20,10 +20,10 @@ import pytest
 import graphpriv as gp
 from graphpriv._validation import MISSING
 
-from test_cli_analyze import assert_one_line_error, failure_cases, only_inputs_left, run_cli, run_inproc, run_many
+from test_cli_analyze import ENV, assert_one_line_error, failure_cases, only_inputs_left, run_cli, run_inproc, run_many
 
 SUMMARY_KEYS = {"schema_version", "input", "objective", "utility", "release", "lam", "lam_chosen_by", "privacy_measure",
-                "noop", "before", "after", "rows", "frontier", "files", "skipped"}
+                "noop", "before", "after", "mechanism", "audit", "rows", "frontier", "files", "skipped"}
 MAPPING_KEYS = {"schema_version", "public_column", "sensitive_column", "objective", "utility", "release", "decimals",
                 "values", "clusters"}
 
@@ -121,7 +121,15 @@ def test_sanitize_u2_centroids_drop_parquet(tmp_path):
     assert summ["rows"]["dropped_from_analysis"] == 23 and "merges.gif" not in summ["files"]
     jr = gp.JointRange.from_dataframe(df, sensitive="age", public="chol", missing="drop")
     r = gp.agglomerate(jr, "I*", 0.05, "U2", "labels")
-    assert summ["after"]["utility"] == pytest.approx(r.utility)
+    # the mechanism's U2 (centroid 130.5) beside the audited one (the released codeword 130)
+    assert summ["mechanism"]["utility"] == pytest.approx(r.utility) == -1.5
+    assert summ["after"]["utility"] == _released_u2(mapping) == -2.0
+    assert "centroid 130.5 released as 130" in summ["audit"]["differences"][0]["reason"]
+
+
+def _released_u2(mapping: dict) -> float:
+    """U2 of a codeword release recomputed from its mapping: -max |member - released codeword|."""
+    return -max(max(abs(float(m) - float(c["released"])) for m in c["members"]) for c in mapping["clusters"])
 
 
 def test_sanitize_paper_example_u2(tmp_path):
@@ -136,7 +144,10 @@ def test_sanitize_paper_example_u2(tmp_path):
     assert summ["after"]["I_star"] == 0.0 and summ["before"]["I_star"] == pytest.approx(np.log2(5))
     jrv = gp.JointRange.from_pairs([r[0] for r in rows], [r[1] for r in rows])
     r = gp.agglomerate(jrv, "L0|I*=0", 1.0, "U2", "labels")
-    assert summ["after"]["privacy"] == pytest.approx(r.privacy) and summ["after"]["utility"] == pytest.approx(r.utility)
+    assert summ["after"]["privacy"] == pytest.approx(r.privacy)
+    assert summ["mechanism"]["utility"] == pytest.approx(r.utility)
+    mapping = json.loads((tmp_path / "rel" / "mapping.json").read_text())
+    assert summ["after"]["utility"] == pytest.approx(_released_u2(mapping))
     san = raw_text(tmp_path / "rel" / "sanitized.csv")
     assert list(san["id"]) == [r[2] for r in rows]
 
@@ -393,3 +404,33 @@ def test_sanitize_section_vc_runs_the_mechanism_once(tmp_path, capsys, monkeypat
     assert summ["after"]["n_public"] == r.n_clusters and summ["after"]["I_star"] == 0.0
     if choice[0] == "--min-utility":
         assert r.utility >= float(choice[1]) - 1e-12
+
+
+def test_sanitize_with_unwritable_stdout_commits_and_exits_0(tmp_path):
+    """stdout on a full device: the release is audited and committed, the summary print is dropped, exit 0
+    (before, the folder was committed and the run exited 2)."""
+    import os
+    import subprocess
+    import sys
+
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full on this system")
+    (tmp_path / "t.csv").write_text("s,x\na,1\na,2\nb,2\nc,3\n")
+    out = tmp_path / "rel"
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "graphpriv.cli", "sanitize", str(tmp_path / "t.csv"), "-s", "s", "-x", "x",
+                               "--objective", "L0", "--utility", "U1", "--lam", "0", "--out", str(out), "--no-animation",
+                               "--no-explorer"], stdout=full, stderr=subprocess.PIPE, text=True, timeout=300, env=ENV)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.strip() == ""
+    summ = json.loads((out / "summary.json").read_text())
+    assert summ["audit"]["verified"] and (out / "sanitized.csv").exists()
+
+
+def test_sanitize_noop_warning_does_not_precede_the_error(tmp_path, capsys):
+    """A run that would merge nothing and cannot write its output prints the error alone (one line)."""
+    (tmp_path / "one.csv").write_text("s,x\na,1\n")
+    (tmp_path / "file").write_text("not a folder")
+    proc = run_cli("sanitize", tmp_path / "one.csv", "-s", "s", "-x", "x", "--objective", "L0", "--utility", "U1",
+                   "--lam", "0", "--out", tmp_path / "file" / "sub", "--no-animation")
+    assert_one_line_error(proc, "output folder")

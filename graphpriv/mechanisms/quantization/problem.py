@@ -9,6 +9,7 @@ tolerances of the tie rules and the per-step record of a merge trajectory. The l
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 import numpy as np
@@ -42,6 +43,8 @@ class _Problem:
         self.lb = math.log(self.base)
         self.utility_obj = as_utility(utility, values)
         self.labels = jr.public_labels.tolist()
+        if isinstance(self.utility_obj, U2):
+            self.utility_obj, values = _u2_inputs(self.utility_obj, values, self.labels)
         self.n = len(self.labels)
         self.n_s = jr.n_sensitive
         self.ub = self.utility_obj.bind(self.labels, values if self.utility_obj.needs_values else None, base=self.base)
@@ -73,6 +76,78 @@ class _Problem:
         if isinstance(self.utility_obj, U2):
             d["utility_spec"] = self.utility_obj.spec
         return d
+
+
+_NUMBER_TEXT = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+def public_numbers(labels, column: str | None = None) -> dict:
+    """``{label: float}``: the number of every public label, for U2 (Ding & Farokhi, *Developing
+    Non-Stochastic Privacy-Preserving Policies Using Agglomerative Clustering*, Section V-A: the
+    distortion |x - x̂| needs numeric public values).
+
+    The one rule of :func:`graphpriv.agglomerate` (``utility="U2"`` without ``values``, or
+    ``values="labels"``) and of ``graphpriv sanitize --utility U2``: numbers are used as numbers; text
+    is used when it is a decimal number as written (``"130"``, ``"-1.5"``, ``"2e3"``; not ``"1_0"``,
+    ``" 1"`` or ``"0x10"``), and two distinct texts of one number (``"+1"`` and ``"1"``) are refused
+    -- they would be two public values at distance 0 (read the column as numbers, ``--numbers``, to
+    make them one value). Booleans, the missing value and non-finite numbers have no number.
+
+    Raises
+    ------
+    InputError
+        A missing value among the labels; two texts of one number.
+    InputTypeError
+        A label that is not a number nor the text of one, a boolean, a non-finite number.
+    """
+    from ..._validation import MISSING
+
+    where = f"column {column!r}" if column else "the public labels"
+    out: dict = {}
+    texts: dict = {}
+    for lab in labels:
+        if lab is MISSING:
+            raise InputError(f"{where} has missing values, which have no number for U2; drop them (--missing drop, "
+                             "missing='drop') or use U1 (--utility U1)")
+        if isinstance(lab, (bool, np.bool_)):
+            raise InputTypeError(f"{where} holds the boolean {lab!r}; U2 needs numbers -- use U1, or give values=")
+        if isinstance(lab, str):
+            if not _NUMBER_TEXT.fullmatch(lab):
+                raise InputTypeError(f"{where} holds non-numeric values (e.g. {lab!r}); U2 needs numbers -- clean the "
+                                     "column, or use U1 (--utility U1)")
+            v = float(lab)
+            other = texts.setdefault(v, lab)
+            if other != lab:
+                raise InputError(f"{where} holds {other!r} and {lab!r}, two texts of the number {v:g}; U2 would keep them "
+                                 "as two values at distance 0 -- read the column as numbers (--numbers) or clean it")
+        elif isinstance(lab, (int, float, np.integer, np.floating)):
+            v = float(lab)
+        else:
+            raise InputTypeError(f"{where} holds {lab!r}; U2 needs numbers -- give values= (label -> number) or use U1 (--utility U1)")
+        if not math.isfinite(v):
+            raise InputTypeError(f"{where} holds the value {lab!r}; U2 needs finite numbers -- clean the column or use U1 (--utility U1)")
+        out[lab] = v
+    return out
+
+
+def _u2_inputs(utility: U2, values: Any, labels: list):
+    """The U2 utility and the values to bind it with: the labels' numbers (:func:`public_numbers`)
+    when no values are given or ``values="labels"``; a given mapping must not hold booleans."""
+    import copy
+    from collections.abc import Mapping
+
+    vals = utility.values if values is None else values
+    if vals is None or (isinstance(vals, str) and vals == "labels"):
+        numbers = public_numbers(labels)
+        if utility.values is not None:
+            utility = copy.copy(utility)
+            utility.values = None
+        return utility, numbers
+    items = vals.values() if isinstance(vals, Mapping) else vals.to_numpy() if hasattr(vals, "to_numpy") else ()
+    bad = next((v for v in items if isinstance(v, (bool, np.bool_))), None)
+    if bad is not None:
+        raise InputTypeError(f"values holds the boolean {bad!r}; U2 needs numbers (or equal-length numeric vectors)")
+    return utility, values
 
 
 def _check_objective(objective: Any) -> str:

@@ -1,0 +1,555 @@
+"""The audit of a released table: every figure recomputed from the file that was written.
+
+A release is a table whose public column X was replaced by released values of the clusters of a
+quantisation X̂ (Ding & Farokhi, *Developing Non-Stochastic Privacy-Preserving Policies Using
+Agglomerative Clustering*, Section V). What a data recipient holds is the written file, so the
+privacy and utility quoted for a release are those of the file. :func:`audit_release` reads the
+written table back beside its input, streamed (a block of CSV records or a Parquet record batch of
+each at a time, never a column of all rows), and recomputes from it:
+
+* the row count, and that every non-public cell is unchanged (CSV: the exact text of every field of
+  the other columns; Parquet: the other columns' types and values, floats bit for bit);
+* the partition X̂ of the public values, found through the released values: the public values
+  (as the analysis read them) that share one released value form one cluster; a value released as
+  two different values, or two clusters of the mechanism under one released value, is a failure;
+* |X̂|, the privacy of the released column, L0(S → X̂) and I*(S; X̂) (Sections III-IV) over the rows
+  the analysis used, and k-anonymity;
+* the utility: U1 = I0(X → X̂) = log|X| - log max|𝒳| and U2 = -max |x - x̂| with the codewords *as
+  released* (the rounded numbers in the file; for ``label`` and ``id`` releases, which publish no
+  codeword, the centroids);
+* that the released values are those of the mapping document (so ``Release.transform`` of the
+  original column reproduces the released column).
+
+:meth:`AuditReport.check` raises :class:`AuditError` (one line) on a failure: a different row count, a
+non-public cell changed, two clusters under one released value, or privacy worse than the mechanism
+promised. ``graphpriv sanitize`` runs it on the staged output before committing it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterator, Sequence
+
+import numpy as np
+
+from ..errors import GraphprivError, InputError
+
+__all__ = ["AuditError", "AuditReport", "audit_release"]
+
+#: Tolerance on privacy and utility in bits (the mechanisms' own tie tolerance is 1e-9).
+AUDIT_TOL = 1e-9
+
+
+class AuditError(GraphprivError):
+    """The written release does not hold what the mechanism released (one line: what differs)."""
+
+
+@dataclass
+class AuditReport:
+    """What :func:`audit_release` recomputed from the released table.
+
+    Attributes
+    ----------
+    rows_read, rows_written : int
+        Rows of the input and of the released table.
+    n_public : int
+        |[[X]]|: public values of the rows the analysis used.
+    n_clusters : int
+        |X̂|: distinct released values of those rows (the clusters found through them).
+    partition : list of list of int
+        The clusters as public label codes (code order), by smallest code.
+    L0, I_star : float
+        L0(S → X̂) and I*(S; X̂) in bits of the released column.
+    k_anonymity : int
+        min over released values of the number of sensitive values seen with it.
+    U1 : float
+        I0(X → X̂) in bits.
+    U2 : float or None
+        -max |x - x̂| with the released codewords (None without numeric values).
+    codewords : dict
+        Per cluster id of the mechanism: the codeword used for U2 and whether it was read from the file.
+    problems : list of str
+        Failures (empty when the release is faithful).
+    notes : list of str
+        Facts worth reporting that are not failures (e.g. a centroid rounded when released).
+    """
+
+    rows_read: int = 0
+    rows_written: int = 0
+    n_public: int = 0
+    n_clusters: int = 0
+    partition: list = field(default_factory=list)
+    L0: float = float("nan")
+    I_star: float = float("nan")
+    k_anonymity: int = 0
+    U1: float = float("nan")
+    U2: float | None = None
+    codewords: dict = field(default_factory=dict)
+    problems: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def check(self) -> "AuditReport":
+        """Raise :class:`AuditError` naming the first failure (and how many more); else return self."""
+        if self.problems:
+            more = f" (and {len(self.problems) - 1} more problem(s))" if len(self.problems) > 1 else ""
+            raise AuditError(f"release audit failed, nothing written: {self.problems[0]}{more}")
+        return self
+
+    def measures(self, utility: str = "U1", objective: str = "L0") -> dict:
+        """``{privacy, utility, n_public, L0, I_star, k_anonymity}`` as ``summary.json`` reports them."""
+        privacy = self.I_star if objective == "I*" else self.L0
+        return {"privacy": privacy, "utility": self.U2 if utility == "U2" else self.U1, "n_public": self.n_clusters,
+                "L0": self.L0, "I_star": self.I_star, "k_anonymity": self.k_anonymity}
+
+    def __repr__(self) -> str:
+        u2 = "" if self.U2 is None else f", U2={self.U2:.4g}"
+        status = "ok" if self.ok else f"{len(self.problems)} problem(s): {self.problems[0]}"
+        return (f"AuditReport(rows={self.rows_written}, |X^|={self.n_clusters}, L0={self.L0:.4f}, I*={self.I_star:.4f}, "
+                f"U1={self.U1:.4f}{u2}, {status})")
+
+
+# ---------------------------------------------------------------------- streamed reading
+def _aligned(a: Iterator, b: Iterator, counts: list) -> Iterator:
+    """Pairs of equally long slices of two streams of record batches (``counts``: rows of each)."""
+    ba = bb = None
+    ia = ib = 0
+    while True:
+        while ba is None or ia >= ba.num_rows:
+            ba = next(a, None)
+            ia = 0
+            if ba is None:
+                break
+            counts[0] += ba.num_rows
+        while bb is None or ib >= bb.num_rows:
+            bb = next(b, None)
+            ib = 0
+            if bb is None:
+                break
+            counts[1] += bb.num_rows
+        if ba is None or bb is None:
+            for rest in (a if ba is not None else b if bb is not None else ()):
+                counts[0 if ba is not None else 1] += rest.num_rows
+            return
+        n = min(ba.num_rows - ia, bb.num_rows - ib)
+        yield ba.slice(ia, n), bb.slice(ib, n)
+        ia += n
+        ib += n
+
+
+def _comparable(arr):
+    """A column as an array whose ``equals`` is bit equality: floats viewed as integers of their width
+    (NaN equals NaN of the same bits, -0.0 differs from 0.0)."""
+    import pyarrow as pa
+
+    if isinstance(arr, pa.ChunkedArray):
+        arr = arr.combine_chunks()
+    t = arr.type
+    if pa.types.is_floating(t):
+        return arr.view({16: pa.int16(), 32: pa.int32(), 64: pa.int64()}[t.bit_width])
+    return arr
+
+
+def _file_columns(path: Path, fmt: str, opts) -> list[str]:
+    if fmt == "parquet":
+        import pyarrow.parquet as pq
+
+        return list(pq.read_schema(str(path)).names)
+    from ..ingest.csvfile import read_header
+
+    return list(read_header(path, opts)[0])
+
+
+class _Ids:
+    """Integer ids of the distinct values of a column seen over all batches (by Python value: -0.0 and
+    0.0 are one number, as ingestion reads them)."""
+
+    def __init__(self):
+        self.ids: dict = {}
+        self.values: list = []
+
+    def __call__(self, arr) -> np.ndarray:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        if isinstance(arr, pa.ChunkedArray):
+            arr = arr.combine_chunks()
+        if pa.types.is_floating(arr.type):                # one number, one symbol: -0.0 is 0.0
+            enc = pc.add(arr, pa.scalar(0.0, arr.type)).dictionary_encode()
+            vals = enc.dictionary.to_pylist()
+            keys = vals
+        else:
+            enc = arr.dictionary_encode()
+            vals = enc.dictionary.to_pylist()
+            keys = vals
+        table = np.empty(max(len(vals), 1), dtype=np.int64)
+        for i, (k, v) in enumerate(zip(keys, vals)):
+            j = self.ids.get(k)
+            if j is None:
+                j = self.ids[k] = len(self.values)
+                self.values.append(v)
+            table[i] = j
+        idx = enc.indices
+        out = table[np.asarray(idx.fill_null(0).to_numpy(zero_copy_only=False), dtype=np.int64)] if len(vals) else \
+            np.zeros(len(idx), dtype=np.int64)
+        if idx.null_count:
+            out[np.asarray(idx.is_null().to_numpy(zero_copy_only=False), dtype=bool)] = -1
+        return out
+
+
+def _same_value(got, want) -> bool:
+    """A value read from the file is the released value (numbers by value, including the sign of 0)."""
+    from .labels import released_key
+
+    if released_key(got) == released_key(want) or got == want and type(got) is type(want):
+        return True
+    g, w = _number(got), _number(want)
+    return g is not None and w is not None and not isinstance(got, str) and g == w
+
+
+# ---------------------------------------------------------------------- the audit
+def audit_release(parts: Sequence[tuple[Any, Any]] | tuple[Any, Any], release, *, sensitive: str, public: str,
+                  missing: str = "error", codes: Callable | None = None, values: dict | None = None,
+                  sep: str | None = None, encoding: str = "utf-8", na_values: Sequence[str] | None = None,
+                  objective: str | None = None, promised_privacy: float | None = None,
+                  mechanism: dict | None = None, base: float = 2.0) -> AuditReport:
+    """Recompute a release's figures from the written table (see the module docstring).
+
+    Parameters
+    ----------
+    parts : (input, output) or list of (input, output)
+        Each input data file (CSV or Parquet) with the released file written from it. A
+        :class:`graphpriv.ingest.sources.Source` of one file (with its Hive partition values) is taken
+        as an input too. Parts are read in order; the rows of all parts form the table.
+    release : graphpriv.Release
+        The release the table was written with (``mapping.json``).
+    sensitive, public : str
+        The columns S and X.
+    missing : {"error", "drop", "keep"}
+        How the analysis treated missing values (rows it dropped are not part of the range).
+    codes : callable, optional
+        ``codes(array) -> int array``: the label code in ``release.labels`` of every input value of
+        the public column (a :class:`graphpriv.ingest.values.ValueCodes`' ``codes`` gives them exactly
+        as ingestion read them; -1 missing without a label, -2 a value outside the labels). Default:
+        looked up by :meth:`Release.codes` (also finding a label from its text: ``"7"`` finds 7).
+    values : dict, optional
+        ``{label: number}`` for U2 (default: the labels' numbers when they are all numbers, else no U2).
+    sep, encoding, na_values :
+        CSV options of the input (the released CSV is read with the same ones).
+    objective : str, optional
+        ``"L0"``, ``"I*"`` or ``"L0|I*=0"``: which privacy ``promised_privacy`` bounds (``I*`` for
+        ``"I*"``, else L0; ``"L0|I*=0"`` also promises I* = 0).
+    promised_privacy : float, optional
+        The mechanism's privacy; the audit fails when the file's is larger.
+    mechanism : dict, optional
+        The mechanism's own ``{n_public, utility, ...}`` (for :attr:`AuditReport.notes`).
+
+    Returns
+    -------
+    AuditReport
+        Call :meth:`AuditReport.check` to raise on a failure.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import graphpriv as gp
+    >>> d = tempfile.mkdtemp()
+    >>> src, dst = os.path.join(d, "t.csv"), os.path.join(d, "r.csv")
+    >>> _ = open(src, "w").write("s,x\\na,1\\na,2\\nb,3\\n")
+    >>> jr = gp.read_joint_range(src, sensitive="s", public="x")
+    >>> rel = gp.Release.from_result(gp.agglomerate(jr, "L0", 0.0))
+    >>> _ = open(dst, "w").write("s,x\\na,[1, 3]\\na,2\\nb,[1, 3]\\n")     # a tampered release
+    >>> gp.audit_release((src, dst), rel, sensitive="s", public="x").problems[0][:60]
+    'value 1 of cluster 0 is released as "[1, 3]" but mapping.json'
+    """
+    import pyarrow as pa
+
+    from .._validation import MISSING
+    from ..ingest import iter_batches
+    from ..ingest.batches import _nulled
+    from ..ingest.csvfile import csv_options
+    from ..ingest.sources import DEFAULT_NA_VALUES, Source, resolve_source
+
+    if missing not in ("error", "drop", "keep"):
+        raise InputError(f"missing={missing!r} must be 'error', 'drop' or 'keep'")
+    if isinstance(parts, tuple) and len(parts) == 2 and not isinstance(parts[0], tuple):
+        parts = [parts]
+    parts = list(parts)
+    if not parts:
+        raise InputError("audit_release needs at least one (input, output) pair")
+    rep = AuditReport()
+    n_labels = len(release.labels)
+    lookup = codes if codes is not None else _default_codes(release)
+    na = pa.array(list(DEFAULT_NA_VALUES if na_values is None else na_values), pa.string())
+    s_ids, r_ids = _Ids(), _Ids()
+    xr_pairs: list = []                    # distinct (x code, released id)
+    sr_pairs: list = []                    # distinct (s id, released id) of rows in the range
+    x_seen = np.zeros(n_labels, dtype=bool)
+    bad_rows = {"missing": 0, "suppressed": 0}
+    fmt_all = None
+    for inp, out in parts:
+        src = inp if isinstance(inp, Source) else resolve_source(inp)
+        if len(src.files) != 1:
+            raise InputError(f"audit_release takes one input file per part, got {src.description!r}")
+        fmt = src.format
+        fmt_all = fmt
+        out_src = Source(description=str(out), format=fmt, files=(Path(out),), partitions=src.partitions)
+        opts = csv_options(sep, encoding, src.files[0]) if fmt == "csv" else None
+        try:
+            cols = _file_columns(src.files[0], fmt, opts)
+            out_cols = _file_columns(Path(out), fmt, opts)
+        except (OSError, GraphprivError) as exc:
+            rep.problems.append(f"{out}: the released file cannot be read ({exc})")
+            continue
+        if out_cols != cols:
+            rep.problems.append(f"{out}: columns {out_cols[:10]} differ from the input's {cols[:10]}")
+            continue
+        if fmt == "parquet":
+            _compare_parquet_schema(src.files[0], Path(out), public, rep)
+        want = cols + ([sensitive] if sensitive not in cols else [])
+        scan = {"sep": sep, "encoding": encoding, "raw": True}
+        counts = [0, 0]
+        n_diff = 0
+        pi = want.index(public)
+        si = want.index(sensitive)
+        for a, b in _aligned(iter(iter_batches(src, want, **scan)), iter(iter_batches(out_src, want, **scan)), counts):
+            for j, c in enumerate(want):
+                if j == pi:
+                    continue
+                if not _comparable(a.column(j)).equals(_comparable(b.column(j))):
+                    ca, cb = a.column(j), b.column(j)
+                    diff = np.flatnonzero(~np.asarray(
+                        [x == y for x, y in zip(ca.to_pylist(), cb.to_pylist())], dtype=bool))
+                    if len(diff) or not ca.type.equals(cb.type):
+                        r = int(diff[0]) if len(diff) else 0
+                        if n_diff == 0:
+                            rep.problems.append(f"{out}: column {c!r} changed (data row {rep.rows_read + counts[0] - a.num_rows + r} "
+                                                f"of the part: {ca[r].as_py()!r} became {cb[r].as_py()!r})")
+                        n_diff += 1
+            xin, xout = a.column(pi), b.column(pi)
+            s = a.column(si)
+            if fmt == "csv":
+                xin_n, s = _nulled(xin, na, pa.scalar(None, pa.string())), _nulled(s, na, pa.scalar(None, pa.string()))
+            else:
+                xin_n = xin
+            xc = np.asarray(lookup(xin_n), dtype=np.int64)
+            rid = r_ids(xout)
+            sid = s_ids(s)
+            found = xc >= 0
+            # a missing public value without a label stays as it was; a value outside the labels is suppressed
+            miss = xc == -1
+            if miss.any():
+                same = np.asarray(_comparable(xin).filter(pa.array(miss)).to_pylist(), dtype=object) == np.asarray(
+                    _comparable(xout).filter(pa.array(miss)).to_pylist(), dtype=object)
+                bad_rows["missing"] += int(np.count_nonzero(~same))
+            supp = xc == -2
+            if supp.any():
+                outs = xout.filter(pa.array(supp))
+                ok = np.asarray(outs.is_null().to_numpy(zero_copy_only=False), dtype=bool)
+                if fmt == "csv":
+                    ok |= np.asarray(outs.fill_null("").to_numpy(zero_copy_only=False), dtype=object) == ""
+                bad_rows["suppressed"] += int(np.count_nonzero(~ok))
+            x_seen[xc[found]] = True
+            xr_pairs.append(np.unique(np.stack([xc[found], rid[found]], axis=1), axis=0))
+            in_range = found & ((sid >= 0) | (missing == "keep"))
+            sr_pairs.append(np.unique(np.stack([sid[in_range], rid[in_range]], axis=1), axis=0))
+            if len(xr_pairs) > 64:
+                xr_pairs = [np.unique(np.concatenate(xr_pairs), axis=0)]
+                sr_pairs = [np.unique(np.concatenate(sr_pairs), axis=0)]
+        rep.rows_read += counts[0]
+        rep.rows_written += counts[1]
+        if counts[0] != counts[1]:
+            rep.problems.append(f"{out}: {counts[1]} rows written but the input has {counts[0]}")
+        if n_diff > 1:
+            rep.problems.append(f"{out}: {n_diff} blocks of non-public cells changed")
+    if bad_rows["missing"]:
+        rep.problems.append(f"{bad_rows['missing']} row(s) with a missing public value were changed")
+    if bad_rows["suppressed"]:
+        rep.problems.append(f"{bad_rows['suppressed']} row(s) whose public value was outside the release were not suppressed")
+    xr = np.unique(np.concatenate(xr_pairs), axis=0) if xr_pairs else np.zeros((0, 2), dtype=np.int64)
+    sr = np.unique(np.concatenate(sr_pairs), axis=0) if sr_pairs else np.zeros((0, 2), dtype=np.int64)
+    _partition(rep, release, xr, x_seen, r_ids, fmt_all)
+    if rep.n_clusters:
+        _privacy(rep, sr, base)
+        _utility(rep, release, values, base)
+    _promises(rep, objective, promised_privacy, mechanism)
+    return rep
+
+
+def _default_codes(release) -> Callable:
+    """Codes of input values by :meth:`Release.codes`, a text also finding the label it is the text of."""
+    import pandas as pd
+
+    from .labels import number_text
+
+    texts = {}
+    for i, x in enumerate(release.labels):
+        if isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, (bool, np.bool_)):
+            texts.setdefault(number_text(x), i)
+    idx = pd.Index(list(texts), dtype=object)
+    pos = np.array(list(texts.values()), dtype=np.int64)
+
+    def lookup(arr) -> np.ndarray:
+        vals = arr.to_pylist()
+        c = release.codes(vals, unknown="ignore")
+        null = np.array([v is None for v in vals], dtype=bool)
+        c = np.where(null & (c < 0), -1, np.where(c < 0, -2, c))
+        if len(pos) and (c == -2).any():
+            j = idx.get_indexer(np.asarray(vals, dtype=object))
+            c = np.where((c == -2) & (j >= 0), pos[np.maximum(j, 0)], c)
+        return c.astype(np.int64)
+
+    return lookup
+
+
+def _compare_parquet_schema(src: Path, out: Path, public: str, rep: AuditReport) -> None:
+    import pyarrow.parquet as pq
+
+    a, b = pq.read_schema(str(src)), pq.read_schema(str(out))
+    for f in a:
+        if f.name != public and not f.equals(b.field(f.name)):
+            rep.problems.append(f"{out}: column {f.name!r} has type {b.field(f.name).type}, the input's {f.type}")
+
+
+def _partition(rep: AuditReport, release, xr: np.ndarray, x_seen: np.ndarray, r_ids: _Ids, fmt) -> None:
+    """The clusters found through the released values, checked against the mechanism's."""
+    from .writer import released_text
+
+    if len(xr) == 0:
+        return
+    xc, rid = xr[:, 0], xr[:, 1]
+    labels = release.labels
+    # one released value per public value
+    uniq_x, n_per_x = np.unique(xc, return_counts=True)
+    if (n_per_x > 1).any():
+        x = int(uniq_x[np.argmax(n_per_x > 1)])
+        outs = sorted(repr(r_ids.values[r]) for r in rid[xc == x].tolist())
+        rep.problems.append(f"public value {labels[x]!r} is released as {len(outs)} different values ({', '.join(outs[:3])})")
+    mech = release.cluster[xc]
+    # one cluster of the mechanism per released value
+    for r in np.unique(rid).tolist():
+        ks = np.unique(mech[rid == r])
+        if len(ks) > 1:
+            members = [labels[int(x)] for x in xc[rid == r][:4].tolist()]
+            rep.problems.append(f"two clusters under one label: the released value {r_ids.values[r]!r} stands for "
+                                f"{len(ks)} clusters of the mechanism (e.g. values {members!r}); a reader cannot tell "
+                                "them apart")
+            break
+    # one released value per cluster
+    for k in np.unique(mech).tolist():
+        rs = np.unique(rid[mech == k])
+        if len(rs) > 1:
+            rep.problems.append(f"cluster {k} of the mechanism is released as {len(rs)} different values "
+                                f"({', '.join(repr(r_ids.values[r]) for r in rs[:3].tolist())})")
+            break
+    # the released values are the mapping's
+    changed = release.changed
+    for x, r in xr.tolist():
+        k = int(release.cluster[x])
+        if not changed[k]:
+            continue
+        got = r_ids.values[r]
+        want = release.released[k]
+        if isinstance(got, str) and fmt == "csv":
+            ok = got == released_text(want, release.decimals)
+        else:
+            ok = _same_value(got, want)
+        if not ok:
+            rep.problems.append(f"value {labels[x]!r} of cluster {k} is released as {_show(got)} but mapping.json "
+                                f"says {_show(want)}")
+            break
+    order = np.argsort(rid, kind="stable")
+    groups: dict = {}
+    for x, r in zip(xc[order].tolist(), rid[order].tolist()):
+        groups.setdefault(r, []).append(x)
+    rep.partition = sorted((sorted(g) for g in groups.values()), key=lambda g: g[0])
+    rep.n_clusters = len(groups)
+    rep.n_public = int(np.count_nonzero(x_seen))
+    rep._rid_of_x = dict(zip(xc.tolist(), rid.tolist()))        # noqa: SLF001 - used by _utility
+    rep._r_values = r_ids.values
+
+
+def _show(v) -> str:
+    import json
+
+    try:
+        return json.dumps(v, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(v)
+
+
+def _privacy(rep: AuditReport, sr: np.ndarray, base: float) -> None:
+    """L0, I* and k-anonymity of the (S, X̂) pairs of the rows in the range."""
+    import graphpriv as gp
+
+    if len(sr) == 0:
+        return
+    jr = gp.JointRange.from_pairs(sr[:, 0].tolist(), sr[:, 1].tolist())
+    rep.L0 = float(gp.L0(jr, base=base)) + 0.0
+    rep.I_star = float(gp.maximin_information(jr, base=base)) + 0.0
+    rep.k_anonymity = int(gp.k_anonymity(jr))
+
+
+def _utility(rep: AuditReport, release, values, base: float) -> None:
+    """U1 of the partition found; U2 with the codewords as released (centroids where none is released)."""
+    from .labels import _is_finite_number
+
+    n = rep.n_public
+    sizes = [len(g) for g in rep.partition]
+    rep.U1 = (math.log(n) - math.log(max(sizes))) / math.log(base) + 0.0 if n else float("nan")
+    labels = release.labels
+    if values is None:
+        if not all(_is_finite_number(x) for x in labels):
+            return
+        values = {x: float(x) for x in labels}
+    cost = 0.0
+    for g in rep.partition:
+        v = np.array([float(values[labels[x]]) for x in g], dtype=float)
+        k = int(release.cluster[g[0]])
+        got = rep._r_values[rep._rid_of_x[g[0]]]
+        if release.mode == "codeword" and release.changed[k]:
+            cw = _number(got)
+            source = "file"
+            if cw is None:
+                rep.problems.append(f"cluster {k} is released as {_show(got)}, not a number (codeword)")
+                continue
+        elif len(g) == 1:
+            cw, source = float(v[0]), "value"
+        else:
+            cw, source = float(v.mean()), "centroid (not released)"
+        rep.codewords[k] = {"codeword": cw, "from": source}
+        cost = max(cost, float(np.abs(v - cw).max()))
+    rep.U2 = 0.0 - cost
+
+
+def _number(x) -> float | None:
+    if isinstance(x, (bool, np.bool_)):
+        return None
+    if isinstance(x, (int, float, np.integer, np.floating)):
+        return float(x)
+    if isinstance(x, str):
+        try:
+            return float(x)
+        except ValueError:
+            return None
+    try:                                         # decimal.Decimal
+        return float(x)
+    except (TypeError, ValueError):
+        return None
+
+
+def _promises(rep: AuditReport, objective, promised_privacy, mechanism) -> None:
+    """Privacy no worse than promised; the mechanism's figures beside the audited ones."""
+    if promised_privacy is not None and rep.n_clusters:
+        audited = rep.I_star if objective == "I*" else rep.L0
+        name = "I*" if objective == "I*" else "L0"
+        if audited > promised_privacy + AUDIT_TOL:
+            rep.problems.append(f"the released table has {name} = {audited:.6g} bits, worse than the mechanism's "
+                                f"{promised_privacy:.6g}")
+        if objective == "L0|I*=0" and rep.I_star > AUDIT_TOL:
+            rep.problems.append(f"the released table has I* = {rep.I_star:.6g} bits; Section V-C promises I* = 0")
