@@ -14,7 +14,6 @@ readers can give the key as a column of every row of its files.
 from __future__ import annotations
 
 import glob as _glob
-import math
 import os
 import re
 from urllib.parse import unquote
@@ -133,21 +132,13 @@ class Source:
 def hive_type(values) -> str:
     """The arrow type name of a partition key whose folder values are ``values`` (None: missing):
     ``"int64"`` when every value is a canonical decimal integer (``7``, ``-12``; not ``007``), else
-    ``"double"`` when every value is a decimal number, else ``"string"``."""
+    ``"string"``: the folder text as written, so ``s=007``, ``s=7`` and ``s=7.0`` are three symbols, as
+    the same texts in a CSV field are (:mod:`graphpriv.ingest.labels`; numbers only with ``numbers=``).
+    The integers are the labels the texts themselves would get (``str(label)`` is the folder text)."""
     present = [v for v in values if v is not None]
-    if not present:
-        return "string"
-    if all(_CANONICAL_INT.match(v) for v in present):
+    if present and all(_CANONICAL_INT.match(v) for v in present):
         return "int64"
-    return "double" if all(_is_decimal(v) for v in present) else "string"
-
-
-def _is_decimal(text: str) -> bool:
-    """A finite decimal number written without blanks (``2.5``, ``-1e3``; not ``nan`` or ``inf``)."""
-    try:
-        return text.strip() == text and math.isfinite(float(text))
-    except ValueError:
-        return False
+    return "string"
 
 
 def glob_base(pattern: str) -> Path:
