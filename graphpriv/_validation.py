@@ -194,6 +194,52 @@ def apply_missing_policy_columns(columns: list[pd.Series], missing: str, names: 
     return columns, report
 
 
+def check_integer(value: Any, name: str, *, minimum: int | None = None) -> int:
+    """``value`` as an int: an integer (not a bool, float, string or range) of at least ``minimum``.
+
+    Raises :class:`~graphpriv.errors.InputTypeError` for a non-integer and
+    :class:`~graphpriv.errors.InputError` below ``minimum``, each one line naming ``name``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise InputTypeError(f"{name} must be an integer, got {value!r} ({type(value).__name__})")
+    value = int(value)
+    if minimum is not None and value < minimum:
+        raise InputError(f"{name} must be an integer >= {minimum}, got {value}")
+    return value
+
+
+def check_real(value: Any, name: str) -> float:
+    """``value`` as a float: a real number (int, float or numpy number; not a bool, string or complex).
+
+    Raises :class:`~graphpriv.errors.InputTypeError` (one line naming ``name``); range checks are the
+    caller's."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise InputTypeError(f"{name} must be a real number, got {value!r} ({type(value).__name__})")
+    try:
+        return float(value)
+    except OverflowError:
+        raise InputError(f"{name} is an integer beyond the float range (about 1.8e308), got one of "
+                         f"{int(value).bit_length()} bits") from None
+
+
+def real_array(values: Any, name: str) -> np.ndarray:
+    """``values`` as a float array; complex entries (even with zero imaginary parts), text and objects
+    that are not numbers are refused with one :class:`~graphpriv.errors.InputTypeError` line."""
+    try:
+        raw = np.asarray(values)
+    except (TypeError, ValueError):
+        raise InputTypeError(f"{name} must be an array of real numbers, got {type(values).__name__}") from None
+    if np.iscomplexobj(raw):
+        raise InputTypeError(f"{name} holds complex numbers ({raw.dtype}); probabilities and counts are real numbers")
+    if raw.dtype.kind in "USV":
+        raise InputTypeError(f"{name} must be an array of real numbers, got {raw.dtype.kind == 'U' and 'text' or raw.dtype}")
+    if raw.dtype == object and any(isinstance(v, complex) for v in raw.ravel().tolist()):
+        raise InputTypeError(f"{name} holds complex numbers; probabilities and counts are real numbers")
+    try:
+        return np.asarray(raw, dtype=float)
+    except (TypeError, ValueError):
+        raise InputTypeError(f"{name} must be an array of real numbers, got {type(values).__name__}") from None
+
+
 PMF_ATOL = 1e-9
 
 
@@ -203,10 +249,7 @@ def validate_pmf(pmf, *, ndim: int | None = None, atol: float = PMF_ATOL, name: 
     Raises :class:`~graphpriv.errors.DistributionError` when an entry is negative, NaN or infinite,
     or when the entries do not sum to 1 within ``atol``; the message gives the offending value.
     """
-    try:
-        p = np.asarray(pmf, dtype=float)
-    except (TypeError, ValueError):
-        raise InputTypeError(f"{name} must be an array of probabilities (numbers), got {type(pmf).__name__}") from None
+    p = real_array(pmf, name)
     if ndim is not None and p.ndim != ndim:
         raise InputError(f"{name} must be {ndim}-dimensional, got an array of shape {p.shape}")
     if p.size == 0:

@@ -25,7 +25,7 @@ from typing import Hashable, Sequence
 import numpy as np
 import pandas as pd
 
-from ._validation import PMF_ATOL, apply_missing_policy, factorize_labels, validate_pmf
+from ._validation import PMF_ATOL, apply_missing_policy, factorize_labels, real_array, validate_pmf
 from .errors import DistributionError, InputError, InputTypeError
 
 __all__ = ["JointDistribution", "validate_pmf"]
@@ -66,7 +66,7 @@ class JointDistribution:
     @classmethod
     def from_counts(cls, counts, sensitive_labels=None, public_labels=None) -> "JointDistribution":
         """Empirical pmf from a matrix of non-negative counts."""
-        c = np.asarray(counts, dtype=float)
+        c = real_array(counts, "counts")
         if c.ndim != 2:
             raise InputError(f"counts must be a 2-D (|S| x |X|) matrix, got shape {c.shape}")
         if not np.all(np.isfinite(c)) or (c < 0).any():
@@ -117,10 +117,7 @@ class JointDistribution:
         [0.41, 0.24, 0.22, 0.13]
         """
         ps = validate_pmf(p_s, ndim=1, name="p_s")
-        try:
-            c = np.asarray(p_x_given_s, dtype=float)
-        except (TypeError, ValueError):
-            raise InputTypeError("p_x_given_s must be a numeric |S| x |X| matrix") from None
+        c = real_array(p_x_given_s, "p_x_given_s")
         if c.ndim != 2 or c.shape[0] != ps.shape[0]:
             raise InputError(f"p_x_given_s must be a 2-D matrix with one row per entry of p_s ({ps.shape[0]}), got shape {c.shape}")
         for i, row in enumerate(c):

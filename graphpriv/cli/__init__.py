@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import re
 import signal
 import sys
 import threading
@@ -35,9 +36,20 @@ class UsageError(Exception):
         self.prog = prog
 
 
+#: What argparse takes for a negative number (an option value, not an option): ``-1``, ``-.5``, ``-1e9``,
+#: ``-2.5E-3``, ``-inf``, ``-nan`` (argparse's own pattern has no exponent and no inf, so ``--min-utility
+#: -1e9`` failed with "expected one argument"). No graphpriv option is spelled like a number.
+NEGATIVE_NUMBER = re.compile(r"^-(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$|^-(inf|infinity|nan)$", re.IGNORECASE)
+
+
 class ArgumentParser(argparse.ArgumentParser):
     """argparse with one-line errors: ``error`` raises :class:`UsageError` instead of printing the usage
-    block and exiting; :func:`main` prints it as one line with a ``--help`` hint and returns 2."""
+    block and exiting; :func:`main` prints it as one line with a ``--help`` hint and returns 2. Negative
+    numbers in any notation (:data:`NEGATIVE_NUMBER`) are values."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._negative_number_matcher = NEGATIVE_NUMBER
 
     def error(self, message: str):  # noqa: D102 - argparse API
         raise UsageError(message, self.prog)
@@ -158,8 +170,13 @@ def _main(argv: list[str] | None) -> int:
     if getattr(args, "out", None) is not None and not str(args.out).strip():
         return _error("--out is empty; give an output folder, e.g. --out report", hint)
     configure_logging(getattr(args, "quiet", False), getattr(args, "verbose", False))
+    import numpy as np
+
     try:
-        return int(args.func(args) or 0)
+        # numpy's floating-point warnings (e.g. λ·U overflowing to inf at --lam 1e308, which is the value
+        # meant) print a source line, not a message: the command reports what matters in its own lines
+        with np.errstate(all="ignore"):
+            return int(args.func(args) or 0)
     except UsageError as exc:
         return _error(exc, exc.prog)
     except GraphprivError as exc:

@@ -49,7 +49,8 @@ Errors print one line and exit with status 2; no output file is left behind.
 def add_common_arguments(p: argparse.ArgumentParser) -> None:
     """DATA, --sensitive, --public, --missing, --sep, --na-values, --out and verbosity (analyze and sanitize)."""
     p.add_argument("data", metavar="DATA", help="CSV or Parquet file, a folder or quoted glob of them (a partitioned "
-                   "dataset; folder names key=value give the column key), or a bundled table name ('hungarian')")
+                   "dataset; folder names key=value give the column key, its values as written; '**' and folders do not "
+                   "enter symbolic links to folders), or a bundled table name ('hungarian')")
     p.add_argument("-s", "--sensitive", required=True, metavar="COL", help="column holding the sensitive variable S")
     p.add_argument("-x", "--public", required=True, metavar="COL", help="column holding the public variable X")
     p.add_argument("--missing", choices=("error", "drop", "keep"), default="error",

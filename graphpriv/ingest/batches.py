@@ -106,9 +106,12 @@ class BatchScan:
 
     def __iter__(self) -> Iterator["object"]:
         if self.source.format == "csv":
-            yield from self._csv()
+            batches = self._csv()
         else:
-            yield from dataset_batches(self._dataset, self.columns, on_rows=None if self.on_progress is None else self._report)
+            batches = dataset_batches(self._dataset, self.columns, on_rows=None if self.on_progress is None else self._report)
+        for b in batches:               # a Parquet file with no rows (or no row groups) gives empty batches
+            if b.num_rows:
+                yield b
 
     def _report(self, done: int) -> None:
         self.on_progress(done, self.total, self.unit)

@@ -27,6 +27,7 @@ import gzip
 import io
 import lzma
 import os
+import zlib
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
@@ -93,6 +94,38 @@ def _open_raw(path: Path):
     return raw, raw
 
 
+#: Errors of a damaged compressed stream (zlib's is not an OSError; a cut stream raises EOFError).
+_STREAM_ERRORS = (OSError, EOFError, zlib.error, lzma.LZMAError)
+
+
+def _compression(path: Path) -> str | None:
+    name = path.name.lower()
+    return "gzip" if name.endswith(".gz") else "bzip2" if name.endswith(".bz2") else "xz" if name.endswith(".xz") else None
+
+
+def _stream_problem(path: Path) -> str | None:
+    """Why the compressed file ``path`` does not decompress (None: it does, or it is not compressed)."""
+    if _compression(path) is None:
+        return None
+    try:
+        stream, _ = _open_raw(path)
+        with stream:
+            while stream.read(BLOCK_BYTES):
+                pass
+    except _STREAM_ERRORS as exc:
+        return one_line(exc, 120) or type(exc).__name__
+    return None
+
+
+def read_error(path: Path, exc: BaseException) -> InputError:
+    """The one-line error of a file that cannot be read: a damaged compressed file says so."""
+    kind = _compression(path)
+    if kind is not None:
+        return InputError(f"data file {str(path)!r} is not a valid {kind} file ({one_line(exc, 120)}); check the file, "
+                          f"or give the uncompressed CSV")
+    return InputError(f"data file {str(path)!r} cannot be read ({one_line(exc, 120)}); check the file")
+
+
 def _where(first: int, last: int) -> str:
     return f"line {first}" if first >= last else f"lines {first}-{last}"
 
@@ -113,6 +146,9 @@ def _csv_error(path: Path, exc: Exception, first: int, last: int) -> InputError:
 
 
 def encoding_error(path: Path, line: int | None, opts: CsvOptions) -> InputError:
+    problem = _stream_problem(path)        # garbage out of a damaged compressed file is not an encoding problem
+    if problem is not None:
+        return read_error(path, problem)
     where = f"{str(path)!r}" + (f" line {line}" if line else "")
     return InputError(f"{where} is not valid {opts.encoding} text; pass the file's encoding, e.g. --encoding latin-1, "
                       "or re-encode the file as UTF-8")
@@ -136,7 +172,7 @@ def _bad_line(path: Path, opts: CsvOptions) -> int | None:
                 lines += text.count("\n")
                 if not chunk:
                     return None
-    except (OSError, EOFError):
+    except _STREAM_ERRORS:
         return None
 
 
@@ -155,15 +191,15 @@ def read_header(path: Path, opts: CsvOptions) -> tuple[list[str], int]:
             raise _csv_error(path, exc, first, reader.line_num) from None
         except UnicodeError:
             raise encoding_error(path, _bad_line(path, opts), opts) from None
-        except (OSError, EOFError) as exc:
-            raise InputError(f"data file {str(path)!r} cannot be read ({one_line(exc, 120)}); check the file") from None
+        except _STREAM_ERRORS as exc:
+            raise read_error(path, exc) from None
     raise InputError(f"data file {str(path)!r} is empty; it needs a header line and at least one data row")
 
 
 def _fast_path_ok(path: Path, opts: CsvOptions, header_line: int) -> bool:
     """True when the pyarrow engine reads exactly the :mod:`csv` module's records: UTF-8 text, the
     header on line 1 and no quote character after it (checked at disk speed)."""
-    if not opts.is_utf8 or header_line != 1:
+    if not opts.is_utf8 or header_line != 1 or not opts.sep.isascii():    # pyarrow takes one ASCII delimiter
         return False
     stream, _ = _open_raw(path)
     decoder = codecs.getincrementaldecoder("utf-8")("strict")
@@ -186,7 +222,7 @@ def _fast_path_ok(path: Path, opts: CsvOptions, header_line: int) -> bool:
                 if b'"' in body:
                     return False
                 decoder.decode(chunk)
-    except (UnicodeError, OSError, EOFError):
+    except (UnicodeError, *_STREAM_ERRORS):
         return False                      # the csv-module engine reports it with its line
 
 
@@ -293,8 +329,8 @@ def _python_batches(path: Path, opts: CsvOptions, n_fields: int, wanted: Sequenc
             raise _csv_error(path, exc, first, reader.line_num) from None
         except UnicodeError:
             raise encoding_error(path, _bad_line(path, opts), opts) from None
-        except (OSError, EOFError) as exc:
-            raise InputError(f"data file {str(path)!r} cannot be read ({one_line(exc, 120)}); check the file") from None
+        except _STREAM_ERRORS as exc:
+            raise read_error(path, exc) from None
         if cols and cols[0]:
             yield pa.RecordBatch.from_arrays([pa.array(c, pa.string()) for c in cols], names=names)
         if on_bytes is not None:

@@ -426,6 +426,6 @@ def scan_pairs(source: Any, sensitive: str, public: str, *, sep: str | None = No
         return aggregate_pairs(iter(scan), sensitive, public, empty_ok=empty_ok)
     except InputError as exc:
         if "no data rows" in str(exc):
-            raise InputError(f"{scan.source.description!r} has a header but no data rows; a joint range needs at "
-                             "least one record") from None
+            what = "a header but no data rows" if scan.source.format == "csv" else "no data rows"
+            raise InputError(f"{scan.source.description!r} has {what}; a joint range needs at least one record") from None
         raise

@@ -14,7 +14,6 @@ readers can give the key as a column of every row of its files.
 from __future__ import annotations
 
 import glob as _glob
-import math
 import os
 import re
 from urllib.parse import unquote
@@ -133,21 +132,13 @@ class Source:
 def hive_type(values) -> str:
     """The arrow type name of a partition key whose folder values are ``values`` (None: missing):
     ``"int64"`` when every value is a canonical decimal integer (``7``, ``-12``; not ``007``), else
-    ``"double"`` when every value is a decimal number, else ``"string"``."""
+    ``"string"``: the folder text as written, so ``s=007``, ``s=7`` and ``s=7.0`` are three symbols, as
+    the same texts in a CSV field are (:mod:`graphpriv.ingest.labels`; numbers only with ``numbers=``).
+    The integers are the labels the texts themselves would get (``str(label)`` is the folder text)."""
     present = [v for v in values if v is not None]
-    if not present:
-        return "string"
-    if all(_CANONICAL_INT.match(v) for v in present):
+    if present and all(_CANONICAL_INT.match(v) for v in present):
         return "int64"
-    return "double" if all(_is_decimal(v) for v in present) else "string"
-
-
-def _is_decimal(text: str) -> bool:
-    """A finite decimal number written without blanks (``2.5``, ``-1e3``; not ``nan`` or ``inf``)."""
-    try:
-        return text.strip() == text and math.isfinite(float(text))
-    except ValueError:
-        return False
+    return "string"
 
 
 def glob_base(pattern: str) -> Path:
@@ -183,20 +174,76 @@ def _hive_partitions(files, base: Path):
     return tuple(tuple((k, d[k]) for k in keys) for d in per) if keys else ()
 
 
+def _file_kind(p: Path) -> str:
+    """What the existing path ``p`` is when it is neither a regular file nor a folder."""
+    import stat
+
+    mode = os.stat(p).st_mode
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISCHR(mode):
+        return "a character device" + (" (the empty device)" if os.path.realpath(p) == os.devnull else "")
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a file or a folder"
+
+
+def _glob_files(pattern: str) -> list[Path]:
+    """The paths matching ``pattern`` (:func:`glob.glob` rules: ``*``, ``?`` and ``[...]`` within a name,
+    names starting with ``.`` only when the pattern's part does). A ``**`` part matches zero or more
+    folders and does not enter folders that are symbolic links, as a folder argument does not, so a link
+    to a parent folder cannot make the search endless; parts without ``**`` follow links as usual."""
+    from fnmatch import fnmatchcase
+
+    parts = Path(pattern).parts
+    if "**" not in parts:
+        return [Path(f) for f in _glob.glob(pattern)]
+    i = parts.index("**")
+    heads = [Path(f) for f in _glob.glob(str(Path(*parts[:i])))] if i else [Path(".")]
+    rest = parts[i + 1:]
+    out = []
+
+    def visible(name: str, pat: str) -> bool:
+        return not name.startswith(".") or pat.startswith(".")
+
+    def match(names: tuple[str, ...], pats: tuple[str, ...]) -> bool:
+        if not pats:
+            return not names
+        if pats[0] == "**":
+            return any(match(names[k:], pats[1:]) for k in range(len(names) + 1)
+                       if all(not n.startswith(".") for n in names[:k]))
+        return bool(names) and visible(names[0], pats[0]) and fnmatchcase(names[0], pats[0]) and match(names[1:], pats[1:])
+
+    for head in heads:
+        if not head.is_dir():
+            continue
+        for folder, dirs, names in os.walk(head, followlinks=False):
+            dirs.sort()
+            rel = Path(os.path.relpath(folder, head)).parts
+            rel = () if rel == (".",) else rel
+            for name in names:
+                if match(rel + (name,), ("**",) + rest):
+                    out.append((head / Path(*rel, name)) if i else Path(*rel, name))
+    return out
+
+
 def resolve_source(source: Any) -> Source:
     """The files (or the pyarrow Dataset) behind ``source``.
 
     ``source`` is a path to a CSV or Parquet file, a folder (every ``.csv``/``.tsv``/``.parquet``
     file below it, recursively, in sorted order, skipping hidden and ``_``-prefixed files such as
-    ``_SUCCESS``), a glob pattern (``"data/part-*.parquet"``, ``"**"`` recurses) or a
+    ``_SUCCESS``), a glob pattern (``"data/part-*.parquet"``, ``"**"`` recurses; like a folder, it does
+    not enter folders that are symbolic links, so a link to a parent folder cannot loop) or a
     ``pyarrow.dataset.Dataset``. Folder names ``key=value`` below the folder (or below a glob's
     leading folders) are Hive partition keys (:attr:`Source.partitions`).
 
     Raises
     ------
     InputError
-        The path does not exist, the glob matches no file, a folder holds no data file, or the files
-        mix CSV and Parquet.
+        The path does not exist or is not a regular file (a device, a named pipe), the glob matches no
+        file, a folder holds no data file, or the files mix CSV and Parquet.
     """
     try:
         import pyarrow.dataset as pads
@@ -225,9 +272,12 @@ def resolve_source(source: Any) -> Source:
                              ".pq); give a file, or a folder of data files")
     elif _is_glob(text):
         base = glob_base(text)
-        files = sorted(Path(f) for f in _glob.glob(text, recursive=True) if Path(f).is_file())
+        files = sorted(f for f in _glob_files(text) if f.is_file())
         if not files:
             raise InputError(f"the pattern {text!r} matches no file; check the path and the quoting of the pattern")
+    elif os.path.exists(text):
+        raise InputError(f"data path {text!r} is {_file_kind(p)}, not a regular file; save the data to a CSV or Parquet "
+                         "file and give its path")
     else:
         raise InputError(f"data file {text!r} does not exist; check the path (bundled data: {', '.join(BUILTIN_DATASETS)})")
     formats = {_file_format(f) for f in files}

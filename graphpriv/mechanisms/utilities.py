@@ -180,6 +180,24 @@ class U2(Utility):
         return f"U2(values={v}, {self.spec})"
 
 
+def _checked_distances(rule, members, cw) -> np.ndarray:
+    """``rule(m, cw)`` for every member ``m``: finite numbers >= 0, or a one-line error naming the pair."""
+    out = np.empty(len(members), dtype=float)
+    for i, m in enumerate(members):
+        v = rule(m, cw)
+        try:
+            d = float(v)
+        except (TypeError, ValueError, OverflowError):
+            d = math.nan
+        if isinstance(v, (bool, np.bool_)) or not (0 <= d < math.inf):
+            shown = [x.tolist() if hasattr(x, "tolist") else x for x in (v, m, cw)]
+            raise InputError(f"the U2 distance returned {shown[0]!r} for the value {shown[1]!r} and the codeword "
+                             f"{shown[2]!r}; distance= "
+                             "must return a finite number >= 0")
+        out[i] = d
+    return out
+
+
 class _BoundU2(_Bound):
     name = "U2"
     kind = "distortion"
@@ -195,7 +213,7 @@ class _BoundU2(_Bound):
     # d(x, x̂) for an array of member values and one codeword
     def _dist(self, members: np.ndarray, cw) -> np.ndarray:
         if callable(self.distance_rule):
-            return np.array([float(self.distance_rule(m, cw)) for m in members], dtype=float)
+            return _checked_distances(self.distance_rule, members, cw)
         diff = members - cw
         if self.scalar:
             d = np.abs(diff)

@@ -31,7 +31,9 @@ _COMPRESSED = (".gz", ".bz2", ".xz", ".zst", ".zip")
 
 def check_writable(data: Any, public: str | None = None, *, sep: str | None = None, encoding: str = "utf-8") -> Source:
     """The resolved file source of ``data``, refusing what cannot be rewritten faithfully: compressed
-    CSV (the byte-faithful writer copies the file's own bytes, so it cannot copy compressed ones), and a
+    CSV (the byte-faithful writer copies the file's own bytes, so it cannot copy compressed ones), CSV in
+    an encoding whose bytes the writer cannot split as the reader decodes them
+    (:func:`graphpriv.release.writer.writer_encoding_problem`: UTF-16/32, UTF-7, ...), and a
     ``public`` column held in the folder names (a Hive partition key) rather than in the files."""
     source = resolve_source(data)
     if public is not None and public in source.partition_keys and public not in _file_columns(source, sep, encoding):
@@ -39,10 +41,18 @@ def check_writable(data: Any, public: str | None = None, *, sep: str | None = No
                          f"{public}=...), not a column of its files; sanitize rewrites the public column inside the files "
                          f"-- write the dataset without partitioning on {public!r} first")
     if source.format == "csv":
+        from ..ingest.csvfile import csv_options
+
         for f in source.files:
             if f.name.lower().endswith(_COMPRESSED):
                 raise InputError(f"{str(f)!r} is compressed; sanitize copies the CSV byte for byte and cannot rewrite "
                                  f"compressed files -- decompress it first (e.g. gunzip -k {f.name})")
+            opts = csv_options(sep, encoding, f)
+            problem = rw.writer_encoding_problem(opts.encoding, opts.sep)
+            if problem is not None:
+                raise InputError(f"--encoding {opts.encoding}: sanitize copies the CSV byte for byte and cannot split "
+                                 f"{str(f)!r}: {problem} -- re-encode it as UTF-8 first (e.g. iconv -f {opts.encoding} -t "
+                                 "utf-8) and pass --encoding utf-8 (analyze reads it as it is)")
     return source
 
 

@@ -27,6 +27,7 @@ field. Memory: one block (CSV, 4 MiB by default) or one record batch (Parquet) a
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 from pathlib import Path
@@ -38,7 +39,7 @@ from .._validation import MISSING
 from ..errors import InputError
 from .labels import number_text
 
-__all__ = ["write_csv_release", "write_parquet_release", "released_text", "CODE_MISSING", "CODE_SUPPRESSED"]
+__all__ = ["write_csv_release", "writer_encoding_problem", "write_parquet_release", "released_text", "CODE_MISSING", "CODE_SUPPRESSED"]
 
 #: Row code of a missing public value that has no label of its own (left as it is).
 CODE_MISSING = -1
@@ -114,8 +115,9 @@ def _gather(src: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndar
 
 
 def _inside_quotes(isq: np.ndarray, n_quotes: int) -> np.ndarray:
-    """Per byte: whether it lies between an opening quote and its closing one (an odd number of quotes
-    before it). The running count is kept in uint8: it wraps modulo 256, which keeps its parity."""
+    """Per byte: whether it lies after an opening quote and up to its closing one (an odd number of
+    quotes before it), every quote taken as opening or closing a field. The running count is kept in
+    uint8: it wraps modulo 256, which keeps its parity."""
     if n_quotes == 0:
         return np.zeros(len(isq), dtype=bool)
     cs = np.cumsum(isq, dtype=np.uint8)
@@ -123,30 +125,176 @@ def _inside_quotes(isq: np.ndarray, n_quotes: int) -> np.ndarray:
     return (cs & 1).view(bool)
 
 
-def _check_quotes(arr, isq, inside, sepb: int, buf: bytes, line0: int, where: str) -> None:
-    """A quote opens a field only at its start and closes it only before a delimiter, a line break or
-    a doubled quote (RFC 4180); anything else is reported with its line."""
+def _preceded_by(arr: np.ndarray, pos: np.ndarray, seq: bytes) -> np.ndarray:
+    """Per position in ``pos``: whether the bytes just before it are ``seq``."""
+    ok = np.ones(len(pos), dtype=bool)
+    for j, b in enumerate(reversed(seq)):
+        at = pos - 1 - j
+        ok &= (at >= 0) & (arr[np.maximum(at, 0)] == b)
+    return ok
+
+
+def _followed_by(arr: np.ndarray, pos: np.ndarray, seq: bytes) -> np.ndarray:
+    """Per position in ``pos``: whether the bytes just after it are ``seq``."""
+    ok = np.ones(len(pos), dtype=bool)
+    for j, b in enumerate(seq):
+        at = pos + 1 + j
+        ok &= (at < len(arr)) & (arr[np.minimum(at, len(arr) - 1)] == b)
+    return ok
+
+
+def _find(arr: np.ndarray, seq: bytes) -> np.ndarray:
+    """Start positions of ``seq`` in ``arr`` (one byte, or the bytes of one UTF-8 character: they never
+    overlap, nor occur inside another character)."""
+    hit = np.flatnonzero(arr == seq[0])
+    for j, b in enumerate(seq[1:], 1):
+        hit = hit[(hit + j < len(arr))]
+        hit = hit[arr[hit + j] == b]
+    return hit
+
+
+_NL, _CR, _QUOTE = ord("\n"), ord("\r"), ord('"')
+_BOM = b"\xef\xbb\xbf"
+
+
+def _quotes_regular(arr: np.ndarray, isq: np.ndarray, inside: np.ndarray, sepb: bytes) -> bool:
+    """Whether every quote opens a field at its start or closes it before a delimiter, a line end, a
+    doubled quote or the end of the data: then :func:`_inside_quotes` is the reader's parse."""
     q = np.flatnonzero(isq)
-    if len(q) == 0:
-        return
     opening = q[~inside[q]]
-    prev = np.where(opening > 0, arr[np.maximum(opening - 1, 0)], ord("\n"))
-    bad_open = opening[~np.isin(prev, [sepb, ord("\n"), ord('"')])]
+    prev = arr[np.maximum(opening - 1, 0)]
+    ok_open = (opening == 0) | np.isin(prev, [_NL, _CR, _QUOTE]) | _preceded_by(arr, opening, sepb)
+    if not ok_open.all():
+        return False
     closing = q[inside[q]]
-    nxt = np.where(closing + 1 < len(arr), arr[np.minimum(closing + 1, len(arr) - 1)], ord("\n"))
-    bad_close = closing[~np.isin(nxt, [sepb, ord("\n"), ord("\r"), ord('"')])]
-    bad = np.concatenate([bad_open, bad_close])
-    if len(bad):
-        pos = int(bad.min())
-        line = line0 + buf[:pos].count(b"\n")
-        what = "text after a closing quote" if pos in set(bad_close.tolist()) else "a quote inside an unquoted field"
-        raise InputError(f"{where}: line {line} has {what}; quote the whole field and double the quotes inside it")
+    nxt = arr[np.minimum(closing + 1, len(arr) - 1)]
+    ok_close = (closing + 1 >= len(arr)) | np.isin(nxt, [_NL, _CR, _QUOTE]) | _followed_by(arr, closing, sepb)
+    return bool(ok_close.all())
+
+
+def _line_of(buf: bytes, pos: int, line0: int) -> int:
+    """The reader's line number of byte ``pos`` (lines end at \\n, \\r\\n or \\r)."""
+    head = buf[:pos]
+    return line0 + head.count(b"\n") + head.count(b"\r") - head.count(b"\r\n")
+
+
+def _inside_sequential(arr: np.ndarray, isq: np.ndarray, sepb: bytes, eof: bool, buf: bytes, line0: int,
+                       where: str) -> np.ndarray:
+    """Per byte: whether it lies inside a quoted field (after its opening quote, up to its closing one),
+    by the rules of the reader (Python's :mod:`csv` in strict mode): a quote opens a field only at the
+    field's start (after a delimiter or a line end), elsewhere it is an ordinary character; inside, a
+    doubled quote is a quote; a closing quote is followed by a delimiter or a line end. One step per
+    quote, for the blocks whose quotes are not all at field edges."""
+    n, k = len(arr), len(sepb)
+    qs = np.flatnonzero(isq).tolist()
+    start_ok = ((np.isin(arr[np.maximum(np.array(qs, dtype=np.int64) - 1, 0)], [_NL, _CR]) |
+                 _preceded_by(arr, np.array(qs, dtype=np.int64), sepb)) if qs else np.zeros(0, bool)).tolist()
+    marks = np.zeros(n + 1, dtype=np.int32)
+    i = 0
+    while i < len(qs):
+        p = qs[i]
+        if not (p == 0 or start_ok[i]):
+            i += 1                                   # an ordinary character of an unquoted field
+            continue
+        j = i + 1
+        while j < len(qs):
+            c = qs[j]
+            if c == n - 1 and not eof:               # is it doubled? the next block says
+                j = len(qs)
+                break
+            if j + 1 < len(qs) and qs[j + 1] == c + 1:
+                j += 2                               # a doubled quote inside the field
+                continue
+            break
+        if j >= len(qs):                             # open at the end of the data read so far
+            if eof:
+                raise InputError(f"{where}: the quoted field that starts on line {_line_of(buf, p, line0)} never closes; "
+                                 "fix the quoting (a quoted field ends with a quote; a quote inside it is doubled)")
+            marks[p + 1] += 1
+            break
+        c = qs[j]
+        marks[p + 1] += 1
+        marks[c + 1] -= 1
+        after = c + 1
+        if after < n and arr[after] not in (_NL, _CR) and bytes(arr[after:after + k]) != sepb:
+            raise InputError(f"{where}: line {_line_of(buf, c, line0)} has text after a closing quote; quote the whole "
+                             "field and double the quotes inside it")
+        i = j + 1
+    return np.cumsum(marks[:n]) > 0
+
+
+@functools.lru_cache(maxsize=64)
+def writer_encoding_problem(encoding: str, sep: str = ",") -> str | None:
+    """Why :func:`write_csv_release` cannot copy a CSV file in ``encoding`` with delimiter ``sep`` as the
+    reader decodes it (None: it can).
+
+    The writer splits the file's bytes into records and fields without decoding them, so the bytes of
+    the delimiter, the quote and the line ends must mean those characters wherever they occur: the
+    encoding must write every ASCII character as that one byte, whatever precedes it (not UTF-16/32,
+    UTF-7 or the ISO-2022 family), and no other character's bytes may hold one of those four bytes
+    (Shift JIS, GBK or Big5 with a delimiter such as ``|`` among their second bytes). UTF-8 is always
+    fine (a character's bytes never occur inside another's), with any delimiter; other encodings need
+    a one-byte delimiter.
+    """
+    import codecs
+
+    try:
+        name = codecs.lookup(encoding).name
+    except (LookupError, TypeError):
+        return f"{encoding!r} is not a known text encoding"
+    if name in ("utf-8", "utf-8-sig"):
+        return None
+    ascii_text = "".join(map(chr, range(128)))
+    try:
+        same = (ascii_text.encode(encoding) == ascii_text.encode("ascii")
+                and bytes(range(128)).decode(encoding) == ascii_text)
+    except (UnicodeError, ValueError):
+        same = False
+    if not same:
+        return (f"{encoding} is not an ASCII-compatible encoding (the bytes of ',', '\"' and the line ends are not "
+                "those characters wherever they occur)")
+    try:
+        sepb = sep.encode(encoding)
+    except UnicodeError:
+        return f"the delimiter {sep!r} cannot be written in {encoding}"
+    if len(sepb) != 1:
+        return f"the delimiter {sep!r} is {len(sepb)} bytes in {encoding}; a delimiter of one byte is needed"
+    others = "".join(chr(c) for c in range(128, 0x10000) if not 0xD800 <= c < 0xE000 and chr(c) != sep)
+    held = others.encode(encoding, errors="ignore")
+    for b, what in ((sepb, f"the delimiter {sep!r}"), (b'"', "the quote"), (b"\n", "the line feed"),
+                    (b"\r", "the carriage return")):
+        if b in held:
+            return f"in {encoding} the bytes of some characters hold the byte of {what}"
+    return None
+
+
+def _encoded_texts(texts: list[str], sep: str, encoding: str, where: str) -> list[bytes]:
+    """The CSV fields of ``texts`` in ``encoding``; a text the encoding cannot hold is named."""
+    out = []
+    for t in texts:
+        field = _csv_field(t, sep)
+        try:
+            out.append(field.encode(encoding))
+        except UnicodeEncodeError as exc:
+            bad = field[exc.start:exc.end]
+            shown = t if len(t) <= 60 else t[:57] + "..."
+            raise InputError(f"{where}: the released value {shown!r} holds {bad!r}, which the file's encoding {encoding} "
+                             f"cannot write; re-encode the file as UTF-8 (e.g. iconv -f {encoding} -t utf-8) and pass "
+                             "--encoding utf-8, or release cluster ids (--release id)") from None
+    return out
 
 
 def write_csv_release(src: str | os.PathLike, dst: str | os.PathLike, public: str, codes: Iterable[np.ndarray],
                       replaced: np.ndarray, texts: list[str], *, text_index: np.ndarray | None = None, sep: str = ",",
                       encoding: str = "utf-8", block_size: int = _BLOCK) -> dict:
     """Copy the CSV file ``src`` to ``dst`` rewriting only the ``public`` field of changed rows.
+
+    Records and fields are split as the reader splits them (:mod:`graphpriv.ingest.csvfile`: Python's
+    :mod:`csv` in strict mode): the header is the first non-empty record; blank lines are not records;
+    lines end at ``\\n``, ``\\r\\n`` or a lone ``\\r``; a quote opens a field only at its start (elsewhere
+    it is an ordinary character) and inside a quoted field a doubled quote is a quote; a UTF-8
+    byte-order mark is not part of the first column's name. Quote-regular blocks (every quote at a
+    field edge) are split with vectorised byte scans, the others one quote at a time.
 
     Parameters
     ----------
@@ -161,7 +309,8 @@ def write_csv_release(src: str | os.PathLike, dst: str | os.PathLike, public: st
         The released texts (used where ``replaced``): one per code, or with ``text_index`` (per code:
         the position of its text, e.g. its cluster id) one per distinct text.
     sep, encoding : str
-        Delimiter and text encoding of the file.
+        Delimiter and text encoding of the file (see :func:`writer_encoding_problem` for the encodings
+        the writer can copy).
 
     Returns
     -------
@@ -171,14 +320,24 @@ def write_csv_release(src: str | os.PathLike, dst: str | os.PathLike, public: st
     Raises
     ------
     InputError
-        A quote that never closes, a record with another number of fields than the header (the line
-        is named), or more/fewer records than ``codes``.
+        An encoding the writer cannot split, a released text the encoding cannot hold, a quote that
+        never closes, a record with another number of fields than the header (the line is named), or
+        more/fewer records than ``codes``; nothing is written to ``dst`` for the first two.
     """
+    import codecs
+    import csv
+    import io as _io
+
     src, dst = Path(src), Path(dst)
-    if len(sep.encode(encoding)) != 1:
-        raise InputError(f"the delimiter {sep!r} must be one byte in the encoding {encoding}")
-    sepb, quote, nl, cr = sep.encode(encoding)[0], ord('"'), ord("\n"), ord("\r")
-    enc_texts = [_csv_field(t, sep).encode(encoding) for t in texts] + [b""]     # last: suppressed
+    where = str(src)
+    problem = writer_encoding_problem(encoding, sep)
+    if problem is not None:
+        raise InputError(f"{where}: sanitize cannot rewrite this file in place: {problem}; re-encode it as UTF-8 (e.g. "
+                         f"iconv -f {encoding} -t utf-8) and pass --encoding utf-8")
+    utf8 = codecs.lookup(encoding).name in ("utf-8", "utf-8-sig")
+    sepb = sep.encode(encoding)
+    k = len(sepb)
+    enc_texts = _encoded_texts(texts, sep, encoding, where) + [b""]     # last: suppressed
     table = np.frombuffer(b"".join(enc_texts) or b"\0", dtype=np.uint8)
     t_len = np.array([len(b) for b in enc_texts], dtype=np.int64)
     t_start = np.concatenate([[0], np.cumsum(t_len)[:-1]]).astype(np.int64)
@@ -187,70 +346,80 @@ def write_csv_release(src: str | os.PathLike, dst: str | os.PathLike, public: st
         np.asarray(text_index, dtype=np.int64), len(enc_texts) - 1)
     feed = _Codes(codes)
     stats = {"read": 0, "written": 0, "replaced": 0, "suppressed": 0}
-    where = str(src)
-    line0 = 1                     # physical line number of the block's first byte
+    line0 = 1                     # the reader's line number of the block's first byte
     col = ncols = None
     carry = b""
+    at_start = True               # a UTF-8 byte-order mark is copied, not parsed
     with open(src, "rb") as fin, open(dst, "wb") as fout:
         eof = False
         while not eof:
             chunk = fin.read(block_size)
             eof = not chunk
             buf = carry + chunk
+            if at_start:
+                if utf8 and len(buf) < len(_BOM) and not eof:
+                    carry = buf
+                    continue
+                at_start = False
+                if utf8 and buf.startswith(_BOM):
+                    fout.write(_BOM)
+                    buf = buf[len(_BOM):]
             if not buf:
-                break
+                carry = b""
+                continue
             arr = np.frombuffer(buf, dtype=np.uint8)
-            isq = arr == quote
+            n = len(arr)
+            isq = arr == _QUOTE
             n_quotes = int(np.count_nonzero(isq))
-            inside = _inside_quotes(isq, n_quotes)           # between an opening and its closing quote
-            ends = np.flatnonzero((arr == nl) & ~inside) if n_quotes else np.flatnonzero(arr == nl)
-            if eof:
-                if n_quotes % 2 == 1:
-                    opener = int(np.flatnonzero(isq & ~inside)[-1])
-                    line = line0 + buf[:opener].count(b"\n")
-                    raise InputError(f"{where}: the quote on line {line} never closes; fix "
-                                     "the quoting (a quoted field ends with a quote; a quote inside it is doubled)")
-                if len(ends) == 0 or ends[-1] != len(arr) - 1:
-                    ends = np.append(ends, len(arr))        # last record without a line break
+            inside = _inside_quotes(isq, n_quotes)          # fast: every quote at a field edge
+            if n_quotes and not _quotes_regular(arr, isq, inside, sepb):
+                inside = _inside_sequential(arr, isq, sepb, eof, buf, line0, where)
+            elif eof and n_quotes % 2 == 1:
+                opener = int(np.flatnonzero(isq & ~inside)[-1])
+                raise InputError(f"{where}: the quoted field that starts on line {_line_of(buf, opener, line0)} never "
+                                 "closes; fix the quoting (a quoted field ends with a quote; a quote inside it is doubled)")
+            is_nl = arr == _NL
+            is_end = is_nl | (arr == _CR)
+            is_end[:-1] &= ~((arr[:-1] == _CR) & is_nl[1:])     # the \r of \r\n is not an end of its own
+            if not eof and arr[-1] == _CR:
+                is_end[-1] = False                           # \r or \r\n? the next block says
+            if n_quotes:
+                is_end &= ~inside
+            ends = np.flatnonzero(is_end)
+            if eof and (len(ends) == 0 or ends[-1] != n - 1):
+                ends = np.append(ends, n)                    # last record without a line end
             if len(ends) == 0:
                 carry = buf
                 continue
-            cut = int(ends[-1]) + 1 if ends[-1] < len(arr) else len(arr)
-            _check_quotes(arr[:cut], isq[:cut], inside[:cut], sepb, buf, line0, where)
-            lone = np.flatnonzero((arr[:cut - 1] == cr) & (arr[1:cut] != nl) & ~inside[:cut - 1])
-            if len(lone):                                    # the reader ends a record there, this writer would not
-                line = line0 + buf[:int(lone[0])].count(b"\n")
-                raise InputError(f"{where}: line {line} ends with a lone carriage return (\\r without \\n); convert the "
-                                 "line ends to \\n or \\r\\n first")
+            cut = int(ends[-1]) + 1 if ends[-1] < n else n
             rec_end = ends                                   # exclusive end of each record's text
             rec_start = np.concatenate([[0], ends[:-1] + 1])
-            body_end = rec_end.copy()                        # drop a '\r' before the '\n'
-            has_cr = (body_end > rec_start) & (arr[np.maximum(body_end - 1, 0)] == cr)
-            body_end[has_cr] -= 1
+            body_end = rec_end.copy()                        # drop the '\r' of a '\r\n'
+            crlf = ((rec_end < n) & (arr[np.minimum(rec_end, n - 1)] == _NL) & (body_end > rec_start)
+                    & (arr[np.maximum(body_end - 1, 0)] == _CR))
+            body_end[crlf] -= 1
             nonempty = body_end > rec_start
-            seps = np.flatnonzero((arr[:cut] == sepb) & ~inside[:cut]) if n_quotes else np.flatnonzero(arr[:cut] == sepb)
+            seps = _find(arr[:cut], sepb)
+            if n_quotes:
+                seps = seps[~inside[seps]]
             first = np.searchsorted(seps, rec_start)
             nsep = np.searchsorted(seps, rec_end) - first
             out_parts = []
             idx = np.flatnonzero(nonempty)
-            if col is None:                                  # the header line
+            if col is None:                                  # the header record
                 if len(idx) == 0:
                     fout.write(buf[:cut])
                     carry = buf[cut:]
-                    line0 += buf[:cut].count(b"\n")
+                    line0 = _line_of(buf, cut, line0)
                     continue
                 h = int(idx[0])
-                import csv
-                import io as _io
-
-                import codecs
-
-                head_enc = "utf-8-sig" if codecs.lookup(encoding).name == "utf-8" else encoding   # a BOM is not a name
-                header = next(csv.reader(_io.StringIO(buf[rec_start[h]:body_end[h]].decode(head_enc)), delimiter=sep))
+                text = buf[rec_start[h]:body_end[h]].decode(encoding)
+                header = next(csv.reader(_io.StringIO(text, newline=""), delimiter=sep, quotechar='"', doublequote=True,
+                                         strict=True))
                 if public not in header:
                     raise InputError(f"{where}: column {public!r} is not in the header line")
                 col, ncols = header.index(public), len(header)
-                head_end = int(rec_end[h]) + 1 if rec_end[h] < len(arr) else len(arr)
+                head_end = int(rec_end[h]) + 1 if rec_end[h] < n else n
                 out_parts.append(arr[:head_end])
                 idx = idx[1:]
                 base = head_end
@@ -259,22 +428,21 @@ def write_csv_release(src: str | os.PathLike, dst: str | os.PathLike, public: st
             bad = idx[nsep[idx] != ncols - 1]
             if len(bad):
                 b = int(bad[0])
-                line = line0 + buf[:rec_start[b]].count(b"\n")
-                raise InputError(f"{where}: line {line} has {int(nsep[b]) + 1} fields, the header has {ncols}; fix that "
-                                 "row (or its quoting)")
-            n = len(idx)
-            rc = feed.take(n, where)
-            stats["read"] += n
-            stats["written"] += n
+                raise InputError(f"{where}: line {_line_of(buf, int(rec_start[b]), line0)} has {int(nsep[b]) + 1} fields, "
+                                 f"the header has {ncols}; fix that row (or its quoting)")
+            m_rec = len(idx)
+            rc = feed.take(m_rec, where)
+            stats["read"] += m_rec
+            stats["written"] += m_rec
             code_idx = np.where(rc >= 0, rc, len(replaced) - 1)
             change = (rc == CODE_SUPPRESSED) | ((rc >= 0) & replaced[np.where(rc >= 0, rc, 0)])
             stats["suppressed"] += int(np.count_nonzero(rc == CODE_SUPPRESSED))
             stats["replaced"] += int(np.count_nonzero(change & (rc >= 0)))
             ci = idx[change]
             if len(ci):
-                fstart = rec_start[ci] if col == 0 else seps[first[ci] + col - 1] + 1
+                fstart = rec_start[ci] if col == 0 else seps[first[ci] + col - 1] + k
                 fend = body_end[ci] if col == ncols - 1 else seps[first[ci] + col]
-                k = tix[code_idx[change]]
+                kk = tix[code_idx[change]]
                 m = len(ci)
                 # segments: [cursor, fstart_i) from the block, then the replacement text, ...; finally the tail
                 starts = np.empty(2 * m + 1, dtype=np.int64)
@@ -282,8 +450,8 @@ def write_csv_release(src: str | os.PathLike, dst: str | os.PathLike, public: st
                 cursor = np.concatenate([[base], fend])
                 starts[0:2 * m:2] = cursor[:-1]
                 lens[0:2 * m:2] = fstart - cursor[:-1]
-                starts[1:2 * m:2] = len(arr) + t_start[k]
-                lens[1:2 * m:2] = t_len[k]
+                starts[1:2 * m:2] = n + t_start[kk]
+                lens[1:2 * m:2] = t_len[kk]
                 starts[2 * m] = cursor[-1]
                 lens[2 * m] = cut - cursor[-1]
                 out_parts.append(_gather(np.concatenate([arr, table]), starts, lens))
@@ -291,7 +459,7 @@ def write_csv_release(src: str | os.PathLike, dst: str | os.PathLike, public: st
                 out_parts.append(arr[base:cut])
             for part in out_parts:
                 fout.write(part.tobytes())
-            line0 += buf[:cut].count(b"\n")
+            line0 = _line_of(buf, cut, line0)
             carry = buf[cut:]
         if col is None:
             raise InputError(f"{where}: the file has no header line")

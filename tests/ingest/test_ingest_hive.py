@@ -99,8 +99,8 @@ def test_hive_csv_folder_gives_the_folder_text(tmp_path):
 
 def test_hive_type():
     assert hive_type(["1", "-20", None]) == "int64"
-    assert hive_type(["1", "2.5"]) == "double"
-    assert hive_type(["007", "1"]) == "double"          # not canonical integers: numbers, not text labels
+    assert hive_type(["1", "2.5"]) == "string"          # folder texts as written: numbers only when asked
+    assert hive_type(["007", "1"]) == "string"          # "007" is not the text of the integer 7
     assert hive_type(["a", "1"]) == "string"
     assert hive_type(["nan", "1"]) == "string"
     assert hive_type([None]) == "string"

@@ -165,7 +165,11 @@ def _check_tie_rule(rule: Any) -> str:
 def _check_lam(lam: Any) -> float:
     if isinstance(lam, (bool, np.bool_)) or not isinstance(lam, (int, float, np.integer, np.floating)):
         raise InputTypeError(f"lam (the Lagrange multiplier λ) must be a number >= 0, got {lam!r}")
-    lam = float(lam)
+    try:
+        lam = float(lam)
+    except OverflowError:                      # an int beyond the float range, e.g. 10**400
+        raise InputError("lam (the Lagrange multiplier λ) must be a finite number >= 0, got an integer beyond the "
+                         "float range (about 1.8e308)") from None
     if not math.isfinite(lam) or lam < 0:
         raise InputError(f"lam (the Lagrange multiplier λ) must be a finite number >= 0, got {lam!r}")
     return lam

@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from ...errors import InputError, InputTypeError, TooLargeError
+from ..._validation import check_real
 from ...measures.stochastic import LOG_LIFT_ATOL as _ATOL, _check_eps, _joint
 from .log_lift_sets import _Prep, _base, _codes_of, _jsonable, _sample, _xinv_channel
 from ...citations import record_use
@@ -237,7 +238,7 @@ def _greedy_core(prep: _Prep, e: float, delta: float, eps_bar: float, *, prefilt
 
 def _check_delta(delta) -> float:
     try:
-        d = float(delta)
+        d = check_real(delta, "delta")
     except (TypeError, ValueError):
         raise InputTypeError(f"delta must be a number in [0, 1), got {delta!r}") from None
     if not (0 <= d < 1):
@@ -247,7 +248,7 @@ def _check_delta(delta) -> float:
 
 def _check_eps_bar(eps_bar, eps: float) -> float:
     try:
-        eb = float(eps_bar)
+        eb = check_real(eps_bar, "eps_bar")
     except (TypeError, ValueError):
         raise InputTypeError(f"eps_bar must be a number > eps or math.inf, got {eps_bar!r}") from None
     if math.isnan(eb) or eb <= eps:
@@ -312,7 +313,7 @@ def watchdog_eps_delta(jd, eps: float, delta: float, eps_bar: float = math.inf, 
     """
     record_use("watchdog")  # for gp.cite()
     jd = _joint(jd)
-    e = _check_eps(eps)
+    e = _check_eps(check_real(eps, "eps"))
     d = _check_delta(delta)
     eb = _check_eps_bar(eps_bar, e)
     b, lnb = _base(base)
@@ -368,9 +369,9 @@ def optimal_eps_delta(jd, eps: float, delta: float, eps_bar: float = math.inf, *
     """
     record_use("watchdog")  # for gp.cite()
     jd = _joint(jd)
-    e = _check_eps(eps)
+    e = _check_eps(check_real(eps, "eps"))
     d = _check_delta(delta)
-    eb = float(eps_bar)
+    eb = check_real(eps_bar, "eps_bar")
     if math.isnan(eb) or eb < e:
         raise InputError(f"eps_bar must be >= eps, got {eps_bar!r}")
     b, lnb = _base(base)

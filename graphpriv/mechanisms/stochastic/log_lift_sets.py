@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..._validation import check_base
+from ..._validation import check_base, check_real
 from ...distributions import JointDistribution, _subset_mask
 from ...errors import InputError, InputTypeError, UnknownLabelError
 from ...measures.stochastic import LOG_LIFT_ATOL as _ATOL, _check_eps, _joint
@@ -209,7 +209,7 @@ def partition_metrics(jd, blocks, eps: float | None = None, *, base: float = mat
     """
     jd = _joint(jd)
     b, lnb = _base(base)
-    e = None if eps is None else _check_eps(eps) * lnb
+    e = None if eps is None else _check_eps(check_real(eps, "eps")) * lnb
     prep = _Prep(jd.P)
     bl = _blocks(jd, blocks)
     beps, dt, nm = [], 0.0, 0.0

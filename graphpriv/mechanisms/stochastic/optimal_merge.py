@@ -23,6 +23,7 @@ import pandas as pd
 
 from ...distributions import _subset_mask
 from ...errors import InputError
+from ..._validation import check_real
 from ...measures.stochastic import LOG_LIFT_ATOL as _ATOL, _check_eps, _joint
 from .log_lift_sets import _Prep, _base, _check_R, _codes_of, _jsonable, _mi_after_merge, _nmil_mask, _sample, _xinv_channel
 from ...citations import record_use
@@ -201,7 +202,7 @@ def watchdog(jd, eps: float, *, base: float = math.e, R="merge") -> WatchdogResu
     """
     record_use("watchdog")  # for gp.cite()
     jd = _joint(jd)
-    e = _check_eps(eps)
+    e = _check_eps(check_real(eps, "eps"))
     b, lnb = _base(base)
     R = _check_R(R)
     prep = _Prep(jd.P)
