@@ -26,7 +26,7 @@ class _Partners:
         self.sid_of = sid_of
         self.sid = np.array([sid_of.setdefault(frozenset(c._ssets[i]), len(sid_of)) for i in range(c.problem.n)], dtype=np.int64)
         self.heap = [(1, i) for i in range(c.problem.n)]
-        self.window = ValueWindow(c) if c.is_distortion and c.agg.fast else None
+        self.window = ValueWindow(c, self.sid) if c.is_distortion and c.agg.fast else None
 
     def partner(self, x: int) -> int:
         c, sid = self.c, self.sid
@@ -59,7 +59,7 @@ class _Partners:
         self.sid[r] = self.sid_of.setdefault(frozenset(self.c._ssets[r]), len(self.sid_of))
         heapq.heappush(self.heap, (int(self.c.size[r]), r))
         if self.window is not None:
-            self.window.merged(r, o)
+            self.window.merged(r, o, int(self.sid[r]))
 
 
 def alg1(prob: _Problem, stopper: _Stopper) -> _Traj:

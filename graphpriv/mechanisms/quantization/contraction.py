@@ -49,7 +49,7 @@ class _Aggregates:
             self.sm = V.copy()
             self.mn = V.copy()
             self.mx = V.copy()
-        self.members = {i: [i] for i in range(self.n)}
+        self.members = {} if self.fast else {i: [i] for i in range(self.n)}   # member codes (other settings)
         self.dbar = np.zeros(self.n) if self.fast else np.array([ub.cluster_cost([i]) for i in range(self.n)])
 
     def pair_costs(self, I, J=None) -> np.ndarray:
