@@ -220,12 +220,60 @@ class PackedCounter:
         self._slices = out
         self._n_keys = sum(len(sk) for sk, _ in out)
 
-    def result(self) -> tuple[np.ndarray, np.ndarray]:
-        """(sorted distinct keys, their counts)."""
+    def _finish(self) -> None:
         if self._n:
             self._submit()
         while self._inflight:
             self._inflight.popleft().result()
+
+    def columns(self, offsets) -> tuple:
+        """The S and X columns of the distinct pairs (as :func:`unpack`) and their counts, built slice by
+        slice while the slices are freed: memory stays near that of the distinct keys and counts (16
+        bytes a pair), where :meth:`result` then :func:`unpack` need about twice as much."""
+        self._finish()
+        slices, self._slices = self._slices, []
+        total = sum(len(sk) for sk, _ in slices)
+        s_code = np.empty(total, dtype=np.int32)
+        x_field = np.empty(total, dtype=np.uint32)
+        counts = np.empty(total, dtype=np.int64)
+        s_values, last, at = [], None, 0
+        slices.reverse()
+        while slices:
+            sk, sc = slices.pop()                # the slice is freed once copied
+            n = len(sk)
+            if not n:
+                continue
+            sf = sk >> _SHIFT
+            new = np.empty(n, dtype=bool)
+            new[0] = last is None or sf[0] != last
+            np.not_equal(sf[1:], sf[:-1], out=new[1:])
+            s_values.append(sf[new])
+            code = np.cumsum(new, dtype=np.int32)
+            code += (sum(len(v) for v in s_values[:-1]) - 1)
+            s_code[at:at + n] = code
+            last = sf[-1]
+            np.bitwise_and(sk, _LOW, out=sf)
+            x_field[at:at + n] = sf
+            counts[at:at + n] = sc
+            at += n
+            del sk, sc, sf, new, code
+        s_vals = np.concatenate(s_values) if s_values else np.empty(0, np.uint64)
+        x_vals = _codes_in_place(x_field)
+        x_code = x_field.view(np.int32)
+        cols = []
+        for values, idx, off, null in ((s_vals, s_code, offsets[0], NULL_S), (x_vals, x_code, offsets[1], NULL_X)):
+            import pyarrow as pa
+
+            missing = bool(len(values)) and values[-1] == null
+            if missing:
+                values = values[:-1]
+            d = pa.array(values.astype(np.int64) + off)
+            cols.append(pa.DictionaryArray.from_arrays(pa.array(idx, mask=idx == len(values)) if missing else pa.array(idx), d))
+        return cols[0], cols[1], counts
+
+    def result(self) -> tuple[np.ndarray, np.ndarray]:
+        """(sorted distinct keys, their counts)."""
+        self._finish()
         if not self._slices:
             return np.empty(0, np.uint64), np.empty(0, np.int64)
         keys = np.concatenate([sk for sk, _ in self._slices])
@@ -262,6 +310,31 @@ def _codes(field: np.ndarray, is_sorted: bool = False) -> tuple[np.ndarray, np.n
     np.not_equal(values[1:], values[:-1], out=keep[1:])
     values = values[keep]
     return values, np.searchsorted(values, field).astype(np.int32)
+
+
+def _codes_in_place(field: np.ndarray) -> np.ndarray:
+    """The sorted distinct values of a uint32 ``field``; ``field`` is overwritten with the int32 code
+    of every entry (read it through ``field.view(np.int32)``), a block at a time."""
+    if not len(field):
+        return field.astype(np.uint64)
+    lo, hi = int(field.min()), int(field.max())
+    block = 1 << 22
+    if hi - lo <= max(1 << 20, 4 * len(field)):
+        seen = np.zeros(hi - lo + 1, dtype=bool)
+        for a in range(0, len(field), block):
+            seen[field[a:a + block] - np.uint32(lo)] = True
+        values = np.flatnonzero(seen).astype(np.uint64) + np.uint64(lo)
+        table = np.cumsum(seen, dtype=np.int32) - 1
+        del seen
+        out = field.view(np.int32)
+        for a in range(0, len(field), block):
+            out[a:a + block] = table[field[a:a + block] - np.uint32(lo)]
+        return values
+    values = np.unique(field)
+    out = field.view(np.int32)
+    for a in range(0, len(field), block):
+        out[a:a + block] = np.searchsorted(values, field[a:a + block])
+    return values.astype(np.uint64)
 
 
 def unpack(keys: np.ndarray, offsets) -> tuple:

@@ -258,10 +258,9 @@ def _packed_aggregate(batches: Iterable):
                 take(pending.popleft().result())
         while pending:
             take(pending.popleft().result())
-        k, c = counter.result()
+        s, x, c = counter.columns(offsets)     # slice by slice: about 16 bytes a distinct pair
     tables = []
-    if len(k):
-        s, x = unpack(k, offsets)
+    if len(c):
         tables.append(pa.table({"s": s, "x": x, "n": pa.array(c)}))
     if generic:
         tables.append(_group_by_sum(_concat(generic)))
@@ -403,7 +402,7 @@ def _encode(a, column: str, numbers: bool, kept: list | None = None) -> tuple[np
     if kept is not None:
         kept[:] = [dictionary, np.asarray(rank, dtype=np.int64)]
     if not nulls and np.array_equal(rank, np.arange(len(rank))):
-        return labels, (idx if idx.flags.writeable else idx.copy())   # already in label order (sorted integers)
+        return labels, idx            # already in label order (sorted integers); read-only codes, no copy
     codes = np.where(idx >= 0, rank[np.maximum(idx, 0)] if len(rank) else 0, len(labels))
     if (idx < 0).any():
         out = np.empty(len(labels) + 1, dtype=object)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import heapq
 
+import numba
 import numpy as np
 
 from .contraction import Contraction
@@ -14,19 +15,45 @@ from .problem import _Problem, _q, _Stopper, _Traj
 from .value_window import ValueWindow
 
 
+@numba.njit(cache=True, nogil=True)
+def _first_singleton(active, size, sid, start, x):
+    """(first active one-value cluster j >= start with j != x and another S-set id than x, or -1;
+    the first active one-value cluster >= start, or len)."""
+    first = len(active)
+    for k in range(start, len(active)):
+        if active[k] and size[k] == 1:
+            if first == len(active):
+                first = k
+            if k != x and sid[k] != sid[x]:
+                return k, first
+    return -1, first
+
+
 class _Partners:
-    """Step 7's partner of 𝒳: among clusters with another S-set, the smallest |𝒳 ⊔ 𝒳'| (U1, a heap by
+    """Step 7's partner of 𝒳: among clusters with another S-set, the smallest |𝒳 ⊔ 𝒳'| (U1: the one-value
+    clusters in index order, scanned from the first one left, then a heap of the larger clusters by
     (size, index)) or d̄(𝒳 ⊔ 𝒳') (U2: a window of cluster minima for scalar centroid values, see
-    :class:`~.value_window.ValueWindow`; otherwise every cluster), ties to the lowest index."""
+    :class:`~.value_window.ValueWindow`; otherwise every cluster), ties to the lowest index.
+
+    S-sets are told apart by integer ids: the id of a public value's own S-set comes from its codes in
+    the range's CSC arrays (one vectorised pass), a merged cluster's from the hashable key of its
+    S-set (:meth:`~.contraction._SSets.key`), so no Python set or frozenset per public value is made."""
 
     def __init__(self, c: Contraction):
         self.c = c
-        c._track_ssets()
-        sid_of: dict[frozenset, int] = {}
-        self.sid_of = sid_of
-        self.sid = np.array([sid_of.setdefault(frozenset(c._ssets[i]), len(sid_of)) for i in range(c.problem.n)], dtype=np.int64)
-        self.heap = [(1, i) for i in range(c.problem.n)]
-        self.window = ValueWindow(c) if c.is_distortion and c.agg.fast else None
+        ss = c._track_ssets()
+        keys, longer = ss.row_keys()             # a fresh contraction: every cluster is one public value
+        short = keys >= 0
+        uniq, inv = np.unique(keys[short], return_inverse=True)
+        self.sid = np.empty(len(keys), dtype=np.int64)
+        self.sid[short] = inv
+        self.sid_of: dict = dict(zip(uniq.tolist(), range(len(uniq))))    # S-set key -> id
+        for i, k in longer:
+            self.sid[i] = self.sid_of.setdefault(k, len(self.sid_of))
+        del keys, short, inv, uniq
+        self.heap: list = []                    # (size, index) of clusters of two or more values
+        self.single_at = 0                      # no one-value cluster is left below this index
+        self.window = ValueWindow(c, self.sid) if c.is_distortion and c.agg.fast else None
 
     def partner(self, x: int) -> int:
         c, sid = self.c, self.sid
@@ -40,6 +67,9 @@ class _Partners:
                 if best is None or key < best:
                     best = key
             return -1 if best is None else best[1]
+        j, self.single_at = _first_singleton(c.active, c.size, sid, self.single_at, x)
+        if j >= 0:
+            return int(j)
         heap, popped, partner = self.heap, [], -1
         while heap:
             s, j = heap[0]
@@ -56,10 +86,10 @@ class _Partners:
 
     def merged(self, r: int, o: int) -> None:
         """Cluster ``o`` was merged into ``r``."""
-        self.sid[r] = self.sid_of.setdefault(frozenset(self.c._ssets[r]), len(self.sid_of))
+        self.sid[r] = self.sid_of.setdefault(self.c._ssets.key(r), len(self.sid_of))
         heapq.heappush(self.heap, (int(self.c.size[r]), r))
         if self.window is not None:
-            self.window.merged(r, o)
+            self.window.merged(r, o, int(self.sid[r]))
 
 
 def alg1(prob: _Problem, stopper: _Stopper) -> _Traj:
@@ -70,17 +100,18 @@ def alg1(prob: _Problem, stopper: _Stopper) -> _Traj:
     priv, util = prob.l0(c.min_s_size()), c.utility()
     while c.n_clusters > 1:
         m = c.min_s_size()
-        pi = np.flatnonzero(c.active & (c.ssz == m)).tolist()
-        in_pi = set(pi)
+        pi = np.flatnonzero(c.active & (c.ssz == m))
+        in_pi = np.zeros(c.problem.n, dtype=bool)            # membership of Π (a bit per value, not a set)
+        in_pi[pi] = True
         merges = []
-        for x in pi:
-            if x not in in_pi or not c.active[x]:
+        for x in pi.tolist():
+            if not in_pi[x] or not c.active[x]:
                 continue
             y = partners.partner(x)
-            in_pi.discard(x)
+            in_pi[x] = False
             if y < 0:
                 continue
-            in_pi.discard(y)
+            in_pi[y] = False
             merges.append((x, y))
             r = c._merge(x, y)
             partners.merged(r, y if r == x else x)

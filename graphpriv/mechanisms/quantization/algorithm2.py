@@ -95,16 +95,19 @@ class _SmallestPairByCost:
     to the lowest pair index.
 
     Every cluster caches its best partner in another component (key: rounded cost, pair index) in a
-    heap. Invariant: every pair of Ψ has a key >= the smaller cached key of its two clusters, and a
-    cached key is either exact for its pair or (when the cached partner merged away or joined its
-    component: *stale*) a lower bound of the cluster's true best, so the smallest exact cached key is
-    eq. (8)'s pair. A merge makes only the new cluster's key exact (a pair with the new cluster is
-    covered by that key, so no other cluster has to look at it) and marks stale the clusters that
-    cached one of the two merged clusters (a reverse index) or a partner in the joined component
-    (found from the smaller of the two components, O(|X| log |X|) in all); stale keys are re-evaluated
-    lazily when they reach the top. A best partner is searched in a window of cluster minima
-    (:class:`~.value_window.ValueWindow`) for scalar centroid values, else over all clusters; the
-    singletons' first partners come from value order at once (:meth:`_init_scalar`).
+    heap, with the partner's generation (how many merges it has absorbed). Invariant: every pair of Ψ
+    has a key >= the smaller cached key of its two clusters, and a cached key is either exact for its
+    pair or (when the cached partner merged since, or joined the cluster's component: *stale*) a
+    lower bound of the cluster's true best, so the smallest exact cached key is eq. (8)'s pair. A merge
+    makes only the new cluster's key exact (a pair with the new cluster is covered by that key, so no
+    other cluster has to look at it); a key found stale when it reaches the top of the heap (its
+    partner died, changed generation or shares its component) is re-evaluated then, so a merge costs
+    O(log |X|) heap work plus the re-evaluations it causes, and no index of who cached whom is kept
+    (the lazy invalidation of fast agglomerative clustering, Müllner, *Modern hierarchical,
+    agglomerative clustering algorithms*, 2011, Section 3). A best partner is searched in a window of
+    cluster minima (:class:`~.value_window.ValueWindow`, which skips the clusters of the own component)
+    for scalar centroid values, else over all clusters; the singletons' first partners come from value
+    order at once (:meth:`_init_scalar`).
     """
 
     def __init__(self, c: Contraction):
@@ -113,17 +116,13 @@ class _SmallestPairByCost:
         self.comp = c.component_array()
         self.bp = np.full(n, -1, dtype=np.int64)
         self.bq = np.full(n, np.inf)
-        self.ver = np.zeros(n, dtype=np.int64)
-        self.stale = np.zeros(n, dtype=bool)
+        self.bgen = np.zeros(n, dtype=np.int64)          # generation of the cached partner when cached
+        self.gen = np.zeros(n, dtype=np.int64)           # merges a cluster has absorbed
+        self.ver = np.zeros(n, dtype=np.int64)           # heap entries of a cluster with an older version are dead
         self.heap: list = []
-        self.window = ValueWindow(c) if c.agg.fast else None
-        self.back: dict[int, set] = {}                   # partner -> clusters caching it
+        self.window = ValueWindow(c, self.comp) if c.agg.fast else None
         if not self._init_scalar():
             self._recompute(np.arange(n))
-        self.back = {}
-        for i, j in enumerate(self.bp.tolist()):
-            if j >= 0:
-                self.back.setdefault(j, set()).add(i)
         labels = self.comp.tolist()
         self.members: dict[int, list] = {}               # component label -> its clusters (merged ones dropped lazily)
         for i in range(n):
@@ -196,20 +195,16 @@ class _SmallestPairByCost:
         self.heap = heap
         return True
 
-    def _set(self, i: int, j: int, q: float) -> None:
-        old = int(self.bp[i])
-        if old >= 0:
-            self.back.get(old, set()).discard(i)
+    def _set(self, i: int, q: float, j: int) -> None:
         self.bp[i], self.bq[i] = j, q
         if j >= 0:
-            self.back.setdefault(j, set()).add(i)
-            heapq.heappush(self.heap, (q, min(i, j), max(i, j), i, int(self.ver[i])))
+            self.bgen[i] = self.gen[j]
+            heapq.heappush(self.heap, (q, i, j, i, self.ver[i]) if i < j else (q, j, i, i, self.ver[i]))
 
     def _recompute(self, idx: np.ndarray) -> None:
         if self.window is not None:
             for i in idx.tolist():
-                q, j = self.window.partner(i, self.comp)
-                self._set(i, j, q)
+                self._set(i, *self.window.partner(i))
             return
         act, comp, agg = self.c.active, self.comp, self.c.agg
         chunk = max(1, 2_000_000 // max(self.n, 1))
@@ -220,52 +215,43 @@ class _SmallestPairByCost:
             j = np.argmin(q, axis=1)
             qmin = q[np.arange(len(part)), j]
             for i, jj, qq in zip(part.tolist(), j.tolist(), qmin.tolist()):
-                self._set(i, jj if qq < np.inf else -1, qq)
+                self._set(i, qq, jj if qq < np.inf else -1)
 
     def best(self) -> tuple[int, int]:
-        act = self.c.active
+        act, comp, ver, gen, bp, bgen, heap = self.c.active, self.comp, self.ver, self.gen, self.bp, self.bgen, self.heap
         while True:
-            qq, lo, hi, i, v = heapq.heappop(self.heap)
-            if v != self.ver[i] or not act[i]:
+            qq, lo, hi, i, v = heapq.heappop(heap)
+            if v != ver[i] or not act[i]:
                 continue
-            if self.stale[i]:  # lazy re-evaluation: the true key is >= the cached one
-                self.stale[i] = False
-                self.ver[i] += 1
-                self._recompute(np.array([i]))
+            j = bp[i]
+            if not act[j] or gen[j] != bgen[i] or comp[j] == comp[i]:   # stale: the true key is >= the cached one
+                ver[i] += 1
+                if self.window is not None:
+                    self._set(i, *self.window.partner(i))
+                else:
+                    self._recompute(np.array([i]))
                 continue
-            if self.bp[i] >= 0 and self.bq[i] == qq:
-                self.joining = (int(self.comp[lo]), int(self.comp[hi]))
-                return lo, hi
+            self.joining = (int(comp[lo]), int(comp[hi]))
+            return lo, hi
 
     def merged(self, r: int, o: int) -> None:
         """Clusters r and o (of the pair :meth:`best` returned) merged into r."""
-        comp, bp, stale, back = self.comp, self.bp, self.stale, self.back
-        act = self.c.active
+        A = int(self.comp[r])
         if self.window is not None:
-            self.window.merged(r, o)
-        A = int(comp[r])
+            self.window.merged(r, o, A)
         gone = self.joining[0] if self.joining[1] == A else self.joining[1]   # the label that disappeared
         moved = self.members.pop(gone)
         self.members[A].extend(moved)
-        marked = back.pop(r, set()) | back.pop(o, set())
-        for i in moved:                                   # pairs inside the joined component
-            if act[i]:
-                j = int(bp[i])
-                if j >= 0 and comp[j] == A:
-                    marked.add(i)
-                for k in back.get(i, ()):
-                    if comp[k] == A:
-                        marked.add(k)
-        for i in marked:
-            if act[i] and i != r:
-                stale[i] = True
+        if self.window is not None:
+            self.window.relabel(moved, A)
+        self.gen[r] += 1
         for x in (r, o):
-            if bp[x] >= 0:
-                back.get(int(bp[x]), set()).discard(x)
-            bp[x] = -1
+            self.bp[x] = -1
             self.ver[x] += 1
-            stale[x] = False
-        self._recompute(np.array([r]))
+        if self.window is not None:
+            self._set(r, *self.window.partner(r))
+        else:
+            self._recompute(np.array([r]))
 
 
 def alg2_u2(prob: _Problem, stopper: _Stopper) -> _Traj:

@@ -49,7 +49,7 @@ class _Aggregates:
             self.sm = V.copy()
             self.mn = V.copy()
             self.mx = V.copy()
-        self.members = {i: [i] for i in range(self.n)}
+        self.members = {} if self.fast else {i: [i] for i in range(self.n)}   # member codes (other settings)
         self.dbar = np.zeros(self.n) if self.fast else np.array([ub.cluster_cost([i]) for i in range(self.n)])
 
     def pair_costs(self, I, J=None) -> np.ndarray:
@@ -98,6 +98,80 @@ class _Aggregates:
             d = self.ub.cluster_cost(self.members[r])
         self.dbar[r] = d
         return d
+
+
+class _SSets:
+    """The S-sets [[S|𝒳]] of the clusters, compactly: a cluster that never merged reads its public
+    value's sensitive codes from the range's CSC arrays; a merged cluster keeps a sorted tuple of codes
+    (a set once it holds more than :attr:`SMALL`, so that growing it by a small cluster costs the small
+    one; a set of at most two codes is kept as its integer key, :meth:`key`). No per-value Python
+    object, so 10^6 public values cost the two arrays the problem already has.
+    """
+
+    SMALL = 8
+
+    def __init__(self, ptr: np.ndarray, idx: np.ndarray, n_s: int):
+        self.ptr, self.idx, self.radix = ptr, idx, n_s + 1
+        self.merged: dict[int, Any] = {}
+
+    def __getitem__(self, i: int):
+        """The S-set of cluster ``i`` (a tuple, sorted, or a set)."""
+        s = self.merged.get(i)
+        if s is None:
+            return tuple(self.idx[self.ptr[i]:self.ptr[i + 1]].tolist())
+        if type(s) is int:                      # at most two codes, stored as their key
+            a, b = divmod(s, self.radix)
+            return (a - 1,) if not b else (a - 1, b - 1)
+        return s
+
+    def merge(self, r: int, o: int) -> int:
+        """Cluster ``o`` joins ``r``: r's S-set becomes the union; return its size."""
+        a, b = self[r], self[o]
+        self.merged.pop(o, None)
+        if type(a) is tuple and type(b) is tuple and len(a) + len(b) <= self.SMALL:
+            if len(a) == 1 and len(b) == 1:
+                u = a if a[0] == b[0] else ((a[0], b[0]) if a[0] < b[0] else (b[0], a[0]))
+            else:
+                u = tuple(sorted(set(a).union(b)))
+            if len(u) <= 2:                     # kept as its key (one int object, shared with the key's users)
+                self.merged[r] = (u[0] + 1) * self.radix + (u[1] + 1 if len(u) == 2 else 0)
+                return len(u)
+        else:
+            if type(b) is set and (type(a) is not set or len(b) > len(a)):
+                a, b = b, a
+            u = a if type(a) is set else set(a)
+            u.update(b)
+        self.merged[r] = u
+        return len(u)
+
+    def key(self, i: int):
+        """A hashable key equal for equal S-sets: an int for at most two codes, else the sorted tuple."""
+        s = self.merged.get(i)
+        if type(s) is int:
+            return s
+        s = self[i]
+        n = len(s)
+        if n <= 2:
+            s = sorted(s) if type(s) is set else s
+            return (s[0] + 1) * self.radix + (s[1] + 1 if n == 2 else 0)
+        return tuple(sorted(s)) if type(s) is set else s     # a tuple: a fifth of a frozenset's memory
+
+    def row_keys(self) -> tuple[np.ndarray, list]:
+        """Keys (:meth:`key`) of the never-merged values: an int64 array (-1 where a value has more
+        than two codes) and the keys of those longer rows as (value, key) pairs."""
+        deg = np.diff(self.ptr)
+        keys = np.full(len(deg), -1, dtype=np.int64)
+        one = deg == 1
+        keys[one] = (self.idx[self.ptr[:-1][one]].astype(np.int64) + 1) * self.radix
+        two = deg == 2
+        keys[two] = (self.idx[self.ptr[:-1][two]].astype(np.int64) + 1) * self.radix + self.idx[self.ptr[:-1][two] + 1] + 1
+        return keys, [(i, self.key(i)) for i in np.flatnonzero(deg > 2).tolist()]
+
+    def copy(self) -> "_SSets":
+        new = _SSets.__new__(_SSets)
+        new.ptr, new.idx, new.radix = self.ptr, self.idx, self.radix
+        new.merged = {k: set(v) if type(v) is set else v for k, v in self.merged.items()}
+        return new
 
 
 class Contraction:
@@ -191,14 +265,16 @@ class Contraction:
         self.csize = np.bincount(prob.comp0, minlength=prob.n_comp0).astype(np.int64).tolist()
         self.n_components = prob.n_comp0
         self.max_size = 1 if n else 0
-        self._smin = [(int(s), i) for i, s in enumerate(self.ssz.tolist())]
-        heapq.heapify(self._smin)
+        # clusters per S-set size: a merged S-set is at least as large as both parts, so the smallest
+        # size present only grows and a pointer finds it (no heap of |X| entries)
+        self._ssz_count = np.bincount(self.ssz, minlength=2) if n else np.zeros(2, dtype=np.int64)
+        self._smin_at = 0
         self.is_distortion = isinstance(prob.ub, _BoundU2) or not hasattr(prob.ub, "value_from_max_size")
         self.agg = _Aggregates(prob) if self.is_distortion else None
         self._dver = np.zeros(n, dtype=np.int64)
         self._dheap = [(-float(d), i, 0) for i, d in enumerate(self.agg.dbar.tolist())] if self.is_distortion else []
         heapq.heapify(self._dheap)
-        self._ssets: dict[int, set] | None = None
+        self._ssets: _SSets | None = None
         self._comp: np.ndarray | None = None
         self.history: list[tuple] = [()]
         self._rec = [(self.min_s_size(), self.n_components, self.utility(), n)] if n else []
@@ -276,13 +352,21 @@ class Contraction:
         return sorted(groups.values(), key=lambda g: min(self._index[x] for x in g))
 
     # ------------------------------------------------------------------ S-sets
-    def _track_ssets(self) -> dict:
+    def _track_ssets(self) -> _SSets:
         if self._ssets is None:
             p = self.problem
-            ss: dict[int, set] = {}
+            ss = _SSets(p.s_ptr, p.s_idx, p.n_s)
             find = self._uf.find
-            for i in range(p.n):
-                ss.setdefault(find(i), set()).update(p.s_idx[p.s_ptr[i]:p.s_ptr[i + 1]].tolist())
+            for i in np.flatnonzero(self.active & (self.size > 1)).tolist():
+                ss.merged[i] = set()            # a cluster merged before the S-sets were kept
+            if ss.merged:
+                for i in range(p.n):
+                    r = find(i)
+                    if r in ss.merged:
+                        ss.merged[r].update(p.s_idx[p.s_ptr[i]:p.s_ptr[i + 1]].tolist())
+                for r, s in ss.merged.items():
+                    if len(s) <= ss.SMALL:
+                        ss.merged[r] = tuple(sorted(s))
             self._ssets = ss
         return self._ssets
 
@@ -292,12 +376,11 @@ class Contraction:
 
     def min_s_size(self) -> int:
         """min_𝒳 |[[S|𝒳]]| (the L0 term)."""
-        h = self._smin
-        while True:
-            s, i = h[0]
-            if self.active[i] and self.ssz[i] == s:
-                return s
-            heapq.heappop(h)
+        cnt, k = self._ssz_count, self._smin_at
+        while not cnt[k]:
+            k += 1
+        self._smin_at = k
+        return k
 
     # ------------------------------------------------------------------ measures
     def privacy(self, measure: str = "L0") -> float:
@@ -364,7 +447,8 @@ class Contraction:
         """Φ(Q) of Section V-A: pairs (a, b), a < b, of clusters with different S-sets [[S|𝒳]]."""
         ss = self._track_ssets()
         ids = self.clusters().tolist()
-        return [(a, b) for k, a in enumerate(ids) for b in ids[k + 1:] if ss[a] != ss[b]]
+        key = {i: ss.key(i) for i in ids}
+        return [(a, b) for k, a in enumerate(ids) for b in ids[k + 1:] if key[a] != key[b]]
 
     # ------------------------------------------------------------------ merging
     def merge(self, a: Any, b: Any) -> int:
@@ -414,15 +498,16 @@ class Contraction:
         self.size[r] = s
         if s > self.max_size:
             self.max_size = s
+        cnt = self._ssz_count
+        cnt[self.ssz[r]] -= 1
+        cnt[self.ssz[o]] -= 1
         if self._ssets is not None:
-            big, small = (r, o) if len(self._ssets[r]) >= len(self._ssets[o]) else (o, r)
-            merged = self._ssets.pop(big)
-            merged |= self._ssets.pop(small)
-            self._ssets[r] = merged
-            self.ssz[r] = len(merged)
+            self.ssz[r] = self._ssets.merge(r, o)
         else:  # different components: disjoint S-sets
             self.ssz[r] += self.ssz[o]
-        heapq.heappush(self._smin, (int(self.ssz[r]), r))
+        if self.ssz[r] >= len(cnt):
+            self._ssz_count = cnt = np.concatenate([cnt, np.zeros(max(len(cnt), int(self.ssz[r]) + 1 - len(cnt)), dtype=cnt.dtype)])
+        cnt[self.ssz[r]] += 1
         if ca != cb:
             size_a, size_b = self.csize[ca], self.csize[cb]
             root = self._cuf.union(ca, cb)
@@ -507,8 +592,8 @@ class Contraction:
             setattr(new, name, getattr(self, name).copy())
         new._uf, new._cuf = _UnionFind(0), _UnionFind(0)
         new._uf.parent, new._cuf.parent = list(self._uf.parent), list(self._cuf.parent)
-        new.csize, new._smin, new._dheap = list(self.csize), list(self._smin), list(self._dheap)
-        new._ssets = None if self._ssets is None else {k: set(v) for k, v in self._ssets.items()}
+        new.csize, new._ssz_count, new._dheap = list(self.csize), self._ssz_count.copy(), list(self._dheap)
+        new._ssets = None if self._ssets is None else self._ssets.copy()
         new._comp = None if self._comp is None else self._comp.copy()
         if self._comp is not None:
             new._comp_slots = {k: list(v) for k, v in self._comp_slots.items()}   # slot arrays are never changed

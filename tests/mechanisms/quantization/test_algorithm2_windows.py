@@ -51,8 +51,9 @@ def _index(jr, vals, utility, window: bool):
     n = prob.n
     ix.c, ix.n, ix.comp = c, n, c.component_array()
     ix.bp, ix.bq = np.full(n, -1, dtype=np.int64), np.full(n, np.inf)
-    ix.ver, ix.stale, ix.heap = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=bool), []
-    ix.window, ix.back = None, {}
+    ix.ver, ix.gen, ix.bgen = (np.zeros(n, dtype=np.int64) for _ in range(3))
+    ix.heap = []
+    ix.window = None
     ix._recompute(np.arange(n))
     return ix
 
@@ -127,7 +128,6 @@ def test_algorithm1_window_partner_equals_full_scan(inst, squared, data):
     prob = _Problem(jr, "L0", ut, vals, 2)
     c = Contraction._from_problem(prob)
     partners = algorithm1._Partners(c)
-    partners.window.compact_min = 2                       # compact often, so the compacted order is checked too
     while c.n_clusters > 1:
         act = np.flatnonzero(c.active)
         for x in act.tolist():
