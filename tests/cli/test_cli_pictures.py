@@ -212,6 +212,8 @@ def test_pictures_guard_removes_partial_files_and_shows_a_bar(tmp_path, capsys, 
     is not swallowed; on a terminal a bar counts the pictures instead of the lines."""
     from graphpriv.cli.pictures import Pictures, reason_of
 
+    caplog.set_level(logging.INFO, logger="graphpriv.cli")   # whatever earlier tests left the CLI loggers at
+    caplog.set_level(logging.INFO, logger="graphpriv")
     pics = Pictures(tmp_path, 3, bar=True)
 
     def half_written():
