@@ -259,3 +259,16 @@ def test_landing_page_names_the_papers_and_explains_the_concepts():
     for concept in ("Joint range", "G_X", "H0", "I0", "L0", "B0", "k", "I\\*", "U1", "U2", "λ", "L"):
         assert f"* **{concept}" in text, concept
     assert "../figures/concepts_overview.png" in text and (ROOT / "figures" / "concepts_overview.png").is_file()
+
+
+def test_getting_started_python_runs():
+    """The Python on the getting-started page runs as written, and its partition round trip holds."""
+    blocks = re.findall(r"^```python\n(.*?)^```", (DOCS / "getting_started.md").read_text(encoding="utf-8"),
+                        flags=re.S | re.M)
+    assert len(blocks) >= 2
+    namespace: dict = {}
+    for block in blocks:
+        exec(compile(block, "getting_started.md", "exec"), namespace)
+    gp = namespace["gp"]
+    assert namespace["q"] == gp.agglomerate(namespace["jr"], "I*", 0.3).quantization
+    assert namespace["release"].transform(["x1", "x2", "x6"]) == ["{x1, x3, x7}", "{x2, x5}", "{x4, x6}"]
