@@ -19,7 +19,7 @@ import numpy as np
 from ..errors import InputTypeError
 from ..ranges import JointRange
 from .graphs import _tint, styled
-from .labels import cluster_label, elide, hierarchy_order, label_key, number_format
+from .labels import cluster_label, elide, hierarchy_order, label_key, label_ranks, number_format
 from .merges import merge_events, status_color, step_title
 from .style import PAGE_WIDTH, ROLE, axes_or_new, component_color
 
@@ -151,8 +151,7 @@ def matrix_bands(trace, jr: JointRange | None = None, t: int | None = None, *, o
         o = hierarchy_order(trace)
         return MatrixBands(order=o, cluster=cl[o], component=comp[o], cluster_bounds=_runs(cl[o]),
                            component_bounds=_runs(comp[o]))
-    rank = np.empty(n, dtype=np.int64)
-    rank[sorted(range(n), key=lambda i: label_key(labels[i]))] = np.arange(n)
+    rank = label_ranks(labels)
     # smallest value rank of each cluster and of each component
     cl_min = np.full(n, n, dtype=np.int64)
     np.minimum.at(cl_min, cl, rank)
