@@ -663,35 +663,34 @@ def _pair_badges(ax, b, merged_bands, joined_bands, band_l, band_r, ppu, h_pts, 
     w_pts = _axes_points(ax)[0]
     fs = 5.5
     row_h = fs * 1.45 / h_pts
-    levels = 0
-    right_edge: list[float] = [-np.inf, -np.inf]   # per row, the right end (points) of its last badge
-    placed = []
-    shown_pairs = 0
-    for k in sorted(merged_bands, key=lambda k: (k not in joined_bands, min(merged_bands[k]))):
-        if len(placed) >= BADGE_MAX:
-            break
-        nums = merged_bands[k]
-        text = ",".join(map(str, nums[:3])) + ("…" if len(nums) > 3 else "")
-        xc = (band_l[k] + band_r[k]) / 2
-        half = 0.5 * fs * (0.62 * len(text) + 0.5)
-        left_pts = xc * ppu - half
-        level = next((r for r in range(2) if right_edge[r] + 1.0 <= left_pts), None)
-        if level is None or xc * ppu + half > w_pts - 58:   # room for "+N more" at the right end
-            continue
-        placed.append((xc, level, text, k))
-        shown_pairs += len(nums)
-        levels = max(levels, level + 1)
-        right_edge[level] = xc * ppu + half
-    # right edges were kept per row in placing order, not left to right: re-check overlaps left to right
-    final = []
-    last = [-np.inf, -np.inf]
-    for xc, level, text, k in sorted(placed):
-        half = 0.5 * fs * (0.62 * len(text) + 0.5)
-        if last[level] + 1.0 > xc * ppu - half:
-            shown_pairs -= len(merged_bands[k])
-            continue
-        last[level] = xc * ppu + half
-        final.append((xc, level, text))
+    order = sorted(merged_bands, key=lambda k: (k not in joined_bands, min(merged_bands[k])))
+
+    def place(reserve: float):
+        rows: list[list[tuple[float, float]]] = [[], []]   # per row, the badges' extents in points
+        out = []
+        for k in order:
+            if len(out) >= BADGE_MAX:
+                break
+            nums = merged_bands[k]
+            text = ",".join(map(str, nums[:3])) + ("…" if len(nums) > 3 else "")
+            xc = (band_l[k] + band_r[k]) / 2
+            half = 0.5 * fs * (0.62 * len(text) + 0.5)
+            lo, hi = xc * ppu - half, xc * ppu + half
+            if hi > w_pts - reserve:
+                continue
+            level = next((r for r in range(2) if all(hi + 1.0 <= a or lo >= b + 1.0 for a, b in rows[r])), None)
+            if level is None:
+                continue
+            rows[level].append((lo, hi))
+            out.append((xc, level, text, k))
+        return out
+
+    placed = place(0.0)
+    if sum(len(merged_bands[k]) for *_, k in placed) < n_events:   # some left out: room for "+N more" at the right
+        placed = place(58.0)
+    shown_pairs = sum(len(merged_bands[k]) for *_, k in placed)
+    levels = max((level + 1 for _, level, _, _ in placed), default=1)
+    for xc, level, text, _ in placed:
         ax.text(xc, y0 + 0.005 + level * row_h, text, ha="center", va="bottom", fontsize=fs, color="white", zorder=5,
                 transform=ax.get_xaxis_transform(), clip_on=False, gid="graphpriv-pair-badge",
                 bbox=dict(boxstyle="round,pad=0.12", facecolor=ROLE["merge"], edgecolor="none"))
