@@ -36,7 +36,7 @@ BADGE_MAX = 12
 FOCUS_NEIGHBOURS = 2
 FOCUS_NEIGHBOUR_COLUMNS = 8
 #: Merged clusters outlined at most; a step that merged more has them marked by ticks over the matrix (outlines
-#: of most bands side by side would read as one solid block).
+#: of most bands side by side would read as one solid block), as is a cluster narrower than 3 pt.
 OUTLINE_MAX = 24
 
 
@@ -488,7 +488,7 @@ def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, t
     for k in merged_bands:
         x0, x1 = band_l[k], band_r[k]
         w = (x1 - x0) * ppu
-        if few and w >= 6.0:
+        if few and w >= 3.0:
             lw = min(1.3, w / 3.0)
             inset = 0.5 * lw / ppu   # the stroke stays inside the band
             rect = Rectangle((x0 + inset, -0.5), x1 - x0 - 2 * inset, R, fill=False, edgecolor=ROLE["merge"], linewidth=lw,
@@ -507,7 +507,8 @@ def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, t
     badges = _pair_badges(ax, b, merged_bands, joined_bands, band_l, band_r, ppu, h_pts, len(events), strip_y0)
     if badges:
         strip_y0 = badges
-    if anonymity is not True and anonymity is not False and anonymity is not None:
+    if (anonymity is not True and anonymity is not False and anonymity is not None
+            and any(len(m) > 1 for m in trace.step_merges)):
         # the strip is an axes of the caller's layout: reserve the room of two rows of badges at every step, so
         # the frames of an animation (one layout for all) and the panels of a trace line up
         ax.text(0.0, 1.04 + 2 * 5.5 * 1.45 / h_pts, "0", fontsize=5.5, color="none", transform=ax.transAxes,
