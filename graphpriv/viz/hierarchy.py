@@ -116,9 +116,19 @@ def plot_merge_hierarchy(trace, t: int | None = None, ax=None, *, labels: bool |
     ic = np.column_stack([x[left], x[left], x[right], x[right]])
     dc = np.column_stack([node_h[left], heights, heights, node_h[right]])
     segs = np.stack([ic, dc], axis=-1)
+    inside = _inside_one_unit(align, leaves, left, right, n)
     by_colour: dict[str, list[int]] = {}
+    stems: list[int] = []
     for i, c in zip(real.tolist(), cols):
+        if inside[n + i] and c != ROLE["merge"]:   # a subtree within one collapsed unit: drawn as one stem
+            continue
         by_colour.setdefault(c, []).append(i)
+        stems.extend(k for k in (int(left[i]), int(right[i])) if k >= n and inside[k] and node_h[k] > 0)
+    roots = _final_roots(Z, n, T)
+    stems.extend(int(r) for r in roots if r >= n and inside[r])   # contracted subtrees left at the end
+    if stems:   # the contracted subtrees: a stem from the leaves to the height of their top join
+        ax.add_collection(LineCollection([[(x[k], 0.0), (x[k], node_h[k])] for k in stems], colors="#8c8c8c",
+                                         linewidths=0.6, zorder=1.5, gid="graphpriv-contracted"), autolim=False)
     for c, rows in by_colour.items():   # one collection per colour role, not one artist per link
         merged = c == ROLE["merge"]
         ax.add_collection(LineCollection(segs[rows], colors=c, linewidths=1.6 if merged else 0.8, zorder=3 if merged else 2,
@@ -126,7 +136,6 @@ def plot_merge_hierarchy(trace, t: int | None = None, ax=None, *, labels: bool |
     ax.graphpriv_dendrogram = {"leaves": leaves.tolist(), "icoord": ic[real].tolist(), "dcoord": dc[real].tolist(),
                                "color_list": cols}
     # the joins that only complete the tree, collapsed into one thin bracket over the clusters left at the end
-    roots = _final_roots(Z, n, T)
     top = T - 0.5 + 0.3
     if len(roots) > 1:
         rx = x[roots]
@@ -219,6 +228,27 @@ def plot_merge_hierarchy(trace, t: int | None = None, ax=None, *, labels: bool |
         ax.set_title(title, fontsize=8, color=status_color(trace, t))
     ax.graphpriv_status = step_status(trace, t)
     return ax
+
+
+def _inside_one_unit(align, leaves, left, right, n: int) -> np.ndarray:
+    """For every node (leaves, then linkage rows): True when all its leaves lie in one collapsed drawing unit of
+    a focus + context layout (several columns share it), so its links are narrower than a unit and are not drawn."""
+    m = len(left)
+    if align is None or not getattr(align, "collapsed", False):
+        return np.zeros(n + m, dtype=bool)
+    unit = np.asarray(align.unit)
+    sizes = np.diff(np.asarray(align.unit_start))
+    u = np.empty(n + m, dtype=np.int64)
+    u[np.asarray(leaves)] = unit
+    same = np.zeros(n + m, dtype=bool)
+    same[:n] = True
+    for i in range(m):
+        a, b = left[i], right[i]
+        same[n + i] = same[a] and same[b] and u[a] == u[b]
+        u[n + i] = u[a]
+    out = same & (sizes[u] > 1)
+    out[:n] = False
+    return out
 
 
 def _own_layout(trace, t: int, leaves):

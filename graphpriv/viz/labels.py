@@ -50,17 +50,48 @@ def hierarchy_linkage(trace) -> np.ndarray:
     >>> Z[:, 2].tolist() == gp.agglomerate(jr, "I*", 0.3).trace.to_linkage()[:, 2].tolist()
     True
     """
+    for obj, Z in _LINKAGE_CACHE:   # the views of one trace (every frame of an animation) share it
+        if obj is trace:
+            return Z.copy()
     Z = trace.to_linkage().copy()
     labels = trace.public_labels
     n = len(labels)
-    rank = np.empty(n, dtype=np.int64)
-    rank[sorted(range(n), key=lambda i: label_key(labels[i]))] = np.arange(n)
+    rank = label_ranks(labels)
     low = np.concatenate([rank, np.zeros(max(n - 1, 0), dtype=np.int64)])
     for i, (a, b) in enumerate(Z[:, :2].astype(np.int64).tolist()):
         if low[a] > low[b]:
             Z[i, 0], Z[i, 1] = b, a
         low[n + i] = min(low[a], low[b])
-    return Z
+    _LINKAGE_CACHE.insert(0, (trace, Z))
+    del _LINKAGE_CACHE[2:]
+    return Z.copy()
+
+
+_LINKAGE_CACHE: list = []   # [(trace, linkage)] of the last traces drawn
+_RANK_CACHE: list = []      # [(labels, ranks)]
+
+
+def label_ranks(labels) -> np.ndarray:
+    """Rank of every label in :func:`label_key` order (0 for the first), computed once per labels object (a
+    trace's ``public_labels``: every view and every frame of an animation of 10^4 text values sorts them once).
+
+    Examples
+    --------
+    >>> from graphpriv.viz.labels import label_ranks
+    >>> label_ranks(("x10", "x2", "x1")).tolist()
+    [2, 1, 0]
+    """
+    for obj, rank in _RANK_CACHE:
+        if obj is labels:
+            return rank
+    n = len(labels)
+    rank = np.empty(n, dtype=np.int64)
+    rank[sorted(range(n), key=lambda i: label_key(labels[i]))] = np.arange(n)
+    if isinstance(labels, tuple):   # immutable: safe to keep
+        rank.setflags(write=False)
+        _RANK_CACHE.insert(0, (labels, rank))
+        del _RANK_CACHE[4:]
+    return rank
 
 
 def hierarchy_order(trace) -> np.ndarray:
@@ -182,6 +213,22 @@ def wrap_label(text: str, width: int, lines: int) -> str:
 _UNIVERSE_CACHE: list = []   # [(universe object, sorted label keys)], the last few universes seen
 
 
+_RANK_OF: list = []   # [(universe, {label: rank})]
+
+
+def _universe_rank(universe) -> dict | None:
+    """{label: rank in label_key order} of a tuple of labels, computed once per tuple (None for other types)."""
+    if not isinstance(universe, tuple):
+        return None
+    for obj, pos in _RANK_OF:
+        if obj is universe:
+            return pos
+    pos = dict(zip(universe, label_ranks(universe).tolist()))
+    _RANK_OF.insert(0, (universe, pos))
+    del _RANK_OF[2:]
+    return pos
+
+
 def _sorted_keys(universe) -> list:
     for obj, keys in _UNIVERSE_CACHE:
         if obj is universe:
@@ -229,7 +276,12 @@ def cluster_label(members, universe=None, *, max_members: int = 4, math: bool = 
     >>> cluster_label(["x3", "x1"], math=True)
     '$x_{13}$'
     """
-    ms = sort_labels(set(members))
+    members = set(members)
+    pos = _universe_rank(universe) if universe is not None and len(members) > 16 else None
+    if pos is not None and all(m in pos for m in members):   # big clusters: sort by the universe's cached ranks
+        ms = sorted(members, key=pos.__getitem__)
+    else:
+        ms = sort_labels(members)
     if not ms:
         return "{}"
     if fmt is not None or max_chars is not None:
@@ -259,6 +311,9 @@ def _contiguous(ms: list, universe) -> bool:
     (binary search in the universe's sorted keys, computed once per universe)."""
     import bisect
 
+    pos = _universe_rank(universe)
+    if pos is not None and len(pos) == len(universe) and all(m in pos for m in ms):   # distinct labels
+        return pos[ms[-1]] - pos[ms[0]] + 1 == len(ms)
     keys = _sorted_keys(universe)
     inside = bisect.bisect_right(keys, label_key(ms[-1])) - bisect.bisect_left(keys, label_key(ms[0]))
     return inside == len(ms)

@@ -19,7 +19,7 @@ import numpy as np
 from ..errors import InputTypeError
 from ..ranges import JointRange
 from .graphs import _tint, styled
-from .labels import cluster_label, elide, hierarchy_order, label_key, number_format
+from .labels import cluster_label, elide, hierarchy_order, label_key, label_ranks, number_format
 from .merges import merge_events, status_color, step_title
 from .style import PAGE_WIDTH, ROLE, axes_or_new, component_color
 
@@ -36,7 +36,7 @@ BADGE_MAX = 12
 FOCUS_NEIGHBOURS = 2
 FOCUS_NEIGHBOUR_COLUMNS = 8
 #: Merged clusters outlined at most; a step that merged more has them marked by ticks over the matrix (outlines
-#: of most bands side by side would read as one solid block).
+#: of most bands side by side would read as one solid block), as is a cluster narrower than 3 pt.
 OUTLINE_MAX = 24
 
 
@@ -151,8 +151,7 @@ def matrix_bands(trace, jr: JointRange | None = None, t: int | None = None, *, o
         o = hierarchy_order(trace)
         return MatrixBands(order=o, cluster=cl[o], component=comp[o], cluster_bounds=_runs(cl[o]),
                            component_bounds=_runs(comp[o]))
-    rank = np.empty(n, dtype=np.int64)
-    rank[sorted(range(n), key=lambda i: label_key(labels[i]))] = np.arange(n)
+    rank = label_ranks(labels)
     # smallest value rank of each cluster and of each component
     cl_min = np.full(n, n, dtype=np.int64)
     np.minimum.at(cl_min, cl, rank)
@@ -489,7 +488,7 @@ def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, t
     for k in merged_bands:
         x0, x1 = band_l[k], band_r[k]
         w = (x1 - x0) * ppu
-        if few and w >= 6.0:
+        if few and w >= 3.0:
             lw = min(1.3, w / 3.0)
             inset = 0.5 * lw / ppu   # the stroke stays inside the band
             rect = Rectangle((x0 + inset, -0.5), x1 - x0 - 2 * inset, R, fill=False, edgecolor=ROLE["merge"], linewidth=lw,
@@ -508,7 +507,8 @@ def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, t
     badges = _pair_badges(ax, b, merged_bands, joined_bands, band_l, band_r, ppu, h_pts, len(events), strip_y0)
     if badges:
         strip_y0 = badges
-    if anonymity is not True and anonymity is not False and anonymity is not None:
+    if (anonymity is not True and anonymity is not False and anonymity is not None
+            and any(len(m) > 1 for m in trace.step_merges)):
         # the strip is an axes of the caller's layout: reserve the room of two rows of badges at every step, so
         # the frames of an animation (one layout for all) and the panels of a trace line up
         ax.text(0.0, 1.04 + 2 * 5.5 * 1.45 / h_pts, "0", fontsize=5.5, color="none", transform=ax.transAxes,
@@ -664,35 +664,34 @@ def _pair_badges(ax, b, merged_bands, joined_bands, band_l, band_r, ppu, h_pts, 
     w_pts = _axes_points(ax)[0]
     fs = 5.5
     row_h = fs * 1.45 / h_pts
-    levels = 0
-    right_edge: list[float] = [-np.inf, -np.inf]   # per row, the right end (points) of its last badge
-    placed = []
-    shown_pairs = 0
-    for k in sorted(merged_bands, key=lambda k: (k not in joined_bands, min(merged_bands[k]))):
-        if len(placed) >= BADGE_MAX:
-            break
-        nums = merged_bands[k]
-        text = ",".join(map(str, nums[:3])) + ("…" if len(nums) > 3 else "")
-        xc = (band_l[k] + band_r[k]) / 2
-        half = 0.5 * fs * (0.62 * len(text) + 0.5)
-        left_pts = xc * ppu - half
-        level = next((r for r in range(2) if right_edge[r] + 1.0 <= left_pts), None)
-        if level is None or xc * ppu + half > w_pts - 58:   # room for "+N more" at the right end
-            continue
-        placed.append((xc, level, text, k))
-        shown_pairs += len(nums)
-        levels = max(levels, level + 1)
-        right_edge[level] = xc * ppu + half
-    # right edges were kept per row in placing order, not left to right: re-check overlaps left to right
-    final = []
-    last = [-np.inf, -np.inf]
-    for xc, level, text, k in sorted(placed):
-        half = 0.5 * fs * (0.62 * len(text) + 0.5)
-        if last[level] + 1.0 > xc * ppu - half:
-            shown_pairs -= len(merged_bands[k])
-            continue
-        last[level] = xc * ppu + half
-        final.append((xc, level, text))
+    order = sorted(merged_bands, key=lambda k: (k not in joined_bands, min(merged_bands[k])))
+
+    def place(reserve: float):
+        rows: list[list[tuple[float, float]]] = [[], []]   # per row, the badges' extents in points
+        out = []
+        for k in order:
+            if len(out) >= BADGE_MAX:
+                break
+            nums = merged_bands[k]
+            text = ",".join(map(str, nums[:3])) + ("…" if len(nums) > 3 else "")
+            xc = (band_l[k] + band_r[k]) / 2
+            half = 0.5 * fs * (0.62 * len(text) + 0.5)
+            lo, hi = xc * ppu - half, xc * ppu + half
+            if hi > w_pts - reserve:
+                continue
+            level = next((r for r in range(2) if all(hi + 1.0 <= a or lo >= b + 1.0 for a, b in rows[r])), None)
+            if level is None:
+                continue
+            rows[level].append((lo, hi))
+            out.append((xc, level, text, k))
+        return out
+
+    placed = place(0.0)
+    if sum(len(merged_bands[k]) for *_, k in placed) < n_events:   # some left out: room for "+N more" at the right
+        placed = place(58.0)
+    shown_pairs = sum(len(merged_bands[k]) for *_, k in placed)
+    levels = max((level + 1 for _, level, _, _ in placed), default=1)
+    for xc, level, text, _ in placed:
         ax.text(xc, y0 + 0.005 + level * row_h, text, ha="center", va="bottom", fontsize=fs, color="white", zorder=5,
                 transform=ax.get_xaxis_transform(), clip_on=False, gid="graphpriv-pair-badge",
                 bbox=dict(boxstyle="round,pad=0.12", facecolor=ROLE["merge"], edgecolor="none"))

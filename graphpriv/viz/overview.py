@@ -27,7 +27,8 @@ def draw_merge_view(fig, trace, jr, t: int) -> dict:
     order (:func:`graphpriv.viz.hierarchy_order`): every leaf of the tree sits under its matrix column. The
     component graph and the hierarchy's legend take the narrow column on the right.
     """
-    gs = fig.add_gridspec(3, 2, height_ratios=[0.32, 1.3, 1.0], width_ratios=[1, 0.26])
+    # a trace of a few steps has a low tree: its panel gets less height
+    gs = fig.add_gridspec(3, 2, height_ratios=[0.32, 1.3, 1.0 if len(trace) > 4 else 0.6], width_ratios=[1, 0.26])
     top = fig.add_subplot(gs[0, 0])
     m = fig.add_subplot(gs[1, 0])
     h = fig.add_subplot(gs[2, 0])

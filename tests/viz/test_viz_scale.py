@@ -109,7 +109,12 @@ def _check_hierarchy(h, trace):
     assert not grey
     T = len(trace)
     drawn = sum(len(c.get_segments()) for c in h.collections if c.get_gid() in ("graphpriv-links", "graphpriv-links-merged"))
-    assert drawn == int((trace.to_linkage()[:, 2] < T).sum())     # one segment per merge the mechanism made
+    made = int((trace.to_linkage()[:, 2] < T).sum())
+    contracted = [c for c in h.collections if c.get_gid() == "graphpriv-contracted"]
+    if contracted:   # subtrees inside one collapsed unit of columns drawn as stems: fewer links, never more
+        assert drawn < made
+    else:            # one segment per merge the mechanism made
+        assert drawn == made
 
 
 @pytest.mark.parametrize("text", [False, True], ids=["numeric", "text"])
