@@ -247,7 +247,12 @@ _TOOLTIP = """<div style="max-width:460px;font-size:12px">
 
 
 def _elide(text: str, k: int) -> str:
-    return text if len(text) <= k else text[:k - 1] + "…"
+    """``text`` in at most ``k`` characters: its start and its end around an ellipsis (labels that share a
+    prefix stay apart)."""
+    if len(text) <= k:
+        return text
+    head = (k - 1) // 2
+    return text[:head] + "…" + text[len(text) - (k - 1 - head):]
 
 
 def _arrays(d: dict) -> dict:
