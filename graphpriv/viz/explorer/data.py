@@ -261,7 +261,7 @@ def explorer_data(trace, jr, *, top: int = 5, utility=None, values=None) -> dict
         "meta": {
             "objective": trace.objective, "utility": trace.utility, "lam": _num(trace.lam), "base": _num(trace.base),
             "returned": int(trace.returned), "n_public": n, "n_sensitive": len(s_labels), "n_steps": T,
-            "n_pairs": int(len(rows)),
+            "n_pairs": len(rows),
             "algorithm": str(trace.info.get("algorithm", trace.objective)),
             "kind": "components" if components_kind else "mechanism",
             "privacy_name": "I*" if trace.objective in ("I*", COMPONENTS) else "L0",

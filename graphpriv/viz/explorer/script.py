@@ -126,9 +126,11 @@ function gpxMake(A) {
     for (let i = 0; i < n - 1; i++) if (!under[n + i] && !st.collapsed.has(n + i)) rows.push(i);
     S.links.data = segs(rows, {x0: [], y0: [], x1: [], y1: [], row: [], c: []});
     const f = {xs: [], ys: [], node: [], text: [], tx: [], ty: []};
-    for (const v of tops) {
+    const pxu = A.frame_w / Math.max(1e-9, A.xr.end - A.xr.start);
+    for (const v of tops) {  // a band labelled with its number of values where the label fits
+      const k = hi[v] - lo[v] + 1, text = String(k);
       f.xs.push([lo[v] - 0.45, X[v], hi[v] + 0.45]); f.ys.push([0, nodeH(v), 0]);
-      f.node.push(v); f.text.push(String(hi[v] - lo[v] + 1)); f.tx.push(X[v]); f.ty.push(nodeH(v) * 0.3);
+      f.node.push(v); f.text.push(k * pxu >= 6 * text.length + 4 ? text : ""); f.tx.push(X[v]); f.ty.push(nodeH(v) * 0.3);
     }
     S.folds.data = f;
   }
@@ -218,7 +220,7 @@ function gpxMake(A) {
   function scheduleView() {
     if (st.pending) return;
     st.pending = true;
-    requestAnimationFrame(() => { st.pending = false; drawMatrix(); writeHash(); });
+    requestAnimationFrame(() => { st.pending = false; drawMatrix(); if (st.collapsed.size) drawLinks(); writeHash(); });
   }
 
   // ---------------------------------------------------------------- one step

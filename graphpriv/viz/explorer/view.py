@@ -247,7 +247,12 @@ _TOOLTIP = """<div style="max-width:460px;font-size:12px">
 
 
 def _elide(text: str, k: int) -> str:
-    return text if len(text) <= k else text[:k - 1] + "…"
+    """``text`` in at most ``k`` characters: its start and its end around an ellipsis (labels that share a
+    prefix stay apart)."""
+    if len(text) <= k:
+        return text
+    head = (k - 1) // 2
+    return text[:head] + "…" + text[len(text) - (k - 1 - head):]
 
 
 def _arrays(d: dict) -> dict:
@@ -449,9 +454,9 @@ const v = window.__gpx_folds.data.node[i[0]]; cb_obj.indices = []; window.__gpx.
     title = Div(name="graphpriv-title", text="", width=WIDTH)
     caption = Div(name="graphpriv-caption", text="", width=WIDTH)
     ranking = Div(name="graphpriv-ranking", text="", width=WIDTH)
-    badge_note = Div(text="", width=WIDTH, styles={"margin-left": f"{BORDER_LEFT}px"})
+    badge_note = Div(text="", width=FRAME_WIDTH, styles={"margin-left": f"{BORDER_LEFT}px"})
     slider = Slider(name=SLIDER_NAME, start=0, end=max(T - 1, 1), value=min(start, max(T - 1, 0)), step=1,
-                    width=FRAME_WIDTH - 290,
+                    width=FRAME_WIDTH - 380,
                     title="step t (← → keys" + ("" if comp_kind else f"; released: t = {r}")
                     + (f"; rejected: t = {', '.join(map(str, rej))}" if rej else "")
                     + ("; no merge in this trace" if T < 2 else "") + ")",
