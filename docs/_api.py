@@ -37,8 +37,9 @@ GROUPS = [
       "graphpriv.mechanisms.quantization.baselines", "graphpriv.mechanisms.quantization.search", "graphpriv.mechanisms.quantization.side_information"]),
     ("Release",
      "What a recipient reads: released values (labels, codewords), the mapping document, the CSV and Parquet "
-     "writers and the streamed release of files.",
-     ["graphpriv.release.labels", "graphpriv.release.mapping", "graphpriv.release.writer", "graphpriv.release.stream"]),
+     "writers, the streamed release of files and the audit that recomputes every figure from the written table.",
+     ["graphpriv.release.labels", "graphpriv.release.mapping", "graphpriv.release.writer", "graphpriv.release.stream",
+      "graphpriv.release.audit"]),
     ("Privacy watchdog",
      "Sadeghi, Ding & Rakotoarivelo: log-lift sets, the optimal X-invariant merge, (eps, delta) partitioning.",
      ["graphpriv.mechanisms.stochastic.optimal_merge", "graphpriv.mechanisms.stochastic.eps_delta",
