@@ -56,8 +56,9 @@ GROUPS = [
      []),
     ("Release",
      "What a recipient reads: released values (labels, codewords), the mapping document, the CSV and Parquet "
-     "writers and the streamed release of files.",
-     ["graphpriv.release.labels", "graphpriv.release.mapping", "graphpriv.release.writer", "graphpriv.release.stream"]),
+     "writers, the streamed release of files and the audit that recomputes every figure from the written table.",
+     ["graphpriv.release.labels", "graphpriv.release.mapping", "graphpriv.release.writer", "graphpriv.release.stream",
+      "graphpriv.release.audit"]),
     ("Input and output",
      "Reading CSV and Parquet tables (streamed: only the distinct (s, x) pairs are kept), atomic writes and the "
      "analysis report; ``gp.read_joint_range`` (under Data) is the one-call entry point.",

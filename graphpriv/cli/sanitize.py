@@ -26,7 +26,7 @@ the run stops); for Section V-C the tree of trajectories over every λ >= 0
   ``graphpriv.Release.from_json`` reads it back and ``.transform`` of the original column gives the
   released column.
 - ``trace.json``: the merge sequence (:meth:`graphpriv.MergeTrace.to_json`).
-- ``summary.json``: privacy and utility before and after, λ, release form, rows.
+- ``summary.json``: privacy and utility before and after, λ, release form, rows, and the audit.
 - ``frontier.png/.pdf``: the frontier of (privacy, utility) over λ with the chosen point;
   ``merges.gif``: an animation of the merges (small ranges only; skipped when nothing is merged);
   ``explorer.html``: the interactive merge explorer (:func:`graphpriv.viz.explore`; one offline page,
@@ -34,12 +34,28 @@ the run stops); for Section V-C the tree of trajectories over every λ >= 0
   mapping and trace are written, and one that fails is left out with one warning line on stderr and
   an entry ``{"file", "reason"}`` of ``summary.json``'s ``skipped`` list; the release is written whole.
 
+Before anything is committed the release is audited (:func:`graphpriv.audit_release`): the written
+table is read back beside its input, streamed, its public column mapped back to clusters through the
+released values, and the partition, |X̂|, L0, I*, k-anonymity, U1 and U2 (with the codewords as
+released: the rounded numbers in the file) are recomputed from it, with the row count and every
+non-public cell (CSV: every field's text; Parquet: the other columns' types and values). Two clusters
+under one released value, another row count, a changed non-public cell or privacy worse than the
+mechanism's fail the run: nothing is written, one line, exit 2. ``summary.json``'s ``after`` holds the
+audited figures, ``mechanism`` the mechanism's own, and ``audit.differences`` every figure where they
+differ with the reason (e.g. ``"centroid 130.5 released as 130"``: U2 of the released table is the
+distortion of the rounded codeword). Codewords are written at the column's precision, raised until
+no two clusters share a rounded codeword (``audit.codeword_decimals``; the mapping's ``decimals``).
+The bundled table (``hungarian``) is released in its own format: its records as written (``?`` for
+missing, ``243`` not ``243.0``) under a header line.
+
 A run that merges nothing (e.g. I* is already 0) says so on stderr and in ``summary.json``
 (``"noop": true``) and copies the table unchanged.
 
 ``summary.json`` (schema version 2): ``{schema_version, input, objective, utility, release, lam,
 lam_chosen_by, privacy_measure, noop, before: {privacy, utility, n_public, L0, I_star, k_anonymity},
-after: {...same...}, rows: {read, written, replaced_public, suppressed_public, dropped_from_analysis,
+after: {...same, audited...}, mechanism: {...same, the mechanism's...}, audit: {verified, rows, n_clusters,
+codeword_decimals: {column, released} | null, differences: [{measure, mechanism, audited, reason}], notes},
+rows: {read, written, replaced_public, suppressed_public, dropped_from_analysis,
 missing_sensitive, missing_public, parts: [{input, output, read, written}]}, frontier: [{privacy, utility,
 n_clusters, lam_min, lam_max}], files, skipped: [{file, reason}]}`` (``parts``: one per input file, its output path relative to ``--out``).
 """
@@ -77,7 +93,7 @@ release with utility >= T (U1: bits, e.g. 3; U2: minus the allowed distortion, e
 the mechanism gives the frontier, the chosen λ, the trace and the release.
 --release: label (default for U1) writes "[240, 260]" for a cluster of numbers contiguous in value
 order, else "{132, 243}"; codeword (default for U2) the cluster centroid rounded to the column's
-precision; id the cluster number. Values nothing was merged into stay as they were (label, codeword).
+precision (more digits when two clusters would share a codeword); id the cluster number. Values nothing was merged into stay as they were (label, codeword).
 The sanitised table keeps every row, every other column and every unchanged field exactly (CSV byte
 for byte, Parquet with its schema); rows whose public value is missing stay missing (with --missing
 drop a public value that occurs only in dropped rows is suppressed, i.e. left empty, and counted).
@@ -514,18 +530,8 @@ def audit_summary(report, mechanism: dict, audited: dict, release, column_decima
     if release.mode == "codeword" and release.decimals != column_decimals:
         notes.append(f"codewords written with {release.decimals} decimal(s), not the column's {column_decimals}: at "
                      "the column's precision two clusters would have had one codeword")
-    rounded = []
-    if release.mode == "codeword":
-        for k, cw in sorted(report.codewords.items()):
-            if cw["from"] != "file":
-                continue
-            members = [release.labels[i] for i in (release.cluster == k).nonzero()[0].tolist()]
-            vals = [float(m) if report_values_ok(m) else None for m in members]
-            if None in vals:
-                continue
-            centroid = sum(vals) / len(vals)
-            if abs(centroid - cw["codeword"]) > 1e-12 * max(1.0, abs(centroid)):
-                rounded.append((k, centroid, release.released[k]))
+    rounded = [(k, cw["centroid"], release.released[k]) for k, cw in sorted(report.codewords.items())
+               if cw["from"] == "file" and abs(cw["centroid"] - cw["codeword"]) > 1e-12 * max(1.0, abs(cw["centroid"]))]
     differences = []
     for key in ("privacy", "utility", "n_public", "L0", "I_star", "k_anonymity"):
         m, a = mechanism.get(key), audited.get(key)
@@ -544,21 +550,6 @@ def audit_summary(report, mechanism: dict, audited: dict, release, column_decima
             "codeword_decimals": ({"column": column_decimals, "released": release.decimals}
                                   if release.mode == "codeword" else None),
             "differences": differences, "notes": notes}
-
-
-def report_values_ok(x) -> bool:
-    """A label with a number (for the centroid of a rounded codeword)."""
-    from ..release.labels import _is_finite_number
-
-    return _is_finite_number(x) or (isinstance(x, str) and _is_float_text(x))
-
-
-def _is_float_text(x: str) -> bool:
-    try:
-        float(x)
-    except ValueError:
-        return False
-    return True
 
 
 def _n_clusters(frontier, point) -> int:
@@ -591,6 +582,16 @@ def _print_summary(summary: dict, args, out_dir: Path) -> None:
     print(f"rows: {rows['read']} read, {rows['written']} written (same order), {rows['replaced_public']} public value(s) "
           "replaced" + (f", {rows['suppressed_public']} suppressed" if rows["suppressed_public"] else "")
           + (" -- nothing merged, the table is unchanged" if summary["noop"] else ""))
+    audit = summary.get("audit")
+    if audit is not None:
+        diffs = "".join(f"; {d['measure']} = {d['audited']:.4g} (mechanism: {d['mechanism']:.4g}, {d['reason']})"
+                        for d in audit["differences"])
+        dec = audit.get("codeword_decimals") or {}
+        if dec and dec["released"] != dec["column"]:
+            diffs += f"; codewords written with {dec['released']} decimal(s), not the column's {dec['column']}, so no " \
+                     "two clusters share one"
+        print(f"audit: the released table read back, {audit['rows']} rows, |X^| = {audit['n_clusters']}: the figures "
+              f"'after' are the table's{diffs}")
     files = [f for f in summary["files"] if not f.startswith("sanitized/")]
     n_parts = len(summary["files"]) - len(files)
     if n_parts:

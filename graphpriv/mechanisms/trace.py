@@ -43,7 +43,8 @@ _VERSION = 1
 
 
 #: Objectives a merge trace records: paper 003's three (Algorithm 1, Algorithm 2, Section V-C), the
-#: k-anonymity baseline and the component contraction of G_X (the explorer's trace of components).
+#: k-anonymity baseline and the component contraction of G_X (the explorer's trace of components). A
+#: custom merge rule (:class:`graphpriv.Contraction`, whose traces carry ``info["mechanism"]``) names its own.
 TRACE_OBJECTIVES = ("L0", "I*", "L0|I*=0", "k-anonymity", "components of G_X")
 
 
@@ -187,8 +188,11 @@ class MergeTrace:
     info: dict = field(default_factory=dict)
 
     def __post_init__(self):
-        if not isinstance(self.objective, str) or self.objective not in TRACE_OBJECTIVES:
-            raise InputError(f"MergeTrace objective {self.objective!r} is not known; use one of {list(TRACE_OBJECTIVES)}")
+        custom = isinstance(self.info, dict) and bool(self.info.get("mechanism"))    # a rule of gp.Contraction
+        if not isinstance(self.objective, str) or not self.objective.strip() or (
+                self.objective not in TRACE_OBJECTIVES and not custom):
+            raise InputError(f"MergeTrace objective {self.objective!r} is not known; use one of {list(TRACE_OBJECTIVES)} "
+                             "(the trace of a custom merge rule, gp.Contraction(...).trace(name=...), names its own)")
         n = len(self.step_merges)
         for name in ("step_privacy", "step_utility", "step_L", "step_delta_L", "step_n_clusters", "step_n_components", "step_accepted"):
             if len(getattr(self, name)) != n:

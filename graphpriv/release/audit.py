@@ -173,6 +173,10 @@ class _Ids:
         self.ids: dict = {}
         self.values: list = []
 
+    def value(self, i: int):
+        """The value of id ``i`` (None for -1, a missing value)."""
+        return None if i < 0 else self.values[i]
+
     def __call__(self, arr) -> np.ndarray:
         import pyarrow as pa
         import pyarrow.compute as pc
@@ -355,12 +359,13 @@ def audit_release(parts: Sequence[tuple[Any, Any]] | tuple[Any, Any], release, *
                     ok |= np.asarray(outs.fill_null("").to_numpy(zero_copy_only=False), dtype=object) == ""
                 bad_rows["suppressed"] += int(np.count_nonzero(~ok))
             x_seen[xc[found]] = True
-            xr_pairs.append(np.unique(np.stack([xc[found], rid[found]], axis=1), axis=0))
+            # distinct pairs as one int64 key each (codes and ids stay far below 2^31; id -1 is a missing value)
+            xr_pairs.append(np.unique((xc[found] << 32) | (rid[found] + 1)))
             in_range = found & ((sid >= 0) | (missing == "keep"))
-            sr_pairs.append(np.unique(np.stack([sid[in_range], rid[in_range]], axis=1), axis=0))
+            sr_pairs.append(np.unique(((sid[in_range] + 1) << 32) | (rid[in_range] + 1)))
             if len(xr_pairs) > 64:
-                xr_pairs = [np.unique(np.concatenate(xr_pairs), axis=0)]
-                sr_pairs = [np.unique(np.concatenate(sr_pairs), axis=0)]
+                xr_pairs = [np.unique(np.concatenate(xr_pairs))]
+                sr_pairs = [np.unique(np.concatenate(sr_pairs))]
         rep.rows_read += counts[0]
         rep.rows_written += counts[1]
         if counts[0] != counts[1]:
@@ -371,8 +376,11 @@ def audit_release(parts: Sequence[tuple[Any, Any]] | tuple[Any, Any], release, *
         rep.problems.append(f"{bad_rows['missing']} row(s) with a missing public value were changed")
     if bad_rows["suppressed"]:
         rep.problems.append(f"{bad_rows['suppressed']} row(s) whose public value was outside the release were not suppressed")
-    xr = np.unique(np.concatenate(xr_pairs), axis=0) if xr_pairs else np.zeros((0, 2), dtype=np.int64)
-    sr = np.unique(np.concatenate(sr_pairs), axis=0) if sr_pairs else np.zeros((0, 2), dtype=np.int64)
+    low = (1 << 32) - 1
+    xk = np.unique(np.concatenate(xr_pairs)) if xr_pairs else np.zeros(0, dtype=np.int64)
+    sk = np.unique(np.concatenate(sr_pairs)) if sr_pairs else np.zeros(0, dtype=np.int64)
+    xr = np.stack([xk >> 32, (xk & low) - 1], axis=1)
+    sr = np.stack([(sk >> 32) - 1, (sk & low) - 1], axis=1)    # id -1: a missing value kept as a symbol
     _partition(rep, release, xr, x_seen, r_ids, fmt_all)
     if rep.n_clusters:
         _privacy(rep, sr, base)
@@ -428,50 +436,59 @@ def _partition(rep: AuditReport, release, xr: np.ndarray, x_seen: np.ndarray, r_
     uniq_x, n_per_x = np.unique(xc, return_counts=True)
     if (n_per_x > 1).any():
         x = int(uniq_x[np.argmax(n_per_x > 1)])
-        outs = sorted(repr(r_ids.values[r]) for r in rid[xc == x].tolist())
+        outs = sorted(repr(r_ids.value(r)) for r in rid[xc == x].tolist())
         rep.problems.append(f"public value {labels[x]!r} is released as {len(outs)} different values ({', '.join(outs[:3])})")
     mech = release.cluster[xc]
+    pairs = np.unique((mech << 32) | (rid + 1))             # distinct (cluster, released value)
+    pk, pr = pairs >> 32, (pairs & ((1 << 32) - 1)) - 1
     # one cluster of the mechanism per released value
-    for r in np.unique(rid).tolist():
-        ks = np.unique(mech[rid == r])
-        if len(ks) > 1:
-            members = [labels[int(x)] for x in xc[rid == r][:4].tolist()]
-            rep.problems.append(f"two clusters under one label: the released value {r_ids.values[r]!r} stands for "
-                                f"{len(ks)} clusters of the mechanism (e.g. values {members!r}); a reader cannot tell "
-                                "them apart")
-            break
+    r_u, r_n = np.unique(pr, return_counts=True)
+    if (r_n > 1).any():
+        r = int(r_u[np.argmax(r_n > 1)])
+        members = [labels[int(x)] for x in xc[rid == r][:4].tolist()]
+        rep.problems.append(f"two clusters under one label: the released value {r_ids.value(r)!r} stands for "
+                            f"{int(r_n.max())} clusters of the mechanism (e.g. values {members!r}); a reader cannot "
+                            "tell them apart")
     # one released value per cluster
-    for k in np.unique(mech).tolist():
-        rs = np.unique(rid[mech == k])
-        if len(rs) > 1:
-            rep.problems.append(f"cluster {k} of the mechanism is released as {len(rs)} different values "
-                                f"({', '.join(repr(r_ids.values[r]) for r in rs[:3].tolist())})")
-            break
+    k_u, k_n = np.unique(pk, return_counts=True)
+    if (k_n > 1).any():
+        k = int(k_u[np.argmax(k_n > 1)])
+        rs = pr[pk == k]
+        rep.problems.append(f"cluster {k} of the mechanism is released as {len(rs)} different values "
+                            f"({', '.join(repr(r_ids.value(r)) for r in rs[:3].tolist())})")
     # the released values are the mapping's
     changed = release.changed
-    for x, r in xr.tolist():
-        k = int(release.cluster[x])
+    first_x = {}
+    for x, r in zip(xc.tolist(), rid.tolist()):
+        first_x.setdefault(r, x)
+    for k, r in zip(pk.tolist(), pr.tolist()):               # one check per (cluster, released value)
         if not changed[k]:
             continue
-        got = r_ids.values[r]
+        got = r_ids.value(r)
         want = release.released[k]
         if isinstance(got, str) and fmt == "csv":
             ok = got == released_text(want, release.decimals)
         else:
             ok = _same_value(got, want)
         if not ok:
-            rep.problems.append(f"value {labels[x]!r} of cluster {k} is released as {_show(got)} but mapping.json "
-                                f"says {_show(want)}")
+            rep.problems.append(f"value {labels[first_x[r]]!r} of cluster {k} is released as {_show(got)} but "
+                                f"mapping.json says {_show(want)}")
             break
-    order = np.argsort(rid, kind="stable")
-    groups: dict = {}
-    for x, r in zip(xc[order].tolist(), rid[order].tolist()):
-        groups.setdefault(r, []).append(x)
-    rep.partition = sorted((sorted(g) for g in groups.values()), key=lambda g: g[0])
-    rep.n_clusters = len(groups)
+    # the clusters found: public codes grouped by released value, ordered by their smallest code
+    order = np.lexsort((xc, rid))
+    xs, rs = xc[order], rid[order]
+    starts = np.flatnonzero(np.r_[True, rs[1:] != rs[:-1]])
+    bounds = np.r_[starts, len(rs)]
+    firsts = xs[starts]
+    by_first = np.argsort(firsts, kind="stable")
+    xs_l = xs.tolist()
+    rep.partition = [xs_l[bounds[g]:bounds[g + 1]] for g in by_first.tolist()]
+    rep.n_clusters = len(starts)
     rep.n_public = int(np.count_nonzero(x_seen))
-    rep._rid_of_x = dict(zip(xc.tolist(), rid.tolist()))        # noqa: SLF001 - used by _utility
-    rep._r_values = r_ids.values
+    rep._x_codes = xs                                           # noqa: SLF001 - used by _utility
+    rep._x_group = np.repeat(np.arange(len(starts)), np.diff(bounds))
+    rep._group_r = rs[starts]
+    rep._r_values = r_ids
 
 
 def _show(v) -> str:
@@ -500,31 +517,32 @@ def _utility(rep: AuditReport, release, values, base: float) -> None:
     from .labels import _is_finite_number
 
     n = rep.n_public
-    sizes = [len(g) for g in rep.partition]
-    rep.U1 = (math.log(n) - math.log(max(sizes))) / math.log(base) + 0.0 if n else float("nan")
+    sizes = np.bincount(rep._x_group)
+    rep.U1 = (math.log(n) - math.log(int(sizes.max()))) / math.log(base) + 0.0 if n else float("nan")
     labels = release.labels
     if values is None:
         if not all(_is_finite_number(x) for x in labels):
             return
         values = {x: float(x) for x in labels}
-    cost = 0.0
-    for g in rep.partition:
-        v = np.array([float(values[labels[x]]) for x in g], dtype=float)
-        k = int(release.cluster[g[0]])
-        got = rep._r_values[rep._rid_of_x[g[0]]]
-        if release.mode == "codeword" and release.changed[k]:
-            cw = _number(got)
-            source = "file"
-            if cw is None:
-                rep.problems.append(f"cluster {k} is released as {_show(got)}, not a number (codeword)")
+    v = np.array([float(values[labels[x]]) for x in rep._x_codes.tolist()], dtype=float)
+    g = rep._x_group
+    n_g = len(sizes)
+    centroid = np.bincount(g, weights=v, minlength=n_g) / sizes
+    cw = centroid.copy()
+    source = np.where(sizes == 1, "value", "centroid (not released)").astype(object)
+    firsts = rep._x_codes[np.r_[0, np.cumsum(sizes)[:-1]]]
+    k_of = release.cluster[firsts]
+    if release.mode == "codeword":
+        for j in np.flatnonzero(release.changed[k_of]).tolist():
+            got = rep._r_values.value(int(rep._group_r[j]))
+            num = _number(got)
+            if num is None:
+                rep.problems.append(f"cluster {int(k_of[j])} is released as {_show(got)}, not a number (codeword)")
                 continue
-        elif len(g) == 1:
-            cw, source = float(v[0]), "value"
-        else:
-            cw, source = float(v.mean()), "centroid (not released)"
-        rep.codewords[k] = {"codeword": cw, "from": source}
-        cost = max(cost, float(np.abs(v - cw).max()))
-    rep.U2 = 0.0 - cost
+            cw[j], source[j] = num, "file"
+    for j in np.flatnonzero(source == "file").tolist():
+        rep.codewords[int(k_of[j])] = {"codeword": float(cw[j]), "centroid": float(centroid[j]), "from": "file"}
+    rep.U2 = 0.0 - float(np.abs(v - cw[g]).max()) if len(v) else 0.0
 
 
 def _number(x) -> float | None:
