@@ -298,11 +298,18 @@ def test_u2_distance_must_be_a_finite_number_at_least_zero(bad):
     assert "distance" in _one_line(e)
 
 
-def test_watchdog_eps_must_be_a_number():
-    P = np.full((2, 3), 1 / 6)
-    for f in (gp.watchdog,):
-        with pytest.raises(InputTypeError):
-            f(gp.JointDistribution(P), "0.5")
+def test_stochastic_mechanism_parameters_must_be_numbers():
+    from graphpriv.mechanisms.stochastic import linear_kernels, linear_mechanism
+
+    jd = gp.JointDistribution(np.array([[0.1, 0.2, 0.2], [0.3, 0.1, 0.1]]))
+    for call in (lambda: gp.watchdog(jd, "0.5"), lambda: gp.watchdog(jd, True),
+                 lambda: gp.watchdog_eps_delta(jd, "0.5", 0.1), lambda: gp.watchdog_eps_delta(jd, 0.5, "0.1"),
+                 lambda: linear_kernels.markov_kernel(jd, "0.5"), lambda: linear_mechanism.linear_reduction(jd, "0.5"),
+                 lambda: linear_mechanism.reduction_log_lift(jd, "0.5")):
+        with pytest.raises(InputTypeError) as e:
+            call()
+        _one_line(e)
+    assert gp.watchdog(jd, np.float32(0.5)).eps == 0.5
 
 
 def test_complex_joint_distribution_is_refused():
