@@ -203,7 +203,7 @@ def _inside_sequential(arr: np.ndarray, isq: np.ndarray, sepb: bytes, eof: bool,
         j = i + 1
         while j < len(qs):
             c = qs[j]
-            if c == n - 1 and not eof:               # is it doubled? the next block says
+            if c + k >= n and not eof:               # doubled, or before a delimiter? the next block says
                 j = len(qs)
                 break
             if j + 1 < len(qs) and qs[j + 1] == c + 1:
