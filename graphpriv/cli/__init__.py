@@ -189,6 +189,10 @@ def _main(argv: list[str] | None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 1
+    except UnicodeEncodeError as exc:  # writing, not reading: the input is not to blame
+        bad = exc.object[exc.start:exc.end] if isinstance(exc.object, str) else "?"
+        return _error(f"{bad!r} cannot be written in the encoding {exc.encoding}; re-encode the input as UTF-8 and pass "
+                      "--encoding utf-8", hint)
     except UnicodeError as exc:       # a text codec failing inside a reader (e.g. --encoding utf-16 on UTF-8 bytes)
         data = getattr(args, "data", "the input")
         enc = getattr(args, "encoding", "utf-8")

@@ -18,11 +18,15 @@ value without a label of its own, -2 for a value outside the labels, which is su
 writer as an iterator of arrays of any lengths, which :mod:`graphpriv.release.stream` feeds from a
 streamed scan of the same file's public column (:func:`graphpriv.ingest.iter_batches`, the reader of
 the analysis), the Parquet writer as a function of each record batch's public column. Both count rows
-and raise when the codes and the file disagree; the CSV writer splits records as the reader does
-(the header is the first non-empty line, blank lines are not records, a line break inside quotes is
-data, a UTF-8 byte-order mark is not part of the first column's name) and refuses, naming the line,
-what the two could count differently: a lone carriage return as a line end, a quote inside an unquoted
-field. Memory: one block (CSV, 4 MiB by default) or one record batch (Parquet) at a time.
+and raise when the codes and the file disagree; the CSV writer splits records and fields exactly as the
+reader does (:mod:`graphpriv.ingest.csvfile`: the header is the first non-empty line, blank lines are
+not records, lines end at ``\n``, ``\r\n`` or a lone ``\r``, a line break inside quotes is data, a
+quote inside an unquoted field is an ordinary character, a UTF-8 byte-order mark is not part of the
+first column's name), so every file the analysis reads is released. It copies bytes without decoding
+them, so it takes the encodings whose bytes it can split as the reader decodes them
+(:func:`writer_encoding_problem`: UTF-8 with any delimiter, ASCII-compatible encodings such as latin-1,
+cp1252 or Shift JIS with a one-byte delimiter; not UTF-16/32 or UTF-7). Memory: one block (CSV, 4 MiB
+by default) or one record batch (Parquet) at a time.
 """
 
 from __future__ import annotations
@@ -199,7 +203,7 @@ def _inside_sequential(arr: np.ndarray, isq: np.ndarray, sepb: bytes, eof: bool,
         j = i + 1
         while j < len(qs):
             c = qs[j]
-            if c == n - 1 and not eof:               # is it doubled? the next block says
+            if c + k >= n and not eof:               # doubled, or before a delimiter? the next block says
                 j = len(qs)
                 break
             if j + 1 < len(qs) and qs[j + 1] == c + 1:

@@ -193,17 +193,18 @@ def test_writer_with_a_multibyte_delimiter(tmp_path):
     assert [r[2] for r in _records(dst, sep="§")] == ["a§b", "ç"]
 
 
-_FIELD = st.text(alphabet=['a', 'é', ',', '"', ' ', '\r', '\n', '1'], max_size=4)
+_FIELD = st.text(alphabet=['a', 'é', ',', '§', '"', ' ', '\r', '\n', '1'], max_size=4)
 
 
 @settings(max_examples=150, deadline=None)
 @given(rows=st.lists(st.lists(_FIELD, min_size=3, max_size=3), min_size=1, max_size=6),
        quoting=st.lists(st.booleans(), min_size=18, max_size=18),
        ends=st.lists(st.sampled_from(["\n", "\r\n", "\r"]), min_size=7, max_size=7),
-       bom=st.booleans(), block=st.sampled_from([1, 3, 7, 1 << 20]))
-def test_every_file_the_reader_reads_the_writer_reads(tmp_path_factory, rows, quoting, ends, bom, block):
-    """Random CSV text (quoted or not, stray quotes, line ends in fields, CR/LF/CRLF ends, BOM): whenever the
-    reader reads it, the writer splits the same records and changes only the public field."""
+       bom=st.booleans(), block=st.sampled_from([1, 3, 7, 1 << 20]), sep=st.sampled_from([",", "§"]))
+def test_every_file_the_reader_reads_the_writer_reads(tmp_path_factory, rows, quoting, ends, bom, block, sep):
+    """Random CSV text (quoted or not, stray quotes, line ends in fields, CR/LF/CRLF ends, BOM, a one- or
+    two-byte delimiter): whenever the reader reads it, the writer splits the same records and changes
+    only the public field."""
     parts = []
     q = iter(quoting)
     for i, rec in enumerate([["s", "x", "n"]] + rows):
@@ -211,17 +212,18 @@ def test_every_file_the_reader_reads_the_writer_reads(tmp_path_factory, rows, qu
         for f in rec:
             quoted = next(q, False)
             fields.append('"' + f.replace('"', '""') + '"' if quoted else f)
-        parts.append(",".join(fields) + ends[i % len(ends)])
+        parts.append(sep.join(fields) + ends[i % len(ends)])
     text = ("\ufeff" if bom else "") + "".join(parts)
     d = tmp_path_factory.mktemp("w")
     src, dst = d / "in.csv", d / "out.csv"
     src.write_bytes(text.encode())
     try:
-        before = _records(src)
+        before = _records(src, sep=sep)
     except InputError:
         return                            # the reader refuses it: so does the analysis
-    write_csv_release(src, dst, "x", [np.zeros(len(before), np.int64)], np.array([True]), ["R,1"], block_size=block)
-    after = _records(dst)
+    write_csv_release(src, dst, "x", [np.zeros(len(before), np.int64)], np.array([True]), ["R,1"], block_size=block,
+                      sep=sep)
+    after = _records(dst, sep=sep)
     assert len(after) == len(before)
     assert [[r[0], r[2]] for r in after] == [[r[0], r[2]] for r in before]
     assert all(r[1] == "R,1" for r in after)
@@ -298,11 +300,18 @@ def test_u2_distance_must_be_a_finite_number_at_least_zero(bad):
     assert "distance" in _one_line(e)
 
 
-def test_watchdog_eps_must_be_a_number():
-    P = np.full((2, 3), 1 / 6)
-    for f in (gp.watchdog,):
-        with pytest.raises(InputTypeError):
-            f(gp.JointDistribution(P), "0.5")
+def test_stochastic_mechanism_parameters_must_be_numbers():
+    from graphpriv.mechanisms.stochastic import linear_kernels, linear_mechanism
+
+    jd = gp.JointDistribution(np.array([[0.1, 0.2, 0.2], [0.3, 0.1, 0.1]]))
+    for call in (lambda: gp.watchdog(jd, "0.5"), lambda: gp.watchdog(jd, True),
+                 lambda: gp.watchdog_eps_delta(jd, "0.5", 0.1), lambda: gp.watchdog_eps_delta(jd, 0.5, "0.1"),
+                 lambda: linear_kernels.markov_kernel(jd, "0.5"), lambda: linear_mechanism.linear_reduction(jd, "0.5"),
+                 lambda: linear_mechanism.reduction_log_lift(jd, "0.5")):
+        with pytest.raises(InputTypeError) as e:
+            call()
+        _one_line(e)
+    assert gp.watchdog(jd, np.float32(0.5)).eps == 0.5
 
 
 def test_complex_joint_distribution_is_refused():

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._validation import check_real
 from ...distributions import JointDistribution
 from ...errors import InputError, InputTypeError
 from ...measures.stochastic import _joint
@@ -32,7 +33,7 @@ _TOL = 1e-12
 
 def _check_alpha(alpha) -> float:
     try:
-        a = float(alpha)
+        a = check_real(alpha, "alpha")          # a number: not a text such as '0.5', nor a bool
     except (TypeError, ValueError):
         raise InputTypeError(f"alpha must be a number in (0, 1], got {alpha!r}") from None
     if not (0 < a <= 1):

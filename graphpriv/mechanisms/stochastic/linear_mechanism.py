@@ -24,6 +24,7 @@ from ..._validation import check_base
 from ...distributions import JointDistribution
 from ...errors import InputError
 from ...measures.stochastic import _joint, ldp as _ldp, max_abs_log_lift as _mall
+from ..._validation import real_array
 from .linear_kernels import (_check_alpha, _distance_matrix, _parts, induced_channel, markov_kernel, markov_solution_is_unique,
                              optimal_kernel, satisfies_triangle_inequality, target_conditional)
 from .log_lift_sets import _codes_of
@@ -90,7 +91,7 @@ def _over_alpha(jd, alpha, base, approx: bool, which: str):
     jd = _joint(jd).drop_zero_mass()
     lnb = math.log(check_base(base))
     scalar = np.ndim(alpha) == 0
-    alphas = np.atleast_1d(np.asarray(alpha, dtype=float))
+    alphas = np.atleast_1d(real_array(alpha, "alpha"))       # numbers, not texts such as '0.5'
     for a in alphas:
         _check_alpha(a)
     r = jd.lift()
