@@ -68,7 +68,8 @@ elif kind == "duckdb":          # the distinct pairs, materialised as an Arrow t
     con = duckdb.connect()
     n = con.execute(f"SELECT count(*) FROM read_parquet('{folder}/*.parquet')").fetchone()[0]
     t, c = time.perf_counter(), time.process_time()   # the distinct query only
-    tab = con.execute(f"SELECT DISTINCT s, x FROM read_parquet('{folder}/*.parquet')").fetch_arrow_table()
+    rel = con.sql(f"SELECT DISTINCT s, x FROM read_parquet('{folder}/*.parquet')")
+    tab = rel.to_arrow_table() if hasattr(rel, "to_arrow_table") else rel.arrow()
     info = {"rows": n, "pairs": tab.num_rows, "module": "duckdb " + duckdb.__version__}
     del tab
 else:

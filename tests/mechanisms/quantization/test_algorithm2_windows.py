@@ -201,3 +201,44 @@ def test_medoid_cost_does_not_depend_on_member_order():
         assert (a, b) == min(keys)[1:]
         r = c._merge(a, b)
         ix.merged(r, b if r == a else a)
+
+
+def _scan_partner(c, comp, x):
+    """Eq. (8)'s partner of x by the scan over all clusters: (rounded cost, lowest j) in another component."""
+    ok = c.active & (comp != comp[x])
+    if not ok.any():
+        return np.inf, -1
+    q = np.where(ok, np.round(c.agg.pair_costs(x) / 1e-9), np.inf)
+    j = int(np.argmin(q))
+    return float(q[j]), j
+
+
+@settings(max_examples=40, deadline=None)
+@given(many_components(max_x=40), st.booleans())
+def test_algorithm2_window_partner_equals_scan_at_every_state(inst, squared):
+    """The segment tree of cluster minima keyed by component (it skips the own component's clusters):
+    at every state of an Algorithm 2 run, with many equal values (ties) and repeated merges that join
+    components, every active cluster's partner equals the scan over all clusters."""
+    jr, vals = inst
+    ut = gp.U2(distance="squared") if squared else "U2"
+    c = Contraction._from_problem(_Problem(jr, "I*", ut, vals, 2))
+    ix = _SmallestPairByCost(c)
+    while c.n_components > 1:
+        comp = c.component_array()
+        for x in np.flatnonzero(c.active).tolist():
+            assert ix.window.partner(x) == _scan_partner(c, comp, x)
+        a, b = ix.best()
+        r = c._merge(a, b)
+        ix.merged(r, b if r == a else a)
+
+
+@pytest.mark.parametrize("n,grid", [(150, 4), (150, 150), (100, 1)])
+def test_algorithm2_all_distinct_family_equals_reference(n, grid):
+    """The benchmark's all-distinct family (one sensitive value per public value, |S| = |X| / 5, the
+    values of one component spread over the whole range), with few or many repeated values: the
+    λ-free U2 trajectory equals the plain reference."""
+    x = np.arange(n)
+    s = (x * 7919) % (n // 5)
+    jr = gp.JointRange.from_pairs([f"s{v}" for v in s], [f"x{i}" for i in x])
+    vals = {f"x{i}": float((i * 37) % grid) if grid > 1 else 0.0 for i in x}
+    _same(_fast_steps(jr, "I*", "U2", vals, None), ref_from_range(jr, vals).alg2(None), None)
