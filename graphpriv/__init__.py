@@ -71,7 +71,8 @@ Visualisation
     plot_trace, plot_frontier, explore, ...; ``gp.reproduce``: the papers' figures
 Release
     Release (from_result, from_partition, transform, to_json), mapping_schema, validate_mapping,
-    generalisation_label
+    generalisation_label; audit_release (every figure recomputed from the written table), AuditReport,
+    AuditError
 Input and output
     read_joint_range (files, folders, globs, streamed); ``graphpriv.io``, ``graphpriv.ingest``
 Citations
