@@ -424,7 +424,18 @@ def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, t
     -------
     matplotlib Axes
         The matrix axes (the strip is an inset axes with gid ``"graphpriv-anonymity"``); the outlines have gid
-        ``"graphpriv-merged"``; the column layout (:class:`MatrixBands`) is stored as ``ax.graphpriv_bands``.
+        ``"graphpriv-merged"`` (ticks over the matrix, ``"graphpriv-merged-marks"``, when more than
+        :data:`OUTLINE_MAX` clusters merged or a cluster is narrower than 3 pt); badges
+        ``"graphpriv-pair-badge"`` (at most :data:`BADGE_MAX`) and ``"graphpriv-pair-more"``; the column layout
+        (:class:`MatrixBands`) is stored as ``ax.graphpriv_bands`` and the drawing positions (:class:`FocusLayout`)
+        as ``ax.graphpriv_layout``; every column label carries its full text as its url.
+
+    Notes
+    -----
+    Focus + context: past :data:`FOCUS_BUDGET` public values the clusters merged at t, their neighbours and
+    (room permitting) every value the trace ever merges keep one drawing column each; the runs between them are
+    collapsed into aggregate bands (grey bars under the matrix, labelled with their count and value range;
+    cell shade = share of their columns holding the pair), so the view draws in about the same time at any size.
 
     Examples
     --------
