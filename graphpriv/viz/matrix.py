@@ -35,6 +35,8 @@ BADGE_MAX = 12
 #: columns each side).
 FOCUS_NEIGHBOURS = 2
 FOCUS_NEIGHBOUR_COLUMNS = 8
+#: Longest column label (characters; longer ones are elided, the full text kept as the label's url).
+TICK_CHARS = 20
 #: Merged clusters outlined at most; a step that merged more has them marked by ticks over the matrix (outlines
 #: of most bands side by side would read as one solid block), as is a cluster narrower than 3 pt.
 OUTLINE_MAX = 24
@@ -538,7 +540,7 @@ def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, t
             a, c = b.cluster_bounds[k]
             members = [labels_x[i] for i in b.order[a:c]]
             full = cluster_label(members, labels_x, fmt=fmt)
-            items.append(((band_l[k] + band_r[k]) / 2, elide(cluster_label(members, labels_x, fmt=fmt, max_chars=9), 22), full,
+            items.append(((band_l[k] + band_r[k]) / 2, elide(cluster_label(members, labels_x, fmt=fmt, max_chars=8), TICK_CHARS), full,
                           0 if k in joined_bands else 1, ROLE["merge"]))
         for a, c in lay.context:
             members = [labels_x[b.order[a]], labels_x[b.order[c - 1]]]
@@ -561,7 +563,7 @@ def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, t
                 a, c = full
                 members = [labels_x[j] for j in b.order[a:c]]
                 full = cluster_label(members, labels_x, fmt=fmt)
-                text = elide(cluster_label(members, labels_x, fmt=fmt, max_chars=9), 22)
+                text = elide(cluster_label(members, labels_x, fmt=fmt, max_chars=8), TICK_CHARS)
             shown.append((x, text, full, colour))
         ax.set_xticks([x for x, *_ in shown])
         ax.set_xticklabels([text for _, text, _, _ in shown], rotation=90, fontsize=fs)
