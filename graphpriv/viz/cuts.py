@@ -14,13 +14,11 @@ palette, as in the node-link view (:func:`graphpriv.viz.plot_min_cut`, which pic
 
 from __future__ import annotations
 
-import textwrap
-
 import numpy as np
 
 from ..ranges import JointRange
 from .labels import cluster_label, label_key, wrap_label
-from .style import COLUMN_WIDTH, ROLE, _tint, axes_or_new
+from .style import COLUMN_WIDTH, ROLE, _tint
 
 __all__ = ["plot_cut_sides", "CUT_EDGES_LISTED"]
 

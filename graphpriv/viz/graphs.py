@@ -19,7 +19,6 @@ its own box, so the same joint range always gives the same picture, and the merg
 from __future__ import annotations
 
 import re
-import textwrap
 from typing import Hashable, Mapping, Sequence
 
 import numpy as np

@@ -18,7 +18,7 @@ import numpy as np
 
 from ..errors import InputTypeError
 from ..ranges import JointRange
-from .graphs import _tint, styled
+from .graphs import styled
 from .labels import cluster_label, elide, hierarchy_order, label_key, label_ranks, number_format
 from .merges import merge_events, status_color, step_title
 from .style import PAGE_WIDTH, ROLE, axes_or_new, component_color
@@ -448,7 +448,6 @@ def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, t
     >>> len([p for p in ax.patches if p.get_gid() == "graphpriv-merged"])     # x1 + x3 outlined
     1
     """
-    from matplotlib.colors import to_rgba
     from matplotlib.patches import Rectangle
 
     t = _check_args(trace, jr, t)
@@ -460,7 +459,7 @@ def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, t
     labels_x = trace.public_labels
     s_labels = jr.sensitive_labels.tolist()
     s_order = cells.sensitive_order
-    orig, quant, anon = cells.original, cells.quantized, cells.anonymity
+    anon = cells.anonymity
     comp0 = np.asarray(trace.components0)[b.order]
     R = len(s_order)
     # the merged clusters (bands) and their pair numbers
@@ -639,14 +638,11 @@ def _matrix_image(cells: MatrixCells, lay: FocusLayout, comp0: np.ndarray) -> np
     colour = pal[np.asarray(comp0, dtype=np.int64)[starts] % 8]                       # (units, 3)
     if not lay.collapsed:
         img = np.ones((R, W, 3))
-        band = np.cumsum(np.r_[0, b.cluster[1:] != b.cluster[:-1]])
         xs = np.asarray(cells.xpos, dtype=np.int64)
         shade = np.array(to_rgb("#ececec"))
-        odd = np.flatnonzero(band % 2 == 1)
         # shade the whole span of every odd band (gaps inside a band do not occur: bands are contiguous)
         for a, c in (b.cluster_bounds[k] for k in range(1, len(b.cluster_bounds), 2)):
             img[:, xs[a]:xs[c - 1] + 1] = shade
-        del odd
         light = 1 - 0.38 * (1 - colour)                                                   # _tint(col, 0.62)
         q = cells.quantized
         o = cells.original
