@@ -116,7 +116,7 @@ def plot_cut_sides(jr: JointRange, cut, ax=None, *, title: str | bool | None = T
                "$G_X$ is decomposable"))
     rmax, cx = 0.5, 1.3  # largest disc radius, distance of each disc centre from the middle
     x_lo, x_hi = -cx - rmax - 0.15, cx + rmax + 0.15
-    y_lo, y_hi = -rmax - 0.04, rmax + 0.34   # room for the terminals of an s-t cut, always: panels side by side align
+    y_lo, y_hi = -rmax - 0.04, rmax + 0.46   # room for the terminals of an s-t cut, always: panels side by side align
     # below the axes, in points: the two side labels, the legend, the edge list
     label_pts, legend_pts, line_pts = 38.0, 14.0 if legend else 0.0, 6.5 * 1.35
     below = label_pts + legend_pts + line_pts * (len(lines) + head.count("\n") + 1) + 6
