@@ -14,13 +14,11 @@ palette, as in the node-link view (:func:`graphpriv.viz.plot_min_cut`, which pic
 
 from __future__ import annotations
 
-import textwrap
-
 import numpy as np
 
 from ..ranges import JointRange
-from .labels import cluster_label, label_key, wrap_label
-from .style import COLUMN_WIDTH, ROLE, _tint, axes_or_new
+from .labels import cluster_label, elide, label_key, wrap_label
+from .style import COLUMN_WIDTH, ROLE, _tint
 
 __all__ = ["plot_cut_sides", "CUT_EDGES_LISTED"]
 
@@ -38,8 +36,9 @@ def _shared_sensitive(jr: JointRange, x, y) -> list:
     return sorted((labels[k] for k in a & b), key=label_key)
 
 
-def _text(v) -> str:
-    return cluster_label([v])
+def _text(v, max_chars: int = 18) -> str:
+    """A value as written under the discs: long text elided in the middle (its full text is in ``cut.cut_edges``)."""
+    return elide(cluster_label([v]), max_chars)
 
 
 def _set_text(values, most: int = 6) -> str:
@@ -117,10 +116,10 @@ def plot_cut_sides(jr: JointRange, cut, ax=None, *, title: str | bool | None = T
                "$G_X$ is decomposable"))
     rmax, cx = 0.5, 1.3  # largest disc radius, distance of each disc centre from the middle
     x_lo, x_hi = -cx - rmax - 0.15, cx + rmax + 0.15
-    y_lo, y_hi = -rmax - 0.04, rmax + 0.34   # room for the terminals of an s-t cut, always: panels side by side align
+    y_lo, y_hi = -rmax - 0.04, rmax + 0.46   # room for the terminals of an s-t cut, always: panels side by side align
     # below the axes, in points: the two side labels, the legend, the edge list
     label_pts, legend_pts, line_pts = 38.0, 14.0 if legend else 0.0, 6.5 * 1.35
-    below = label_pts + legend_pts + line_pts * (len(lines) + 2) + 6
+    below = label_pts + legend_pts + line_pts * (len(lines) + head.count("\n") + 1) + 6
     if ax is None:
         import matplotlib.pyplot as plt
 

@@ -19,7 +19,6 @@ its own box, so the same joint range always gives the same picture, and the merg
 from __future__ import annotations
 
 import re
-import textwrap
 from typing import Hashable, Mapping, Sequence
 
 import numpy as np
@@ -661,24 +660,33 @@ def _plot_component_discs(jr: JointRange, ax, title, bipartite: bool):
         items.append((int(nx_[rest].sum()), int(ns_[rest].sum()), f"{rest.size} smaller components", "#bbbbbb"))
     per_row = 4
     n_rows = max(1, -(-len(items) // per_row))
-    ax = axes_or_new(ax, COLUMN_WIDTH, COLUMN_WIDTH * (0.5 + 0.32 * (n_rows - 1)))
+    gap = 1.45   # rows of discs, one unit per column: room for three lines of label under each disc
+    ax = axes_or_new(ax, COLUMN_WIDTH, COLUMN_WIDTH * (0.5 + 0.37 * (n_rows - 1)))
     rmax = 0.42
+    ax.set_xlim(0, per_row)
+    ax.set_ylim(-(n_rows - 1) * gap - rmax - 0.75, rmax + 0.08)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    # characters per line that fit in one disc's column (one unit wide), so neighbouring labels never touch
+    ppu = _points_per_unit(ax)
+    fit = max(6, min(18, int(0.9 * ppu / (0.62 * 6))))        # letters: about 0.6 em
+    fit_digits = int(0.95 * ppu / (0.5 * 6))                    # digits, '|' and '=': narrower
     big = max(it[0] for it in items) if items else 1
     for i, (n_x, n_s, text, colour) in enumerate(items):
         row, col = divmod(i, per_row)
-        x, y = col + 0.5, -row * 1.25
+        x, y = col + 0.5, -row * gap
         r = max(0.06, rmax * np.sqrt(n_x / big))
         ax.add_patch(Circle((x, y), r, facecolor=_tint(colour), edgecolor=colour, linewidth=1.4))
-        wrapped = wrap_label(text, 14, 3)   # elided in the middle: the count and the last value stay
-        ax.text(x, y - rmax - 0.06, f"|X|={n_x} |S|={n_s}\n{wrapped}", ha="center", va="top", fontsize=6)
-    ax.set_xlim(0, per_row)
-    ax.set_ylim(-(n_rows - 1) * 1.25 - rmax - 0.75, rmax + 0.08)
-    ax.set_aspect("equal")
-    ax.axis("off")
+        counts = f"|X|={n_x} |S|={n_s}"
+        if len(counts) > fit_digits:
+            counts = f"|X|={n_x}\n|S|={n_s}"
+        wrapped = wrap_label(text, fit, 2)   # elided in the middle: the count and the last value stay
+        ax.text(x, y - rmax - 0.06, f"{counts}\n{wrapped}", ha="center", va="top", fontsize=6, url=text,
+                gid="graphpriv-component-disc-label")
     if title is True:
         what = "support graph" if bipartite else "$G_X$"
-        title = (f"{what}: {n_comp} component{'s' if n_comp != 1 else ''} of {jr.n_public} public values "
-                 f"(one disc each, area ∝ |X|)\n{_bits_text(n_comp)}")
+        title = (f"{what}: {n_comp} component{'s' if n_comp != 1 else ''} of {jr.n_public} public values\n"
+                 f"(one disc each, area ∝ |X|), {_bits_text(n_comp)}")
     if title:
         ax.set_title(title)
     return ax

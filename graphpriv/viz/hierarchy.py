@@ -1,11 +1,16 @@
-"""The merge hierarchy of a trace drawn with :func:`scipy.cluster.hierarchy.dendrogram`.
+"""The merge hierarchy of a trace as a dendrogram, at any size.
 
 The tree is :meth:`graphpriv.MergeTrace.to_linkage`, drawn with its children ordered so the smaller
 value is on the left (:func:`graphpriv.viz.hierarchy_linkage`; the matrix view beside it uses the same
 leaf order, :func:`graphpriv.viz.hierarchy_order`): a link at height t for every pair merged at step t
 (Ding & Farokhi, *Developing Non-Stochastic Privacy-Preserving Policies Using Agglomerative
-Clustering*, Algorithms 1 and 2), plus faded joins at height len(trace) that complete the tree when
-the mechanism stopped early. A dashed line cuts the tree at step t: the subtrees under it are the
+Clustering*, Algorithms 1 and 2). The coordinates come from :func:`graphpriv.viz.tree_layout.dendrogram_coordinates`
+(iterative: scipy's ``dendrogram`` recurses once per level and fails on the chain of ~1,000 joins that
+completes the tree of a mechanism stopped early), the links are drawn as one collection per colour, and the
+joins at height len(trace) that only complete the tree are collapsed into one thin bracket over the clusters
+left at the end. Past :data:`graphpriv.viz.FOCUS_BUDGET` leaves the columns follow a focus + context layout
+(:func:`graphpriv.viz.focus_layout`): the clusters merged at t in full detail, subtrees inside a collapsed
+unit of columns contracted to one stem. A dashed line cuts the tree at step t: the subtrees under it are the
 clusters of Q(t).
 """
 
@@ -33,8 +38,9 @@ def plot_merge_hierarchy(trace, t: int | None = None, ax=None, *, labels: bool |
     """Dendrogram of a merge trace with the cut at step t.
 
     Links merged at t are drawn in ``ROLE["merge"]``; other links take the colour of the original
-    component of G_X their leaves come from (dark grey once a link spans several components); the joins
-    that only complete the tree are faded; leaves sit on a strip coloured by original component. Leaves
+    component of G_X their leaves come from (dark grey once a link spans several components), both
+    explained in the legend; the joins that only complete the tree are collapsed into one faded bracket
+    (gid ``"graphpriv-completing"``); leaves sit on a strip coloured by original component. Leaves
     are the public values (labelled when there are at most 40, else only the values merged at t), in
     :func:`graphpriv.viz.hierarchy_order` (children ordered by their smallest value), the column order of
     ``plot_merge_matrix(..., order="hierarchy")``.
@@ -59,7 +65,8 @@ def plot_merge_hierarchy(trace, t: int | None = None, ax=None, *, labels: bool |
     Returns
     -------
     matplotlib Axes
-        The dendrogram's dict is stored as ``ax.graphpriv_dendrogram``.
+        The drawn links as a dict like scipy's dendrogram's (``leaves``, ``icoord``, ``dcoord``, ``color_list``)
+        are stored as ``ax.graphpriv_dendrogram``, the legend entries as ``ax.graphpriv_legend``.
 
     Examples
     --------

@@ -234,8 +234,9 @@ def _sorted_keys(universe) -> list:
         if obj is universe:
             return keys
     keys = sorted(label_key(u) for u in set(universe))
-    _UNIVERSE_CACHE.insert(0, (universe, keys))
-    del _UNIVERSE_CACHE[4:]
+    if isinstance(universe, tuple):   # immutable: safe to keep
+        _UNIVERSE_CACHE.insert(0, (universe, keys))
+        del _UNIVERSE_CACHE[4:]
     return keys
 
 

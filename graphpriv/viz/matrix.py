@@ -18,7 +18,7 @@ import numpy as np
 
 from ..errors import InputTypeError
 from ..ranges import JointRange
-from .graphs import _tint, styled
+from .graphs import styled
 from .labels import cluster_label, elide, hierarchy_order, label_key, label_ranks, number_format
 from .merges import merge_events, status_color, step_title
 from .style import PAGE_WIDTH, ROLE, axes_or_new, component_color
@@ -35,6 +35,8 @@ BADGE_MAX = 12
 #: columns each side).
 FOCUS_NEIGHBOURS = 2
 FOCUS_NEIGHBOUR_COLUMNS = 8
+#: Longest column label (characters; longer ones are elided, the full text kept as the label's url).
+TICK_CHARS = 20
 #: Merged clusters outlined at most; a step that merged more has them marked by ticks over the matrix (outlines
 #: of most bands side by side would read as one solid block), as is a cluster narrower than 3 pt.
 OUTLINE_MAX = 24
@@ -424,7 +426,18 @@ def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, t
     -------
     matplotlib Axes
         The matrix axes (the strip is an inset axes with gid ``"graphpriv-anonymity"``); the outlines have gid
-        ``"graphpriv-merged"``; the column layout (:class:`MatrixBands`) is stored as ``ax.graphpriv_bands``.
+        ``"graphpriv-merged"`` (ticks over the matrix, ``"graphpriv-merged-marks"``, when more than
+        :data:`OUTLINE_MAX` clusters merged or a cluster is narrower than 3 pt); badges
+        ``"graphpriv-pair-badge"`` (at most :data:`BADGE_MAX`) and ``"graphpriv-pair-more"``; the column layout
+        (:class:`MatrixBands`) is stored as ``ax.graphpriv_bands`` and the drawing positions (:class:`FocusLayout`)
+        as ``ax.graphpriv_layout``; every column label carries its full text as its url.
+
+    Notes
+    -----
+    Focus + context: past :data:`FOCUS_BUDGET` public values the clusters merged at t, their neighbours and
+    (room permitting) every value the trace ever merges keep one drawing column each; the runs between them are
+    collapsed into aggregate bands (grey bars under the matrix, labelled with their count and value range;
+    cell shade = share of their columns holding the pair), so the view draws in about the same time at any size.
 
     Examples
     --------
@@ -435,7 +448,6 @@ def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, t
     >>> len([p for p in ax.patches if p.get_gid() == "graphpriv-merged"])     # x1 + x3 outlined
     1
     """
-    from matplotlib.colors import to_rgba
     from matplotlib.patches import Rectangle
 
     t = _check_args(trace, jr, t)
@@ -447,7 +459,7 @@ def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, t
     labels_x = trace.public_labels
     s_labels = jr.sensitive_labels.tolist()
     s_order = cells.sensitive_order
-    orig, quant, anon = cells.original, cells.quantized, cells.anonymity
+    anon = cells.anonymity
     comp0 = np.asarray(trace.components0)[b.order]
     R = len(s_order)
     # the merged clusters (bands) and their pair numbers
@@ -527,7 +539,7 @@ def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, t
             a, c = b.cluster_bounds[k]
             members = [labels_x[i] for i in b.order[a:c]]
             full = cluster_label(members, labels_x, fmt=fmt)
-            items.append(((band_l[k] + band_r[k]) / 2, elide(cluster_label(members, labels_x, fmt=fmt, max_chars=9), 22), full,
+            items.append(((band_l[k] + band_r[k]) / 2, elide(cluster_label(members, labels_x, fmt=fmt, max_chars=8), TICK_CHARS), full,
                           0 if k in joined_bands else 1, ROLE["merge"]))
         for a, c in lay.context:
             members = [labels_x[b.order[a]], labels_x[b.order[c - 1]]]
@@ -550,7 +562,7 @@ def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, t
                 a, c = full
                 members = [labels_x[j] for j in b.order[a:c]]
                 full = cluster_label(members, labels_x, fmt=fmt)
-                text = elide(cluster_label(members, labels_x, fmt=fmt, max_chars=9), 22)
+                text = elide(cluster_label(members, labels_x, fmt=fmt, max_chars=8), TICK_CHARS)
             shown.append((x, text, full, colour))
         ax.set_xticks([x for x, *_ in shown])
         ax.set_xticklabels([text for _, text, _, _ in shown], rotation=90, fontsize=fs)
@@ -626,14 +638,11 @@ def _matrix_image(cells: MatrixCells, lay: FocusLayout, comp0: np.ndarray) -> np
     colour = pal[np.asarray(comp0, dtype=np.int64)[starts] % 8]                       # (units, 3)
     if not lay.collapsed:
         img = np.ones((R, W, 3))
-        band = np.cumsum(np.r_[0, b.cluster[1:] != b.cluster[:-1]])
         xs = np.asarray(cells.xpos, dtype=np.int64)
         shade = np.array(to_rgb("#ececec"))
-        odd = np.flatnonzero(band % 2 == 1)
         # shade the whole span of every odd band (gaps inside a band do not occur: bands are contiguous)
         for a, c in (b.cluster_bounds[k] for k in range(1, len(b.cluster_bounds), 2)):
             img[:, xs[a]:xs[c - 1] + 1] = shade
-        del odd
         light = 1 - 0.38 * (1 - colour)                                                   # _tint(col, 0.62)
         q = cells.quantized
         o = cells.original

@@ -316,7 +316,8 @@ def _matrix_panels(trace, jr, steps, ncols, width, panel_height, panel_letters, 
     if not isinstance(ncols, (int, np.integer)) or ncols < 1:
         raise InputError(f"ncols must be a positive integer, got {ncols!r}")
     nrows = math.ceil(n / ncols)
-    panel_height = panel_height or (2.6 if ncols == 1 else 2.9)
+    text = any(isinstance(x, str) for x in trace.public_labels[:50])   # text labels: taller tick labels
+    panel_height = panel_height or (2.6 if ncols == 1 else 2.9) + (0.5 if text else 0.0)
     fig, ax0 = new_figure(width, panel_height * nrows, layout="constrained")
     ax0.remove()
     outer = fig.add_gridspec(nrows, ncols)

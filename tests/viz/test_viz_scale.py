@@ -203,3 +203,35 @@ def test_views_at_10000_text_values():
     (h,) = [a for a in fig.axes if hasattr(a, "graphpriv_dendrogram")]
     _check_hierarchy(h, tr)
     plt.close(fig)
+
+
+def test_focus_layout_properties():
+    """focus_layout on random clusterings: columns left to right without overlap, every column inside its unit,
+    at most FOCUS_BUDGET units, the focus bands (and at most their neighbours) one unit per column."""
+    from hypothesis import given, settings, strategies as st
+
+    from graphpriv.viz.matrix import MatrixBands, focus_layout
+
+    @settings(max_examples=40, deadline=None)
+    @given(st.integers(1, 3000), st.integers(0, 2**32 - 1), st.integers(0, 6))
+    def check(n, seed, n_focus):
+        rng = np.random.default_rng(seed)
+        cuts = np.unique(rng.integers(1, n, size=rng.integers(0, max(1, n // 2)))) if n > 1 else np.array([], int)
+        bounds = list(zip([0, *cuts.tolist()], [*cuts.tolist(), n]))
+        cluster = np.repeat(np.arange(len(bounds)), [c - a for a, c in bounds])
+        bands = MatrixBands(order=np.arange(n), cluster=cluster, component=np.zeros(n, int), cluster_bounds=bounds,
+                            component_bounds=[(0, n)])
+        focus = rng.choice(len(bounds), size=min(n_focus, len(bounds)), replace=False).tolist()
+        lay = focus_layout(bands, focus)
+        assert np.all(np.diff(lay.xpos) > 0) and np.all(lay.left < lay.xpos) and np.all(lay.xpos < lay.right)
+        assert np.all(lay.left[1:] >= lay.right[:-1] - 1e-9)                      # no overlap
+        assert lay.width <= max(viz.FOCUS_BUDGET, n) and (n > viz.FOCUS_BUDGET or not lay.collapsed)
+        assert lay.width <= viz.FOCUS_BUDGET or n <= viz.FOCUS_BUDGET
+        assert np.all(np.diff(lay.unit) >= 0) and lay.unit_start[-1] == n
+        full = sum(c - a for a, c in (bounds[k] for k in focus))
+        if full + 16 * len(focus) <= int(0.6 * viz.FOCUS_BUDGET):                   # the focus in full detail
+            for k in focus:
+                a, c = bounds[k]
+                assert np.allclose(lay.right[a:c] - lay.left[a:c], 1.0)
+
+    check()
