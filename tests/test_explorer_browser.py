@@ -290,6 +290,16 @@ def test_large_explorer_in_chromium(large, browser, capsys):
         tops = [c for c in gp.viz.explorer_clusters(d, 2) if c["hi"] > c["lo"]]
         assert page.evaluate("window.__gpx.A.src.folds.data.node.length") == len(tops)
         page.get_by_role("button", name="unfold all").click()
+        # a click on a band zooms to its cluster and neighbours; a double-click shows every value again
+        mx, my = _band_point(page, k)
+        page.mouse.click(mx, my)
+        page.wait_for_function(f"window.__gpx.A.xr.end - window.__gpx.A.xr.start < {trace.n_public / 4}", timeout=10_000)
+        x0, x1 = page.evaluate("[window.__gpx.A.xr.start, window.__gpx.A.xr.end]")
+        assert x0 < cl["lo"] and cl["hi"] < x1
+        mx, my = _band_point(page, k)
+        page.mouse.dblclick(mx, my)
+        page.wait_for_function(f"window.__gpx.A.xr.start === -0.5 && window.__gpx.A.xr.end === {trace.n_public - 0.5}",
+                               timeout=10_000)
         # the wheel zooms the shared range; the fragment follows; reloading the fragment restores step and range
         mx, my = _band_point(page, 0)
         page.mouse.move(mx + 300, my)

@@ -349,6 +349,12 @@ function gpxMake(A) {
       drawLinks();
     },
     resetZoom() { A.xr.setv({start: -0.5, end: Math.max(n, 1) - 0.5}); },
+    zoomTo(k) {  // band k of the current step and as much again on either side
+      const B = st.bands;
+      if (!B || k < 0 || k >= B.lo.length) return;
+      const pad = Math.max(2, (B.hi[k] - B.lo[k] + 1) / 2);
+      A.xr.setv({start: Math.max(-0.5, B.lo[k] - 0.5 - pad), end: Math.min(Math.max(n, 1) - 0.5, B.hi[k] + 0.5 + pad)});
+    },
   };
 }
 """
