@@ -296,7 +296,7 @@ def build_layout(d: dict, start: int):
     src = {k: ColumnDataSource(v) for k, v in {
         "image": dict(image=[np.zeros((1, 1), dtype=np.uint8)], x=[-0.5], y=[-0.5], dw=[1], dh=[1]),
         "bands": dict(x=[], w=[], top=[], col=[], label=[], n=[], members=[], sens=[], anon=[], merged=[], y=[], h=[]),
-        "marks": dict(x=[], y=[], col=[], label=[], n=[], members=[], sens=[], anon=[], merged=[]),
+        "marks": dict(x=[], y=[], col=[], label=[], n=[], members=[], sens=[], anon=[], merged=[], band=[]),
         "links": dict(x0=[], y0=[], x1=[], y1=[], row=[], c=[]),
         "hl": dict(x0=[], y0=[], x1=[], y1=[], row=[]),
         "hov_links": dict(x0=[], y0=[], x1=[], y1=[], row=[]),
@@ -331,8 +331,10 @@ def build_layout(d: dict, start: int):
     hier.xaxis.visible = False
     hier.yaxis.axis_label = "step t"
     hier.yaxis.ticker = SingleIntervalTicker(interval=max(1, math.ceil(T / 8)), num_minor_ticks=0)
+    completing = sum(1 for h in tree["height"] if h >= tree["completing"])
     hier.title.text = (f"merge hierarchy: {n} public values as leaves, coloured by component of G_X; dashed: the cut at t; "
-                       "tap a link to fold its subtree, tap a fold to unfold")
+                       "tap a link to fold its subtree, tap a fold to unfold"
+                       + (f"; the {completing} join(s) that only complete the tree are not drawn" if completing else ""))
     hier.title.text_font_style = "normal"
     hier.title.text_font_size = "12px"
     cut = Span(location=start + 0.5, dimension="width", line_dash="dashed", line_color=merge, line_width=1.5)
@@ -350,7 +352,9 @@ def build_layout(d: dict, start: int):
     hier.segment("x0", "y0", "x1", "y1", source=src["hov_links"], line_width=2.5, line_color="#000000", line_alpha=0.8)
     marks = hier.scatter(x="x", y="y", source=src["marks"], marker="dash", angle=math.pi / 2, size=11, line_width=2,
                          color="col")
-    hier.add_tools(HoverTool(renderers=[marks], tooltips=_TOOLTIP, callback=hover_cb))
+    hier.add_tools(HoverTool(renderers=[marks], tooltips=_TOOLTIP, callback=CustomJS(code=(
+        "if (window.__gpx) { const i = cb_data.index.indices; "
+        "window.__gpx.highlight(i.length ? window.__gpx.A.src.marks.data.band[i[0]] : -1); }"))))
     tap = TapTool(renderers=[links, folds])
     hier.add_tools(tap)
     src["links"].selected.js_on_change("indices", CustomJS(code="""
