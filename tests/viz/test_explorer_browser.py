@@ -272,7 +272,9 @@ def test_large_explorer_in_chromium(large, browser, capsys):
         xy = page.evaluate("""(() => {
             const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('graphpriv-hierarchy'));
             const r = v.canvas_view.el.getBoundingClientRect();
-            const D = window.__gpx.A.D, n = window.__gpx.n, i = n - 2;
+            const D = window.__gpx.A.D, n = window.__gpx.n;
+            let i = n - 2;
+            while (D.tree.height[i] >= D.tree.completing) i--;  // the top link drawn (completing joins are not)
             const x = (D.tree.x[D.tree.left[i]] + D.tree.x[D.tree.right[i]]) / 2;
             return [r.left + v.frame.x_scale.compute(x), r.top + v.frame.y_scale.compute(D.tree.height[i])]; })()""")
         page.mouse.click(*xy)
@@ -280,16 +282,27 @@ def test_large_explorer_in_chromium(large, browser, capsys):
         v = page.evaluate("window.__gpx.A.src.folds.data.node[0]")
         inner = d["tree"]["hi"][v] - d["tree"]["lo"][v]  # rows of the folded subtree
         assert v >= trace.n_public and inner > 100
-        assert page.evaluate("window.__gpx.A.src.links.data.row.length") == 3 * (trace.n_public - 1 - inner)
+        drawn = sum(1 for h in d["tree"]["height"] if h < d["tree"]["completing"])  # completing joins are not drawn
+        assert page.evaluate("window.__gpx.A.src.links.data.row.length") == 3 * (drawn - inner)
         page.get_by_role("button", name="unfold all").click()
-        page.wait_for_function(f"window.__gpx.A.src.links.data.row.length === {3 * (trace.n_public - 1)}", timeout=10_000)
+        page.wait_for_function(f"window.__gpx.A.src.links.data.row.length === {3 * drawn}", timeout=10_000)
         # "fold below the cut": every cluster of Q(2) one band, only the links above the cut drawn
         page.get_by_role("button", name="fold below the cut").click()
         ends = d["tree"]["ends"][2]
-        page.wait_for_function(f"window.__gpx.A.src.links.data.row.length === {3 * (trace.n_public - 1 - ends)}", timeout=10_000)
+        page.wait_for_function(f"window.__gpx.A.src.links.data.row.length === {3 * (drawn - ends)}", timeout=10_000)
         tops = [c for c in gp.viz.explorer_clusters(d, 2) if c["hi"] > c["lo"]]
         assert page.evaluate("window.__gpx.A.src.folds.data.node.length") == len(tops)
         page.get_by_role("button", name="unfold all").click()
+        # a click on a band zooms to its cluster and neighbours; a double-click shows every value again
+        mx, my = _band_point(page, k)
+        page.mouse.click(mx, my)
+        page.wait_for_function(f"window.__gpx.A.xr.end - window.__gpx.A.xr.start < {trace.n_public / 4}", timeout=10_000)
+        x0, x1 = page.evaluate("[window.__gpx.A.xr.start, window.__gpx.A.xr.end]")
+        assert x0 < cl["lo"] and cl["hi"] < x1
+        mx, my = _band_point(page, k)
+        page.mouse.dblclick(mx, my)
+        page.wait_for_function(f"window.__gpx.A.xr.start === -0.5 && window.__gpx.A.xr.end === {trace.n_public - 0.5}",
+                               timeout=10_000)
         # the wheel zooms the shared range; the fragment follows; reloading the fragment restores step and range
         mx, my = _band_point(page, 0)
         page.mouse.move(mx + 300, my)

@@ -223,11 +223,12 @@ class _Stats:
         self.members = None
 
     def members_of(self, p: int) -> np.ndarray:
+        """Public codes of the cluster at position p (one sort of the codes, then a slice per call)."""
         if self.members is None:
             order = np.argsort(self.rank, kind="stable")
-            cuts = np.searchsorted(self.rank[order], np.arange(self.k + 1))
-            self.members = [order[cuts[i]:cuts[i + 1]] for i in range(self.k)]
-        return self.members[p]
+            self.members = (order, np.searchsorted(self.rank[order], np.arange(self.k + 1)))
+        order, cuts = self.members
+        return order[cuts[p]:cuts[p + 1]]
 
     def dbar(self, I: np.ndarray, J: np.ndarray) -> np.ndarray:
         """d̄(𝒳_I ⊔ 𝒳_J) (the largest distance to the merged cluster's codeword)."""

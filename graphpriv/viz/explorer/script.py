@@ -122,8 +122,9 @@ function gpxMake(A) {
       under[v] = p >= 0 && (under[p] || st.collapsed.has(p)) ? 1 : 0;
       if (st.collapsed.has(v) && !under[v]) tops.push(v);
     }
+    // the joins that only complete the tree (at the completing height) carry no merge: not drawn
     const rows = [];
-    for (let i = 0; i < n - 1; i++) if (!under[n + i] && !st.collapsed.has(n + i)) rows.push(i);
+    for (let i = 0; i < n - 1; i++) if (!under[n + i] && !st.collapsed.has(n + i) && H[i] < tree.completing) rows.push(i);
     S.links.data = segs(rows, {x0: [], y0: [], x1: [], y1: [], row: [], c: []});
     const f = {xs: [], ys: [], node: [], text: [], tx: [], ty: []};
     const pxu = A.frame_w / Math.max(1e-9, A.xr.end - A.xr.start);
@@ -253,7 +254,13 @@ function gpxMake(A) {
       mk.x.push(X[v]); mk.y.push(t + 0.5); mk.col.push(B.merged[k] ? MERGE : "#505050");
     }
     S.bands.data = bars;
-    S.marks.data = Object.assign({}, bars, mk);
+    // a mark on the cut for every cluster of two or more values (a single value has no link to mark)
+    const marks = {};
+    const keep = [];
+    for (let k = 0; k < K; k++) if (B.node[k] >= n) keep.push(k);
+    for (const [key, col] of Object.entries(Object.assign({}, bars, mk))) marks[key] = keep.map((k) => col[k]);
+    marks.band = keep;
+    S.marks.data = marks;
     let ymax = 1;
     for (const v of bars.top) if (v > ymax) ymax = v;
     A.strip_y.end = ymax * 1.15;
@@ -349,6 +356,12 @@ function gpxMake(A) {
       drawLinks();
     },
     resetZoom() { A.xr.setv({start: -0.5, end: Math.max(n, 1) - 0.5}); },
+    zoomTo(k) {  // band k of the current step and as much again on either side
+      const B = st.bands;
+      if (!B || k < 0 || k >= B.lo.length) return;
+      const pad = Math.max(2, (B.hi[k] - B.lo[k] + 1) / 2);
+      A.xr.setv({start: Math.max(-0.5, B.lo[k] - 0.5 - pad), end: Math.min(Math.max(n, 1) - 0.5, B.hi[k] + 0.5 + pad)});
+    },
   };
 }
 """

@@ -9,7 +9,8 @@ by the mechanism's own criterion (first column), the chosen pair first. Hovering
 in the matrix or the strip, or its mark on the cut of the hierarchy) shows its members and sensitive
 set and highlights it in every view: its outline in the matrix and the strip, its subtree in the
 hierarchy, the step that formed it on the curves, and the candidate pairs it holds. The mouse wheel
-zooms into a region and dragging pans it (all three views); tapping a link of the hierarchy collapses
+zooms into a region, dragging pans it, clicking a band zooms to its cluster and double-clicking shows
+every value again (all three views); tapping a link of the hierarchy collapses
 its subtree into one band labelled with its number of values, tapping the band expands it, and "fold
 below the cut" folds every cluster of Q(t) at once. The step and the visible range live in the
 page's URL fragment (``#t=5&x0=..&x1=..``), so a view can be shared and is restored on load.
@@ -295,7 +296,7 @@ def build_layout(d: dict, start: int):
     src = {k: ColumnDataSource(v) for k, v in {
         "image": dict(image=[np.zeros((1, 1), dtype=np.uint8)], x=[-0.5], y=[-0.5], dw=[1], dh=[1]),
         "bands": dict(x=[], w=[], top=[], col=[], label=[], n=[], members=[], sens=[], anon=[], merged=[], y=[], h=[]),
-        "marks": dict(x=[], y=[], col=[], label=[], n=[], members=[], sens=[], anon=[], merged=[]),
+        "marks": dict(x=[], y=[], col=[], label=[], n=[], members=[], sens=[], anon=[], merged=[], band=[]),
         "links": dict(x0=[], y0=[], x1=[], y1=[], row=[], c=[]),
         "hl": dict(x0=[], y0=[], x1=[], y1=[], row=[]),
         "hov_links": dict(x0=[], y0=[], x1=[], y1=[], row=[]),
@@ -330,8 +331,10 @@ def build_layout(d: dict, start: int):
     hier.xaxis.visible = False
     hier.yaxis.axis_label = "step t"
     hier.yaxis.ticker = SingleIntervalTicker(interval=max(1, math.ceil(T / 8)), num_minor_ticks=0)
+    completing = sum(1 for h in tree["height"] if h >= tree["completing"])
     hier.title.text = (f"merge hierarchy: {n} public values as leaves, coloured by component of G_X; dashed: the cut at t; "
-                       "tap a link to fold its subtree, tap a fold to unfold")
+                       "tap a link to fold its subtree, tap a fold to unfold"
+                       + (f"; the {completing} join(s) that only complete the tree are not drawn" if completing else ""))
     hier.title.text_font_style = "normal"
     hier.title.text_font_size = "12px"
     cut = Span(location=start + 0.5, dimension="width", line_dash="dashed", line_color=merge, line_width=1.5)
@@ -349,7 +352,9 @@ def build_layout(d: dict, start: int):
     hier.segment("x0", "y0", "x1", "y1", source=src["hov_links"], line_width=2.5, line_color="#000000", line_alpha=0.8)
     marks = hier.scatter(x="x", y="y", source=src["marks"], marker="dash", angle=math.pi / 2, size=11, line_width=2,
                          color="col")
-    hier.add_tools(HoverTool(renderers=[marks], tooltips=_TOOLTIP, callback=hover_cb))
+    hier.add_tools(HoverTool(renderers=[marks], tooltips=_TOOLTIP, callback=CustomJS(code=(
+        "if (window.__gpx) { const i = cb_data.index.indices; "
+        "window.__gpx.highlight(i.length ? window.__gpx.A.src.marks.data.band[i[0]] : -1); }"))))
     tap = TapTool(renderers=[links, folds])
     hier.add_tools(tap)
     src["links"].selected.js_on_change("indices", CustomJS(code="""
@@ -367,7 +372,7 @@ const v = window.__gpx_folds.data.node[i[0]]; cb_obj.indices = []; window.__gpx.
     strip.xaxis.visible = False
     strip.yaxis.ticker.desired_num_ticks = 3
     strip.yaxis.minor_tick_line_color = None
-    bars = strip.vbar(x="x", width="w", top="top", bottom=0, color="col", source=src["bands"])
+    bars = strip.vbar(x="x", width="w", top="top", bottom=0, color="col", source=src["bands"], nonselection_alpha=1.0)
     strip.quad(left="left", right="right", top="stop", bottom=0, source=src["hov"], fill_alpha=0, line_color="#000000",
                line_width=2)
     strip.add_tools(HoverTool(renderers=[bars], tooltips=_TOOLTIP, callback=hover_cb))
@@ -383,7 +388,10 @@ const v = window.__gpx_folds.data.node[i[0]]; cb_obj.indices = []; window.__gpx.
     mat.image(image="image", x="x", y="y", dw="dw", dh="dh", color_mapper=mapper, source=src["image"])
     cells = mat.rect(x="x", y="y", width="w", height="h", fill_alpha=0, line_alpha=0, source=src["bands"],
                      hover_fill_color="black", hover_fill_alpha=0.05, hover_line_alpha=0)
-    mat.add_tools(HoverTool(renderers=[cells], tooltips=_TOOLTIP, callback=hover_cb))
+    mat.add_tools(HoverTool(renderers=[cells], tooltips=_TOOLTIP, callback=hover_cb), TapTool(renderers=[cells]))
+    src["bands"].selected.js_on_change("indices", CustomJS(code="""
+const i = cb_obj.indices; if (!i.length || !window.__gpx) return;
+cb_obj.indices = []; window.__gpx.zoomTo(i[0]);"""))
     mat.quad(left="left", right="right", top="top", bottom="bottom", source=src["hov"], fill_alpha=0, line_color="#000000",
              line_width=2)
     mat.text(x="x", y="y", text="text", source=src["badges"], text_color="white", text_font_size="10px",
@@ -395,6 +403,8 @@ const v = window.__gpx_folds.data.node[i[0]]; cb_obj.indices = []; window.__gpx.
     mat.xaxis.visible = False
     mat.outline_line_color = "#808080"
     zoom_tools(mat)
+    for f in (hier, strip, mat):
+        f.js_on_event("doubletap", CustomJS(code="window.__gpx && window.__gpx.resetZoom();"))
 
     ticks = fig(TICKS_HEIGHT, x_range=xr, y_range=Range1d(-1, 0))
     ticks.text(x="x", y=0, text="text", angle=-math.pi / 2, text_align="left", text_baseline="middle",
@@ -402,7 +412,8 @@ const v = window.__gpx_folds.data.node[i[0]]; cb_obj.indices = []; window.__gpx.
     ticks.axis.visible = False
     xlab = Div(text="public X, in the order of the merge hierarchy's leaves (the same at every step; each cluster a band) "
                     "&mdash; dark cell: (s, x) ∈ [[S, X]]; light: added by the quantisation X̂ (S|x̂ = ∪ S|x over the "
-                    "cluster); grey bands alternate clusters. Wheel: zoom; drag: pan; double-click or ⟲: the whole range.",
+                    "cluster); grey bands alternate clusters. Wheel: zoom; drag: pan; click a band: zoom to its cluster and "
+                    "neighbours; double-click or “whole range”: every value.",
                width=FRAME_WIDTH, styles={"font-size": "12px", "margin-left": f"{BORDER_LEFT}px"})
 
     # L(t), privacy, utility
