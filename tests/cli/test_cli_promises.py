@@ -141,6 +141,7 @@ def test_sanitize_reads_what_analyze_reads(tmp_path, capsys, raw):
     src = tmp_path / "t.csv"
     src.write_bytes(raw)
     rep = _analyze_json(capsys, src)
+    assert rep["range"]["n_public"] == 4
     summ = _sanitize(capsys, src, tmp_path / "rel", "--objective", "L0", "--utility", "U1", "--lam", "0")
     assert summ["rows"]["read"] == summ["rows"]["written"] == 4
     out = (tmp_path / "rel" / "sanitized.csv").read_bytes()

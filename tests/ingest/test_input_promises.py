@@ -12,9 +12,7 @@ can split as the reader decodes them; argument checks of ``bell_number``, ``set_
 
 from __future__ import annotations
 
-import csv
 import gzip
-import io
 import math
 import os
 import threading
