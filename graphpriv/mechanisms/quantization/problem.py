@@ -138,7 +138,12 @@ def _u2_inputs(utility: U2, values: Any, labels: list):
 
     vals = utility.values if values is None else values
     if vals is None or (isinstance(vals, str) and vals == "labels"):
-        numbers = public_numbers(labels)
+        try:
+            numbers = public_numbers(labels)
+        except InputTypeError as exc:
+            if vals is not None:
+                raise
+            raise InputError(f"utility U2 needs numeric public values: pass values={{label: number, ...}} ({exc})") from None
         if utility.values is not None:
             utility = copy.copy(utility)
             utility.values = None
