@@ -321,6 +321,7 @@ def audit_release(parts: Sequence[tuple[Any, Any]] | tuple[Any, Any], release, *
         n_diff = 0
         pi = want.index(public)
         si = want.index(sensitive)
+        done = 0                                   # rows of this part compared so far
         for a, b in _aligned(iter(iter_batches(src, want, **scan)), iter(iter_batches(out_src, want, **scan)), counts):
             for j, c in enumerate(want):
                 if j == pi:
@@ -332,8 +333,8 @@ def audit_release(parts: Sequence[tuple[Any, Any]] | tuple[Any, Any], release, *
                     if len(diff) or not ca.type.equals(cb.type):
                         r = int(diff[0]) if len(diff) else 0
                         if n_diff == 0:
-                            rep.problems.append(f"{out}: column {c!r} changed (data row {rep.rows_read + counts[0] - a.num_rows + r} "
-                                                f"of the part: {ca[r].as_py()!r} became {cb[r].as_py()!r})")
+                            rep.problems.append(f"{out}: column {c!r} changed (data row {done + r}, counted from 0: "
+                                                f"{ca[r].as_py()!r} became {cb[r].as_py()!r})")
                         n_diff += 1
             xin, xout = a.column(pi), b.column(pi)
             s = a.column(si)
@@ -363,6 +364,7 @@ def audit_release(parts: Sequence[tuple[Any, Any]] | tuple[Any, Any], release, *
             xr_pairs.append(np.unique((xc[found] << 32) | (rid[found] + 1)))
             in_range = found & ((sid >= 0) | (missing == "keep"))
             sr_pairs.append(np.unique(((sid[in_range] + 1) << 32) | (rid[in_range] + 1)))
+            done += a.num_rows
             if len(xr_pairs) > 64:
                 xr_pairs = [np.unique(np.concatenate(xr_pairs))]
                 sr_pairs = [np.unique(np.concatenate(sr_pairs))]
