@@ -102,7 +102,7 @@ def public_numbers(labels, column: str | None = None) -> dict:
     """
     from ..._validation import MISSING
 
-    where = f"column {column!r}" if column else "the public labels"
+    where = f"column {column!r}" if column else "the public column"
     out: dict = {}
     texts: dict = {}
     for lab in labels:
@@ -141,7 +141,7 @@ def _u2_inputs(utility: U2, values: Any, labels: list):
         try:
             numbers = public_numbers(labels)
         except InputTypeError as exc:
-            if vals is not None:
+            if vals is not None or any(isinstance(x, (bool, np.bool_)) for x in labels):
                 raise
             raise InputError(f"utility U2 needs numeric public values: pass values={{label: number, ...}} ({exc})") from None
         if utility.values is not None:
