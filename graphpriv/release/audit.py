@@ -69,11 +69,10 @@ class AuditReport:
     U2 : float or None
         -max |x - x̂| with the released codewords (None without numeric values).
     codewords : dict
-        Per cluster id of the mechanism: the codeword used for U2 and whether it was read from the file.
+        Per merged cluster (id of the mechanism) whose codeword was read from the file:
+        ``{codeword, centroid, from}``.
     problems : list of str
         Failures (empty when the release is faithful).
-    notes : list of str
-        Facts worth reporting that are not failures (e.g. a centroid rounded when released).
     """
 
     rows_read: int = 0
@@ -88,7 +87,6 @@ class AuditReport:
     U2: float | None = None
     codewords: dict = field(default_factory=dict)
     problems: list = field(default_factory=list)
-    notes: list = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -221,7 +219,7 @@ def audit_release(parts: Sequence[tuple[Any, Any]] | tuple[Any, Any], release, *
                   missing: str = "error", codes: Callable | None = None, values: dict | None = None,
                   sep: str | None = None, encoding: str = "utf-8", na_values: Sequence[str] | None = None,
                   objective: str | None = None, promised_privacy: float | None = None,
-                  mechanism: dict | None = None, base: float = 2.0) -> AuditReport:
+                  base: float = 2.0) -> AuditReport:
     """Recompute a release's figures from the written table (see the module docstring).
 
     Parameters
@@ -250,8 +248,8 @@ def audit_release(parts: Sequence[tuple[Any, Any]] | tuple[Any, Any], release, *
         ``"I*"``, else L0; ``"L0|I*=0"`` also promises I* = 0).
     promised_privacy : float, optional
         The mechanism's privacy; the audit fails when the file's is larger.
-    mechanism : dict, optional
-        The mechanism's own ``{n_public, utility, ...}`` (for :attr:`AuditReport.notes`).
+    base : float
+        Logarithm base of the measures (2: bits).
 
     Returns
     -------
@@ -267,13 +265,17 @@ def audit_release(parts: Sequence[tuple[Any, Any]] | tuple[Any, Any], release, *
     >>> _ = open(src, "w").write("s,x\\na,1\\na,2\\nb,3\\n")
     >>> jr = gp.read_joint_range(src, sensitive="s", public="x")
     >>> rel = gp.Release.from_result(gp.agglomerate(jr, "L0", 0.0))
-    >>> _ = open(dst, "w").write("s,x\\na,[1, 3]\\na,2\\nb,[1, 3]\\n")     # a tampered release
-    >>> gp.audit_release((src, dst), rel, sensitive="s", public="x").problems[0][:60]
-    'value 1 of cluster 0 is released as "[1, 3]" but mapping.json'
+    >>> rel.released
+    ('[1, 3]',)
+    >>> _ = open(dst, "w").write('s,x\\na,"[1, 3]"\\na,"[1, 3]"\\nb,"[1, 3]"\\n')
+    >>> gp.audit_release((src, dst), rel, sensitive="s", public="x")
+    AuditReport(rows=3, |X^|=1, L0=0.0000, I*=0.0000, U1=0.0000, U2=-1, ok)
+    >>> _ = open(dst, "w").write('s,x\\na,"[1, 3]"\\na,2\\nb,"[1, 3]"\\n')     # a tampered release
+    >>> gp.audit_release((src, dst), rel, sensitive="s", public="x").problems[0]
+    "cluster 0 of the mechanism is released as 2 different values ('[1, 3]', '2')"
     """
     import pyarrow as pa
 
-    from .._validation import MISSING
     from ..ingest import iter_batches
     from ..ingest.batches import _nulled
     from ..ingest.csvfile import csv_options
@@ -321,51 +323,59 @@ def audit_release(parts: Sequence[tuple[Any, Any]] | tuple[Any, Any], release, *
         n_diff = 0
         pi = want.index(public)
         si = want.index(sensitive)
-        for a, b in _aligned(iter(iter_batches(src, want, **scan)), iter(iter_batches(out_src, want, **scan)), counts):
-            for j, c in enumerate(want):
-                if j == pi:
-                    continue
-                if not _comparable(a.column(j)).equals(_comparable(b.column(j))):
-                    ca, cb = a.column(j), b.column(j)
-                    diff = np.flatnonzero(~np.asarray(
-                        [x == y for x, y in zip(ca.to_pylist(), cb.to_pylist())], dtype=bool))
-                    if len(diff) or not ca.type.equals(cb.type):
-                        r = int(diff[0]) if len(diff) else 0
-                        if n_diff == 0:
-                            rep.problems.append(f"{out}: column {c!r} changed (data row {rep.rows_read + counts[0] - a.num_rows + r} "
-                                                f"of the part: {ca[r].as_py()!r} became {cb[r].as_py()!r})")
-                        n_diff += 1
-            xin, xout = a.column(pi), b.column(pi)
-            s = a.column(si)
-            if fmt == "csv":
-                xin_n, s = _nulled(xin, na, pa.scalar(None, pa.string())), _nulled(s, na, pa.scalar(None, pa.string()))
-            else:
-                xin_n = xin
-            xc = np.asarray(lookup(xin_n), dtype=np.int64)
-            rid = r_ids(xout)
-            sid = s_ids(s)
-            found = xc >= 0
-            # a missing public value without a label stays as it was; a value outside the labels is suppressed
-            miss = xc == -1
-            if miss.any():
-                same = np.asarray(_comparable(xin).filter(pa.array(miss)).to_pylist(), dtype=object) == np.asarray(
-                    _comparable(xout).filter(pa.array(miss)).to_pylist(), dtype=object)
-                bad_rows["missing"] += int(np.count_nonzero(~same))
-            supp = xc == -2
-            if supp.any():
-                outs = xout.filter(pa.array(supp))
-                ok = np.asarray(outs.is_null().to_numpy(zero_copy_only=False), dtype=bool)
+        done = 0                                   # rows of this part compared so far
+        try:
+            for a, b in _aligned(iter(iter_batches(src, want, **scan)), iter(iter_batches(out_src, want, **scan)), counts):
+                for j, c in enumerate(want):
+                    if j == pi:
+                        continue
+                    ka, kb = _comparable(a.column(j)), _comparable(b.column(j))
+                    if not ka.equals(kb):
+                        ca, cb = a.column(j), b.column(j)
+                        same_type = ca.type.equals(cb.type)
+                        diff = np.flatnonzero(~np.asarray([x == y for x, y in zip(ka.to_pylist(), kb.to_pylist())],
+                                                          dtype=bool)) if same_type else np.zeros(1, dtype=np.int64)
+                        if len(diff):
+                            r = int(diff[0])
+                            if n_diff == 0:
+                                rep.problems.append(f"{out}: column {c!r} changed (data row {done + r}, counted from 0: "
+                                                    f"{ca[r].as_py()!r} became {cb[r].as_py()!r})")
+                            n_diff += 1
+                xin, xout = a.column(pi), b.column(pi)
+                s = a.column(si)
                 if fmt == "csv":
-                    ok |= np.asarray(outs.fill_null("").to_numpy(zero_copy_only=False), dtype=object) == ""
-                bad_rows["suppressed"] += int(np.count_nonzero(~ok))
-            x_seen[xc[found]] = True
-            # distinct pairs as one int64 key each (codes and ids stay far below 2^31; id -1 is a missing value)
-            xr_pairs.append(np.unique((xc[found] << 32) | (rid[found] + 1)))
-            in_range = found & ((sid >= 0) | (missing == "keep"))
-            sr_pairs.append(np.unique(((sid[in_range] + 1) << 32) | (rid[in_range] + 1)))
-            if len(xr_pairs) > 64:
-                xr_pairs = [np.unique(np.concatenate(xr_pairs))]
-                sr_pairs = [np.unique(np.concatenate(sr_pairs))]
+                    xin_n, s = _nulled(xin, na, pa.scalar(None, pa.string())), _nulled(s, na, pa.scalar(None, pa.string()))
+                else:
+                    xin_n = xin
+                xc = np.asarray(lookup(xin_n), dtype=np.int64)
+                rid = r_ids(xout)
+                sid = s_ids(s)
+                found = xc >= 0
+                # a missing public value without a label stays as it was; a value outside the labels is suppressed
+                miss = xc == -1
+                if miss.any():
+                    same = np.asarray(_comparable(xin).filter(pa.array(miss)).to_pylist(), dtype=object) == np.asarray(
+                        _comparable(xout).filter(pa.array(miss)).to_pylist(), dtype=object)
+                    bad_rows["missing"] += int(np.count_nonzero(~same))
+                supp = xc == -2
+                if supp.any():
+                    outs = xout.filter(pa.array(supp))
+                    ok = np.asarray(outs.is_null().to_numpy(zero_copy_only=False), dtype=bool)
+                    if fmt == "csv":
+                        ok |= np.asarray(outs.fill_null("").to_numpy(zero_copy_only=False), dtype=object) == ""
+                    bad_rows["suppressed"] += int(np.count_nonzero(~ok))
+                x_seen[xc[found]] = True
+                # distinct pairs as one int64 key each (codes and ids stay far below 2^31; id -1 is a missing value)
+                xr_pairs.append(np.unique((xc[found] << 32) | (rid[found] + 1)))
+                in_range = found & ((sid >= 0) | (missing == "keep"))
+                sr_pairs.append(np.unique(((sid[in_range] + 1) << 32) | (rid[in_range] + 1)))
+                done += a.num_rows
+                if len(xr_pairs) > 64:
+                    xr_pairs = [np.unique(np.concatenate(xr_pairs))]
+                    sr_pairs = [np.unique(np.concatenate(sr_pairs))]
+        except GraphprivError as exc:          # a released file the reader refuses (malformed CSV, ...)
+            rep.problems.append(f"{out}: the released file cannot be read back ({exc})")
+            continue
         rep.rows_read += counts[0]
         rep.rows_written += counts[1]
         if counts[0] != counts[1]:
@@ -385,7 +395,7 @@ def audit_release(parts: Sequence[tuple[Any, Any]] | tuple[Any, Any], release, *
     if rep.n_clusters:
         _privacy(rep, sr, base)
         _utility(rep, release, values, base)
-    _promises(rep, objective, promised_privacy, mechanism)
+    _promises(rep, objective, promised_privacy)
     return rep
 
 
@@ -561,8 +571,8 @@ def _number(x) -> float | None:
         return None
 
 
-def _promises(rep: AuditReport, objective, promised_privacy, mechanism) -> None:
-    """Privacy no worse than promised; the mechanism's figures beside the audited ones."""
+def _promises(rep: AuditReport, objective, promised_privacy) -> None:
+    """Privacy no worse than the mechanism promised."""
     if promised_privacy is not None and rep.n_clusters:
         audited = rep.I_star if objective == "I*" else rep.L0
         name = "I*" if objective == "I*" else "L0"

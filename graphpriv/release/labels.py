@@ -313,8 +313,8 @@ def distinct_decimals(codewords: Sequence, others: Sequence = (), decimals: int 
     Examples
     --------
     >>> from graphpriv.release.labels import distinct_decimals
-    >>> distinct_decimals([130.5, 131.25], [], 0), distinct_decimals([130.4, 131.6], [130], 0)
-    (2, 1)
+    >>> distinct_decimals([1.5, 2.5], [], 0), distinct_decimals([130.4, 131.6], [130], 0), distinct_decimals([1.5, 3.5], [], 0)
+    (1, 1, 0)
     """
     if decimals is None:
         d = None

@@ -256,3 +256,48 @@ def test_negative_zero_is_zero_in_a_parquet_float_column(capsys, tmp_path):
     assert proc.returncode == 0, proc.stderr
     out = pq.read_table(tmp_path / "r" / "sanitized.parquet").column("x").to_pylist()
     assert out == ["[0, 2]"] * 5
+
+
+@pytest.mark.parametrize("fmt", ["csv", "parquet"])
+def test_folder_parts_are_audited_with_the_sensitive_column_in_folder_names(capsys, tmp_path, fmt):
+    """A Hive folder whose sensitive column is a partition key: every part is read back beside its input
+    (the key's value from the folder names), the figures are the table's, and a changed cell in one part
+    stops the run."""
+    rows = {"a": [(1, "p"), (2, "q")], "b": [(2, "r"), (3, "s")], "c": [(4, "t")]}
+    for s, rs in rows.items():
+        (tmp_path / "in" / f"s={s}").mkdir(parents=True)
+        if fmt == "csv":
+            (tmp_path / "in" / f"s={s}" / "part.csv").write_text("x,n\n" + "".join(f"{x},{n}\n" for x, n in rs))
+        else:
+            pq.write_table(pa.table({"x": [x for x, _ in rs], "n": [n for _, n in rs]}),
+                           tmp_path / "in" / f"s={s}" / "part.parquet")
+    proc = _sanitize(capsys, tmp_path / "in", tmp_path / "r", "-s", "s", "-x", "x", "--objective", "I*", "--utility",
+                     "U2", "--lam", "0.1")
+    assert proc.returncode == 0, proc.stderr
+    summ = json.loads((tmp_path / "r" / "summary.json").read_text())
+    assert summ["audit"]["verified"] and summ["audit"]["rows"] == 5 and len(summ["rows"]["parts"]) == 3
+    assert summ["after"]["I_star"] == 0.0 and summ["after"]["n_public"] == summ["mechanism"]["n_public"]
+
+    from graphpriv.release import writer
+
+    real = writer.write_csv_release if fmt == "csv" else writer.write_parquet_release
+
+    def tampering(src, dst, *a, **k):           # the writer changes a non-public cell of the part of s=b
+        out = real(src, dst, *a, **k)
+        if "s=b" in str(src):
+            if fmt == "csv":
+                Path(dst).write_text(Path(dst).read_text().replace(",r\n", ",R\n"))
+            else:
+                t = pq.read_table(dst)
+                pq.write_table(t.set_column(1, "n", pa.array(["R", "s"])), dst)
+        return out
+
+    monkeypatch = pytest.MonkeyPatch()
+    try:
+        monkeypatch.setattr(writer, "write_csv_release" if fmt == "csv" else "write_parquet_release", tampering)
+        proc = _sanitize(capsys, tmp_path / "in", tmp_path / "r2", "-s", "s", "-x", "x", "--objective", "I*",
+                         "--utility", "U2", "--lam", "0.1")
+    finally:
+        monkeypatch.undo()
+    assert_one_line_error(proc, "column 'n' changed", "'r' became 'R'")
+    assert not (tmp_path / "r2").exists()

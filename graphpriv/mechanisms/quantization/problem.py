@@ -90,8 +90,8 @@ def public_numbers(labels, column: str | None = None) -> dict:
     ``values="labels"``) and of ``graphpriv sanitize --utility U2``: numbers are used as numbers; text
     is used when it is a decimal number as written (``"130"``, ``"-1.5"``, ``"2e3"``; not ``"1_0"``,
     ``" 1"`` or ``"0x10"``), and two distinct texts of one number (``"+1"`` and ``"1"``) are refused
-    -- they would be two public values at distance 0 (read the column as numbers, ``--numbers``, to
-    make them one value). Booleans, the missing value and non-finite numbers have no number.
+    -- they would be two public values at distance 0 (``--numbers`` refuses them as well). Booleans,
+    the missing value and non-finite numbers have no number.
 
     Raises
     ------
@@ -102,7 +102,7 @@ def public_numbers(labels, column: str | None = None) -> dict:
     """
     from ..._validation import MISSING
 
-    where = f"column {column!r}" if column else "the public labels"
+    where = f"column {column!r}" if column else "the public column"
     out: dict = {}
     texts: dict = {}
     for lab in labels:
@@ -119,7 +119,7 @@ def public_numbers(labels, column: str | None = None) -> dict:
             other = texts.setdefault(v, lab)
             if other != lab:
                 raise InputError(f"{where} holds {other!r} and {lab!r}, two texts of the number {v:g}; U2 would keep them "
-                                 "as two values at distance 0 -- read the column as numbers (--numbers) or clean it")
+                                 "as two values at distance 0 -- write each number one way (clean the column)")
         elif isinstance(lab, (int, float, np.integer, np.floating)):
             v = float(lab)
         else:
@@ -138,7 +138,12 @@ def _u2_inputs(utility: U2, values: Any, labels: list):
 
     vals = utility.values if values is None else values
     if vals is None or (isinstance(vals, str) and vals == "labels"):
-        numbers = public_numbers(labels)
+        try:
+            numbers = public_numbers(labels)
+        except InputTypeError as exc:
+            if vals is not None or any(isinstance(x, (bool, np.bool_)) for x in labels):
+                raise
+            raise InputError(f"utility U2 needs numeric public values: pass values={{label: number, ...}} ({exc})") from None
         if utility.values is not None:
             utility = copy.copy(utility)
             utility.values = None
