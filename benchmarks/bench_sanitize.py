@@ -12,7 +12,11 @@ as a child process and prints its wall time, peak resident memory and the per-st
 * ``distinct``: 10^6 rows, every public value distinct (10^6 values, |S| = 2*10^5), U1 and U2 -- once
   63 s / 3.9 GB for U1, U2 unfinished after 15 min; on 2026-11-26 (2 cores): U1 34 s / 1.8 GiB, U2 571 s /
   2.1 GiB (554 s in Algorithm 2: the clusters of its late steps span most of the value range, so the
-  value window of a partner query holds most clusters).
+  value window of a partner query holds most clusters). Since partner queries skip the clusters of the
+  own component (a segment tree keyed by component), same day, 2 cores at load average 15-20 from other
+  work (walls 5-10x the CPU times, so compare CPU): 10^6 rows U1 CPU 23.4 s / 1.85 GiB, U2 CPU 34.5 s /
+  1.99 GiB; 2*10^5 rows U1 CPU 6.5 s, U2 CPU 9.2 s (Algorithm 2 alone, in-process: U2 0.38 s, 0.98 s,
+  11.3 s at 10^4, 10^5, 10^6 values, U1 0.04 s, 0.36 s, 3.7 s).
 * ``stream`` (not part of ``all``): the streamed release at census scale. A quote-free CSV of ``--rows``
   rows (default 10^7) over ``--values`` public values, and the same rows as a folder of 8 Parquet
   files; Algorithm 2 with U1 at λ = 0. Prints, per input, the wall time, CPU time and peak RSS of

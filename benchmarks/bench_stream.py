@@ -65,8 +65,8 @@ if kind == "scan":
     info = {"rows": n}
 elif kind == "duckdb":          # the distinct pairs, materialised as an Arrow table (as graphpriv holds them)
     import duckdb
+    n = duckdb.connect().sql(f"SELECT count(*) FROM read_parquet('{folder}/*.parquet')").fetchall()[0][0]
     con = duckdb.connect()
-    n = con.execute(f"SELECT count(*) FROM read_parquet('{folder}/*.parquet')").fetchone()[0]
     t, c = time.perf_counter(), time.process_time()   # the distinct query only
     rel = con.sql(f"SELECT DISTINCT s, x FROM read_parquet('{folder}/*.parquet')")
     tab = rel.to_arrow_table() if hasattr(rel, "to_arrow_table") else rel.arrow()
@@ -165,6 +165,8 @@ def main() -> int:
     ap.add_argument("--keep", metavar="DIR", help="generate into (or reuse) DIR and keep it")
     ap.add_argument("--skip-analyze", action="store_true", help="time only the scan, read_joint_range, DuckDB and the CSV")
     ap.add_argument("--skip-duckdb", action="store_true", help="do not time DuckDB's SELECT DISTINCT s, x")
+    ap.add_argument("--only", metavar="KINDS", help="comma-separated subset of scan,read_joint_range,duckdb,analyze "
+                    "(ratios to the scan need the scan)")
     args = ap.parse_args()
     rows, csv_rows = int(args.rows), int(args.csv_rows)
     folder = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="graphpriv-stream-"))
@@ -178,6 +180,9 @@ def main() -> int:
             print(f"generated {rows:,} rows in {time.perf_counter() - t:.1f} s: {len(list(data.iterdir()))} "
                   f"Parquet files, {size / 1e9:.2f} GB")
         kinds = ("scan", "read_joint_range") + (() if args.skip_duckdb else ("duckdb",)) + (() if args.skip_analyze else ("analyze",))
+        if args.only:
+            kinds = tuple(k for k in kinds if k in args.only.split(","))
+        base = None
         for kind in kinds if rows else ():
             r = run(kind, data)
             if kind == "scan":
@@ -188,8 +193,9 @@ def main() -> int:
                 continue
             extra = f", report {r['report_s']:.1f} s, {r['components']} components, I* = {r['I_star']:.3f}" if kind == "analyze" else ""
             print(line(kind, r) + extra)
-            print(f"  {kind} / scan: wall {r['wall'] / base['wall']:.2f}x (goal <= {goal_scan}x), CPU {r['cpu'] / base['cpu']:.2f}x; "
-                  f"peak RSS {r['maxrss_kb'] / 2**20:.2f} GiB (goal < {goal_rss} GiB); {r['module']}")
+            if base is not None:
+                print(f"  {kind} / scan: wall {r['wall'] / base['wall']:.2f}x (goal <= {goal_scan}x), CPU {r['cpu'] / base['cpu']:.2f}x; "
+                      f"peak RSS {r['maxrss_kb'] / 2**20:.2f} GiB (goal < {goal_rss} GiB); {r['module']}")
             if kind == "read_joint_range":
                 rjr = r
             if kind == "duckdb" and rjr is not None:

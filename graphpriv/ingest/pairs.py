@@ -368,6 +368,12 @@ def apply_missing_to_counts(n: np.ndarray, ns: np.ndarray, nx: np.ndarray, missi
     return None, report
 
 
+def _one_chunk(col):
+    """The column as one array: its only chunk as it is (``combine_chunks`` copies even one chunk,
+    1.6 GB for the three columns of 10^8 pairs), else the chunks concatenated."""
+    return col.chunk(0) if col.num_chunks == 1 else col.combine_chunks()
+
+
 def pair_table(pc_: PairCounts, *, missing: str = "error", names: tuple[str, str] = ("sensitive", "public"),
                numbers: Sequence[str] = (), rows_note: str = "", keep_values: bool = False) -> PairTable:
     """Labels, codes and counts of the aggregated pairs under the ``missing`` policy.
@@ -380,7 +386,7 @@ def pair_table(pc_: PairCounts, *, missing: str = "error", names: tuple[str, str
     import pyarrow.compute as pc
 
     t = pc_.table
-    s, x, n = t["s"].combine_chunks(), t["x"].combine_chunks(), t["n"].combine_chunks()
+    s, x, n = (_one_chunk(t[name]) for name in ("s", "x", "n"))
     counts = np.asarray(n.to_numpy(zero_copy_only=False), dtype=np.int64)
     ns = np.asarray(pc.is_null(s).to_numpy(zero_copy_only=False), dtype=bool)
     nx = np.asarray(pc.is_null(x).to_numpy(zero_copy_only=False), dtype=bool)
