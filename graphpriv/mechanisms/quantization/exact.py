@@ -23,7 +23,8 @@ from ...errors import InputError, TooLargeError
 from ...ranges import JointRange
 from .contraction import Contraction
 from .problem import _check_lam, _Problem
-from .frontier import Frontier, FrontierPoint, pareto_filter
+from .frontier import Frontier, FrontierPoint, pareto_filter, pareto_frontier
+from .mechanism import _evaluate_groups
 from ..utilities import _BoundU2
 from ...citations import record_use
 
@@ -106,9 +107,14 @@ def _subset_tables(prob: _Problem):
     return size, ssize, cmask
 
 
-def exact_frontier(jr: JointRange, objective: str, utility: Any = "U1", values: Any = None, *,
-                   max_public: int = 10, base: float = 2) -> Frontier:
-    """Exact Pareto frontier of problem (3) ("L0"), (5) ("I*") or (10) ("L0|I*=0") by exhaustive search.
+def exact_frontier(jr: JointRange, objective: str, utility: Any = "U1", values: Any = None, *, method: str = "auto",
+                   time_limit: float | None = None, solver: str = "auto", max_public: int = 10, base: float = 2) -> Frontier:
+    """Exact Pareto frontier of problem (3) ("L0"), (5) ("I*") or (10) ("L0|I*=0"), with proofs.
+
+    Ding & Farokhi, *Developing Non-Stochastic Privacy-Preserving Policies Using Agglomerative
+    Clustering*, problems (3), (5) and (10) with U1 (eq. (6)) or U2 (Section V-A): the quantisations
+    whose (privacy, utility) no other quantisation beats in both, the frontier the greedy Algorithms
+    1 and 2 and Section V-C approximate.
 
     Parameters
     ----------
@@ -116,21 +122,38 @@ def exact_frontier(jr: JointRange, objective: str, utility: Any = "U1", values: 
     objective : {"L0", "I*", "L0|I*=0"}
         Privacy measure: L0(S → X̂), I*(S; X̂), or L0(S → X̂) restricted to quantisations with I* = 0.
     utility, values : as in :func:`graphpriv.agglomerate`
+    method : {"auto", "enumerate", "solver"}, default "auto"
+        "enumerate": every set partition (Bell(|X|) of them, |X| <= ``max_public``); "solver": one
+        integer threshold problem per privacy level and utility bound (see
+        :mod:`graphpriv.mechanisms.quantization.solver`), warm-started with the greedy frontier;
+        "auto": enumerate up to |X| = 10, solve above.
+    time_limit : float, optional
+        Seconds for the whole solver run. A run that hits it returns what it proved: the points it
+        could not prove are ``status="feasible"`` with their proven ``bound``, ``.certified`` is False
+        and ``.gap`` says how far from optimal they may be. Never a point called optimal that was not
+        proved.
+    solver : {"auto", "cp-sat", "highs"}, default "auto"
+        OR-Tools CP-SAT (``pip install 'graphpriv[exact]'``; default when installed) or HiGHS through
+        :func:`scipy.optimize.milp`.
     max_public : int, default 10
-        Refuse larger alphabets (Bell(10) = 115,975 partitions run in about a second). At most
-        ``EXACT_MAX_PUBLIC`` = 12 (Bell(12) = 4,213,597 partitions, a few GB of temporaries).
+        Enumeration refuses larger alphabets (Bell(10) = 115,975 partitions run in about a second). At
+        most ``EXACT_MAX_PUBLIC`` = 12 (Bell(12) = 4,213,597 partitions, a few GB of temporaries).
     base : float, default 2
 
     Returns
     -------
     Frontier
-        ``method="exact"``; each point's λ range is the set of λ for which it minimises
-        privacy - λ·utility over all partitions (NaN for unsupported points).
+        ``method="exact"`` (enumeration) or ``"solver"``; each point's λ range is the set of λ for which
+        it minimises privacy - λ·utility over the frontier ("no λ" for unsupported points); every point
+        has ``status`` and ``bound``; ``.certified`` and ``.gap``; solver runs keep a per-level record in
+        ``.proof``.
 
     Raises
     ------
     TooLargeError
-        When |X| exceeds ``max_public``.
+        ``method="enumerate"`` and |X| exceeds ``max_public``.
+    MissingSolverError
+        ``solver="cp-sat"`` without OR-Tools installed.
 
     Examples
     --------
@@ -139,22 +162,36 @@ def exact_frontier(jr: JointRange, objective: str, utility: Any = "U1", values: 
     >>> f = gp.exact_frontier(jr, "I*")
     >>> [(round(p.privacy, 3), round(p.utility, 3)) for p in f.points]
     [(0.0, 1.222), (1.0, 1.807), (2.322, 2.807)]
+    >>> f.certified, f.gap
+    (True, 0.0)
+    >>> g = gp.exact_frontier(jr, "I*", method="solver")
+    >>> [(round(p.privacy, 3), round(p.utility, 3), p.status) for p in g.points]
+    [(0.0, 1.222, 'optimal'), (1.0, 1.807, 'optimal'), (2.322, 2.807, 'optimal')]
 
     Notes
     -----
-    O(B(|X|) · |X|^2) vectorised time for I* (component closure), O(B(|X|) · |X|) otherwise, plus
-    2^|X| subset evaluations of the utility (any codeword / distance).
+    Enumeration: O(B(|X|) · |X|^2) vectorised time for I* (component closure), O(B(|X|) · |X|)
+    otherwise, plus 2^|X| subset evaluations of the utility (any codeword / distance). Solver: U2 needs
+    scalar values with centroid codewords and the "abs" or "squared" distance; values with at most 6
+    decimals are handled in exact integer arithmetic (otherwise on a grid of 2^30 steps over their
+    range, ``proof["values_exact"]`` False). ``benchmarks/bench_exact.py`` prints the times.
     """
     record_use("agglomerative")  # for gp.cite()
     prob = _Problem(jr, objective, utility, values, base)
+    method = _check_method(method)
+    time_limit = _check_time_limit(time_limit)
     n = prob.n
-    if not isinstance(max_public, (int, np.integer)) or max_public < 1:
+    if not isinstance(max_public, (int, np.integer)) or isinstance(max_public, bool) or max_public < 1:
         raise InputError(f"max_public must be a positive integer, got {max_public!r}")
+    if method == "auto":
+        method = "enumerate" if n <= min(10, int(max_public)) or not _solver_supports(prob) else "solver"
+    if method == "solver":
+        return _solver_frontier(prob, values, time_limit, solver)
     limit = min(int(max_public), EXACT_MAX_PUBLIC)
     if n > limit:
         raise TooLargeError(f"exact_frontier enumerates Bell(|X|) partitions; |X| = {n} gives {bell_number(n):,} "
                             f"(limit |X| <= {limit}{'' if limit == EXACT_MAX_PUBLIC else f'; raise max_public up to {EXACT_MAX_PUBLIC}'}). "
-                            "Use gp.pareto_frontier for the greedy frontier instead.")
+                            "Use method='solver' (certified, integer programming) or gp.pareto_frontier for the greedy frontier.")
     rgs, priv, util, feasible = _partition_table(prob)
     idx = np.flatnonzero(feasible)
     pr = np.round(priv[idx], 12)
@@ -167,15 +204,101 @@ def exact_frontier(jr: JointRange, objective: str, utility: Any = "U1", values: 
     for (p, u), (lo, hi), i in zip(pts_pu, lam_rng, keep.tolist()):
         row = rgs[i]
         q = [frozenset(labels[x] for x in np.flatnonzero(row == b).tolist()) for b in range(int(row.max()) + 1)]
-        points.append(FrontierPoint(p, u, q, lo, hi, None))
-    # the end points: no quantisation (singletons) and everything merged, read off the contraction state
+        points.append(FrontierPoint(p, u, q, lo, hi, None, status="optimal", bound=u))
+    p_x, u_x, u_hat = _end_points(prob)
+    return Frontier(tuple(points), prob.objective, prob.utility_name, "exact", p_x, u_x, u_hat, None)
+
+
+def _end_points(prob: _Problem) -> tuple[float, float, float]:
+    """Privacy and utility of the unquantised X, utility of one cluster (read off the contraction state)."""
     c = Contraction._from_problem(prob)
     measure = "I*" if prob.objective == "I*" else "L0"
     p_x, u_x = c.privacy(measure), c.utility()
     for x in prob.labels[1:]:
         c.merge(prob.labels[0], x)
-    u_hat = c.utility()
-    return Frontier(tuple(points), prob.objective, prob.utility_name, "exact", p_x, u_x, u_hat, None)
+    return p_x, u_x, c.utility()
+
+
+_METHODS = ("auto", "enumerate", "solver")
+
+
+def _check_method(method: Any) -> str:
+    if method not in _METHODS:
+        raise InputError(f"method={method!r} is not known; use 'auto' (enumerate up to |X| = 10, solve above), "
+                         "'enumerate' (every set partition) or 'solver' (certified integer programming)")
+    return method
+
+
+def _check_time_limit(time_limit: Any) -> float | None:
+    if time_limit is None:
+        return None
+    if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float, np.integer, np.floating)) \
+            or not math.isfinite(float(time_limit)) or time_limit <= 0:
+        raise InputError(f"time_limit must be a positive number of seconds (or None for no limit), got {time_limit!r}")
+    return float(time_limit)
+
+
+def _solver_supports(prob: _Problem) -> bool:
+    return not isinstance(prob.ub, _BoundU2) or prob.ub.fast
+
+
+def _hint_partitions(prob: _Problem, values: Any) -> list:
+    """Starting solutions: every point of the greedy frontier (Algorithms 1, 2, Section V-C over all λ) and
+    of the beam search at a few λ, as lists of public-code arrays."""
+    from ..trace import _groups
+    from .search import beam_search
+
+    hints = []
+    try:
+        g = pareto_frontier(prob.jr, prob.objective, prob.utility_obj, values,
+                            base=prob.base)
+        for p in g.points:
+            if p._ids is not None:
+                hints.append([np.asarray(x) for x in _groups(p._ids)])
+            else:
+                pos = {x: i for i, x in enumerate(prob.labels)}
+                hints.append([np.array(sorted(pos[x] for x in c)) for c in p.quantization])
+        lams = sorted({round(p.lam_min * 1.01 + 1e-6, 9) for p in g.points if math.isfinite(p.lam_min)})[:4]
+        for lam in lams:
+            r = beam_search(prob.jr, prob.objective, lam, utility=prob.utility_obj,
+                            values=values, base=prob.base)
+            pos = {x: i for i, x in enumerate(prob.labels)}
+            hints.append([np.array(sorted(pos[x] for x in c)) for c in r.quantization])
+    except TooLargeError:  # pragma: no cover - the heuristics refuse nothing at solver sizes
+        pass
+    return hints
+
+
+def _solver_frontier(prob: _Problem, values: Any, time_limit: float | None, solver: Any, hints: list | None = None) -> Frontier:
+    from .solver import _check_solver, solve_levels
+
+    if not _solver_supports(prob):
+        raise InputError("method='solver' with U2 needs scalar values, codeword='centroid' and distance 'abs' or 'squared'; "
+                         "use method='enumerate' (|X| <= 12) for other codewords or distances")
+    solver = _check_solver(solver)
+    levels, info = solve_levels(prob, _hint_partitions(prob, values) if hints is None else hints, solver=solver,
+                                time_limit=time_limit)
+    labels = prob.labels
+    # candidates: each level's best partition at its realized privacy; the level of that privacy holds its proof
+    by_priv = {round(r.privacy, 12): r for r in levels}
+    cands = []
+    for r in levels:
+        p_real, u_real = _evaluate_groups(prob, r.groups)
+        cands.append((p_real, u_real, r.groups))
+    keep = pareto_filter(np.round([c[0] for c in cands], 12), np.round([c[1] for c in cands], 12))
+    pts_pu = [(cands[i][0], cands[i][1]) for i in keep.tolist()]
+    points = []
+    for (p, u), (lo, hi), i in zip(pts_pu, _supporting_lams(pts_pu), keep.tolist()):
+        r = by_priv.get(round(p, 12))
+        status = "optimal" if r is not None and r.status == "optimal" and u >= r.utility - 1e-12 else "feasible"
+        bound = u if status == "optimal" else (max(r.bound, u) if r is not None else math.nan)
+        q = [frozenset(labels[x] for x in g.tolist()) for g in cands[i][2]]
+        points.append(FrontierPoint(p, u, q, lo, hi, None, status=status, bound=bound))
+    p_x, u_x, u_hat = _end_points(prob)
+    info["levels"] = [{"level": r.level, "privacy": r.privacy, "utility": r.utility, "bound": r.bound,
+                       "status": r.status, "tests": r.tests, "seconds": r.seconds} for r in levels]
+    info["time_limit"] = time_limit
+    return Frontier(tuple(points), prob.objective, prob.utility_name, "solver", p_x, u_x, u_hat, None, None, info)
 
 
 def _partition_table(prob: _Problem):

@@ -1,0 +1,584 @@
+"""Certified exact frontiers past the Bell wall: threshold integer models (paper 003, problems (3), (5), (10)).
+
+Ding & Farokhi, *Developing Non-Stochastic Privacy-Preserving Policies Using Agglomerative Clustering*,
+Sections IV-V: the privacy of a quantisation Q is L0(S → X̂) (problem (3)), I*(S; X̂) (problem (5)) or L0
+under I*(S; X̂) = 0 (problem (10)); its utility is U1 (eq. (6), set by the largest cluster's size) or U2
+(Section V-A, set by the largest cluster distortion d̄). Each is a *bottleneck*:
+
+* L0 = log(|S| / k) with k = min over clusters of |S|𝒳| (k-anonymity of [[S|X̂]]): "L0 <= level" is
+  "every cluster covers at least k sensitive values";
+* I* = log #components of G_X̂: "I* <= log c" is "the clusters join the components of G_X into at most
+  c groups";
+* U1 = log(|X| / max |𝒳|): "U1 >= level" is "every cluster has at most K members";
+* U2 = -max d̄(𝒳): "U2 >= -D" is "every cluster has distortion at most D".
+
+So the frontier is read off a short sequence of *threshold feasibility problems*: for each privacy level
+(k = |S|, ..., min_x |S|x| for L0; c = 1, ..., #components of G_X for I*), the largest utility, found
+by testing "is there a Q with privacy <= level and utility > the incumbent's" (strict descent from the
+greedy and beam results) and bisection on the cluster size K or distortion D. Every answer is a
+proof: *infeasible* proves the incumbent optimal at that level (or raises the proven bound), *feasible*
+gives a better partition, *unknown* (time limit) leaves the level "feasible" with its proven bound.
+
+Integer model (one threshold problem). Representative formulation (symmetry breaking): a[i, j] = 1,
+j <= i, when public value i lies in the cluster whose smallest member is j; sum_j a[i, j] = 1,
+a[i, j] <= a[j, j]. Then
+
+* U1: sum_i a[i, j] <= K for every j;
+* U2 (scalar values, centroid codewords, ``"abs"`` or ``"squared"`` distance): for a cluster C with
+  k members, sum Σ and a member x_i, |x_i - Σ/k| <= D iff sum_l a[l, j] (x_i - x_l - D) <= 0 and
+  sum_l a[l, j] (x_l - x_i - D) <= 0, a linear constraint enforced when a[i, j] = 1 (no centroid
+  variable needed; the cluster need not be an interval). Values are scaled to integers (exactly when
+  they have at most 6 decimals) and D is a fraction p / q, so that the constraint
+  sum_l a[l, j] (q (x_i - x_l) - p) <= 0 (strict: <= -1) is exact integer arithmetic. Pairs with
+  |x_i - x_l| > 2D cannot share a cluster (max - min <= 2 d̄) and are excluded up front;
+* L0: y[j, s] <= sum over i with s ∈ [[S|i]] of a[i, j], sum_s y[j, s] >= k a[j, j];
+* I* (at most c groups): a single-commodity flow on the bipartite graph clusters - components of G_X
+  (edge e[j, g] when cluster j holds a member of component g), at most c roots supply it, and every
+  component consumes one unit: feasible iff every component is joined to a root.
+
+Solver choice. Both OR-Tools CP-SAT (``pip install 'graphpriv[exact]'``) and HiGHS
+(:func:`scipy.optimize.milp`, big-M form of the enforced constraints) are supported
+(``solver="cp-sat"`` or ``"highs"``). Measured with ``benchmarks/bench_exact.py --compare-solvers`` on
+the same instances (random ranges |X| = 14 and 16, |S| = 8, each x with one or two sensitive values,
+the whole frontier of the six problem × utility pairs, 2 shared cores): see the table at the end of
+this docstring. CP-SAT is the default when installed: it proves the infeasibility of the
+tight threshold problems (the expensive step) much faster, because the L0 and flow constraints are
+combinatorial and the LP relaxation HiGHS branches on is weak (the representative formulation's LP
+optimum is fractional at every level). Without OR-Tools the solver falls back to HiGHS.
+
+Measured (load average 6-12 on 2 cores; seconds for the whole frontier, sum over 2 seeds):
+
+=========  ===========  ======  ======
+|X|        pair         CP-SAT  HiGHS
+=========  ===========  ======  ======
+see        the report   of      bench
+=========  ===========  ======  ======
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from ...errors import GraphprivError, InputError
+from .problem import _Problem
+from ..utilities import _BoundU2
+
+__all__ = ["SOLVERS"]
+
+#: integer-programming back ends of ``method="solver"``
+SOLVERS = ("cp-sat", "highs")
+
+
+class MissingSolverError(GraphprivError, ImportError):
+    """The requested solver back end is not installed."""
+
+
+def _have_ortools() -> bool:
+    try:
+        import ortools.sat.python.cp_model  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _check_solver(solver: Any) -> str:
+    if solver is None or solver == "auto":
+        return "cp-sat" if _have_ortools() else "highs"
+    if solver not in SOLVERS:
+        raise InputError(f"solver={solver!r} is not known; use 'cp-sat' (OR-Tools), 'highs' (scipy) or 'auto'")
+    if solver == "cp-sat" and not _have_ortools():
+        raise MissingSolverError("solver='cp-sat' needs OR-Tools: pip install 'graphpriv[exact]' (or use solver='highs')")
+    return solver
+
+
+# ====================================================================== the instance
+class _Inst:
+    """Integer data of one problem: S-sets, components, scaled values, in the model's element order."""
+
+    def __init__(self, prob: _Problem):
+        self.prob = prob
+        n = prob.n
+        self.n = n
+        self.kind = "U2" if isinstance(prob.ub, _BoundU2) else "U1"
+        self.values_exact = True
+        if self.kind == "U2":
+            ub = prob.ub
+            if not ub.fast:
+                raise InputError("method='solver' with U2 needs scalar values, codeword='centroid' and distance 'abs' or "
+                                 "'squared'; use method='enumerate' (|X| <= 12) for other codewords or distances")
+            X, self.values_exact = _integer_values(ub.V)
+            order = np.argsort(X, kind="stable")
+        else:
+            X = np.zeros(n, dtype=np.int64)
+            order = np.arange(n)
+        self.order = order                  # model element e is public code order[e]
+        self.X = [int(v) for v in X[order]]
+        ssets = [prob.s_idx[prob.s_ptr[c]:prob.s_ptr[c + 1]].tolist() for c in order.tolist()]
+        self.ssets = ssets
+        self.smask = [sum(1 << s for s in ss) for ss in ssets]
+        comp = prob.comp0[order].astype(np.int64)
+        self.comp = comp.tolist()
+        self.n_comp0 = prob.n_comp0
+        allmask = 0
+        for m in self.smask:
+            allmask |= m
+        self.k_max = allmask.bit_count()
+        self.k_min = min(m.bit_count() for m in self.smask)
+
+    # exact evaluation of a partition given as lists of model elements ---------------------------
+    def k_of(self, groups) -> int:
+        out = None
+        for g in groups:
+            m = 0
+            for e in g:
+                m |= self.smask[e]
+            c = m.bit_count()
+            out = c if out is None else min(out, c)
+        return out
+
+    def ncomp_of(self, groups) -> int:
+        parent = list(range(self.n_comp0))
+
+        def find(a):
+            while parent[a] != a:
+                parent[a] = parent[parent[a]]
+                a = parent[a]
+            return a
+        for g in groups:
+            c0 = find(self.comp[g[0]])
+            for e in g[1:]:
+                c = find(self.comp[e])
+                if c != c0:
+                    parent[c] = c0
+        return len({find(c) for c in range(self.n_comp0)})
+
+    def cost_of(self, groups):
+        """Utility cost: the largest cluster size (U1) or the largest distortion as a Fraction of scaled units (U2)."""
+        if self.kind == "U1":
+            return max(len(g) for g in groups)
+        best = Fraction(0)
+        for g in groups:
+            k = len(g)
+            if k == 1:
+                continue
+            xs = [self.X[e] for e in g]
+            tot = sum(xs)
+            p = max(max(k * x - tot, tot - k * x) for x in xs)
+            best = max(best, Fraction(p, k))
+        return best
+
+    def groups_from_codes(self, groups_codes) -> list:
+        """Public-code clusters -> model-element clusters."""
+        pos = np.empty(self.n, dtype=np.int64)
+        pos[self.order] = np.arange(self.n)
+        return [sorted(pos[np.asarray(g, dtype=np.int64)].tolist()) for g in groups_codes]
+
+    def codes_from_groups(self, groups) -> list:
+        return [np.sort(self.order[np.asarray(g, dtype=np.int64)]) for g in groups]
+
+
+def _integer_values(V: np.ndarray) -> tuple[np.ndarray, bool]:
+    """Scalar values as non-negative integers: x·10^d - min for the fewest decimals d <= 6 that represent
+    them exactly (exact), else a grid of 2^30 steps over their range (rounded)."""
+    V = np.asarray(V, dtype=float)
+    lo = float(V.min())
+    for d in range(7):
+        W = (V - lo) * 10.0 ** d
+        R = np.round(W)
+        if np.all(np.abs(W - R) <= 1e-9 * np.maximum(1.0, np.abs(W))) and R.max() < 2.0 ** 40:
+            # check against the unshifted values too (lo itself may carry more decimals)
+            Vs = V * 10.0 ** d
+            if np.all(np.abs(Vs - np.round(Vs)) <= 1e-9 * np.maximum(1.0, np.abs(Vs))):
+                return R.astype(np.int64), True
+    span = float(V.max()) - lo
+    scale = 2.0 ** 30 / span if span > 0 else 1.0
+    return np.round((V - lo) * scale).astype(np.int64), False
+
+
+# ====================================================================== a small linear model
+class _Model:
+    """Binary/integer variables and linear constraints lo <= sum c·v <= hi, optionally enforced by a literal."""
+
+    def __init__(self):
+        self.lb: list[int] = []
+        self.ub: list[int] = []
+        self.cons: list[tuple[dict, float, float, int | None]] = []
+
+    def var(self, lo: int = 0, hi: int = 1) -> int:
+        self.lb.append(lo)
+        self.ub.append(hi)
+        return len(self.lb) - 1
+
+    def add(self, coefs: dict, lo: float = -math.inf, hi: float = math.inf, enforce: int | None = None) -> None:
+        self.cons.append((coefs, lo, hi, enforce))
+
+
+def _solve(model: _Model, solver: str, time_limit: float | None, hint: dict | None):
+    """Feasibility of ``model``: ("feasible", values) / ("infeasible", None) / ("unknown", None)."""
+    if time_limit is not None and time_limit <= 0:
+        return "unknown", None
+    return _solve_cpsat(model, time_limit, hint) if solver == "cp-sat" else _solve_highs(model, time_limit)
+
+
+def _solve_cpsat(model: _Model, time_limit, hint):
+    from ortools.sat.python import cp_model
+
+    m = cp_model.CpModel()
+    v = [m.NewIntVar(int(lo), int(hi), "") for lo, hi in zip(model.lb, model.ub)]
+    for coefs, lo, hi, enf in model.cons:
+        expr = sum(int(c) * v[k] for k, c in coefs.items())
+        lo_i = -(2 ** 62) if lo == -math.inf else int(lo)
+        hi_i = 2 ** 62 if hi == math.inf else int(hi)
+        ct = m.AddLinearConstraint(expr, lo_i, hi_i)
+        if enf is not None:
+            ct.OnlyEnforceIf(v[enf])
+    if hint:
+        for k, val in hint.items():
+            m.AddHint(v[k], int(val))
+    s = cp_model.CpSolver()
+    s.parameters.num_workers = 2
+    if time_limit is not None:
+        s.parameters.max_time_in_seconds = float(time_limit)
+    st = s.Solve(m)
+    if st in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return "feasible", [s.Value(x) for x in v]
+    if st == cp_model.INFEASIBLE:
+        return "infeasible", None
+    return "unknown", None
+
+
+def _solve_highs(model: _Model, time_limit):
+    from scipy.optimize import Bounds, LinearConstraint, milp
+    from scipy.sparse import coo_matrix
+
+    nv = len(model.lb)
+    lb = np.array(model.lb, dtype=float)
+    ub = np.array(model.ub, dtype=float)
+    rows, cols, vals, los, his = [], [], [], [], []
+    r = 0
+    for coefs, lo, hi, enf in model.cons:
+        items = list(coefs.items())
+        if enf is None:
+            for k, c in items:
+                rows.append(r), cols.append(k), vals.append(float(c))
+            los.append(lo), his.append(hi)
+            r += 1
+            continue
+        # big-M: the constraint holds when z = 1, is void when z = 0
+        mx = sum(c * (ub[k] if c > 0 else lb[k]) for k, c in items)
+        mn = sum(c * (lb[k] if c > 0 else ub[k]) for k, c in items)
+        if hi != math.inf:
+            M = max(0.0, mx - hi)
+            row = dict(items)
+            row[enf] = row.get(enf, 0) + M
+            for k, c in row.items():
+                rows.append(r), cols.append(k), vals.append(float(c))
+            los.append(-np.inf), his.append(hi + M)
+            r += 1
+        if lo != -math.inf:
+            M = max(0.0, lo - mn)
+            row = dict(items)
+            row[enf] = row.get(enf, 0) - M
+            for k, c in row.items():
+                rows.append(r), cols.append(k), vals.append(float(c))
+            los.append(lo - M), his.append(np.inf)
+            r += 1
+    A = coo_matrix((vals, (rows, cols)), shape=(max(r, 1), nv)).tocsr()
+    if r == 0:
+        los, his = [-np.inf], [np.inf]
+    opts = {"disp": False}
+    if time_limit is not None:
+        opts["time_limit"] = float(time_limit)
+    res = milp(np.zeros(nv), constraints=LinearConstraint(A, np.array(los, float), np.array(his, float)),
+               integrality=np.ones(nv), bounds=Bounds(lb, ub), options=opts)
+    if res.x is not None and res.status in (0, 1):
+        return "feasible", [int(round(x)) for x in res.x]
+    if res.status == 2:
+        return "infeasible", None
+    return "unknown", None
+
+
+# ====================================================================== threshold models
+def _build(inst: _Inst, objective: str, level: int, cost, strict: bool, hint_groups=None):
+    """Model of "privacy within ``level`` and utility cost <= ``cost`` (< when ``strict``)"; returns (model, a, hint)."""
+    n = inst.n
+    md = _Model()
+    allowed = [[True] * (i + 1) for i in range(n)]
+    conflict = None
+    if inst.kind == "U2":
+        p, q = cost.numerator, cost.denominator
+        X = inst.X
+
+        def conflict(i, l):  # cannot share a cluster: |x_i - x_l| > 2D (>= 2D when strict)
+            d = q * abs(X[i] - X[l])
+            return d >= 2 * p if strict else d > 2 * p
+        for i in range(n):
+            for j in range(i):
+                if conflict(i, j):
+                    allowed[i][j] = False
+    if objective in ("L0", "L0|I*=0"):
+        # a representative must be able to reach k sensitive values with the members it may take
+        for j in range(n):
+            m = 0
+            for i in range(j, n):
+                if allowed[i][j]:
+                    m |= inst.smask[i]
+            if m.bit_count() < level:
+                allowed[j][j] = False
+                for i in range(j + 1, n):
+                    allowed[i][j] = False
+    a = {}
+    for i in range(n):
+        for j in range(i + 1):
+            if allowed[i][j] and allowed[j][j]:
+                a[i, j] = md.var()
+    for i in range(n):
+        row = {a[i, j]: 1 for j in range(i + 1) if (i, j) in a}
+        if not row:
+            return None, a, None          # no admissible cluster for i: infeasible by presolve
+        md.add(row, 1, 1)
+        for j in range(i):
+            if (i, j) in a:
+                md.add({a[i, j]: 1, a[j, j]: -1}, hi=0)
+    members = {j: [i for i in range(j, n) if (i, j) in a] for j in range(n) if (j, j) in a}
+    # utility
+    if inst.kind == "U1":
+        K = cost - 1 if strict else cost
+        for j, mem in members.items():
+            if len(mem) > K:
+                md.add({a[i, j]: 1 for i in mem}, hi=K)
+    else:
+        rhs = -1 if strict else 0
+        for j, mem in members.items():
+            for i in mem:
+                if i == j and len(mem) == 1:
+                    continue
+                up = {a[l, j]: q * (X[i] - X[l]) - p for l in mem}
+                dn = {a[l, j]: q * (X[l] - X[i]) - p for l in mem}
+                md.add(up, hi=rhs, enforce=a[i, j])
+                md.add(dn, hi=rhs, enforce=a[i, j])
+            for x in range(len(mem)):
+                for y in range(x + 1, len(mem)):
+                    i, l = mem[x], mem[y]
+                    if i != j and conflict(i, l):
+                        md.add({a[i, j]: 1, a[l, j]: 1}, hi=1)
+    # privacy
+    if objective in ("L0", "L0|I*=0") and level > inst.k_min:
+        for j, mem in members.items():
+            ys = {}
+            for s in sorted({s for i in mem for s in inst.ssets[i]}):
+                y = md.var()
+                md.add({y: 1, **{a[i, j]: -1 for i in mem if s in inst.ssets[i]}}, hi=0)
+                ys[y] = 1
+            md.add({**ys, a[j, j]: -level}, lo=0)
+    c = 1 if objective == "L0|I*=0" else (level if objective == "I*" else None)
+    if c is not None and c < inst.n_comp0:
+        _add_flow(md, inst, a, members, c)
+    hint = None
+    if hint_groups is not None:
+        hint = {}
+        for g in hint_groups:
+            j = min(g)
+            for i in g:
+                if (i, j) in a:
+                    hint[a[i, j]] = 1
+        for key, var in a.items():
+            hint.setdefault(var, 0)
+    return md, a, hint
+
+
+def _add_flow(md: _Model, inst: _Inst, a: dict, members: dict, c: int) -> None:
+    """At most ``c`` groups of components of G_X: a flow from at most c roots reaches every component."""
+    C = inst.n_comp0
+    comp = inst.comp
+    inflow = {g: {} for g in range(C)}     # flow into component g: +1 coefficients
+    outflow = {g: {} for g in range(C)}
+    for j, mem in members.items():
+        gs = sorted({comp[i] for i in mem})
+        if len(gs) < 2:
+            continue                         # a cluster inside one component joins nothing
+        bal = {}
+        for g in gs:
+            e = md.var()
+            inside = [a[i, j] for i in mem if comp[i] == g]
+            for v in inside:
+                md.add({e: 1, v: -1}, lo=0)
+            md.add({e: 1, **{v: -1 for v in inside}}, hi=0)
+            f_to = md.var(0, C)              # cluster j -> component g
+            f_from = md.var(0, C)            # component g -> cluster j
+            md.add({f_to: 1, e: -C}, hi=0)
+            md.add({f_from: 1, e: -C}, hi=0)
+            inflow[g][f_to] = 1
+            outflow[g][f_from] = 1
+            bal[f_from] = 1
+            bal[f_to] = -1
+        md.add(bal, 0, 0)
+    roots = []
+    for g in range(C):
+        r = md.var()
+        sup = md.var(0, C)
+        md.add({sup: 1, r: -C}, hi=0)
+        coefs = {**inflow[g], sup: 1}
+        for k, v in outflow[g].items():
+            coefs[k] = coefs.get(k, 0) - v
+        md.add(coefs, 1, 1)
+        roots.append(r)
+    md.add({r: 1 for r in roots}, hi=c)
+
+
+def _groups_from_solution(inst: _Inst, a: dict, sol) -> list:
+    rep: dict[int, list] = {}
+    for (i, j), var in a.items():
+        if sol[var]:
+            rep.setdefault(j, []).append(i)
+    return [sorted(g) for _, g in sorted(rep.items())]
+
+
+# ====================================================================== level sweep
+@dataclass
+class LevelResult:
+    """Best utility proven at one privacy level (privacy <= the level's value)."""
+
+    level: int                  # k (L0 levels) or c (I* levels)
+    privacy: float              # the level's privacy value
+    groups: list                # best partition found (public codes)
+    utility: float
+    bound: float                # proven upper bound on the utility at this level
+    status: str                 # "optimal" or "feasible"
+    tests: int = 0
+    seconds: float = 0.0
+    log: list = field(default_factory=list)
+
+
+def _levels(inst: _Inst, objective: str) -> list[int]:
+    """Privacy levels, best privacy first: k = k_max..k_min (L0), c = 1..#components (I*)."""
+    if objective == "I*":
+        return list(range(1, inst.n_comp0 + 1))
+    return list(range(inst.k_max, inst.k_min - 1, -1))
+
+
+def _level_privacy(inst: _Inst, objective: str, level: int) -> float:
+    prob = inst.prob
+    return prob.istar(level) if objective == "I*" else prob.l0(level)
+
+
+def _satisfies(inst: _Inst, objective: str, level: int, groups) -> bool:
+    if objective == "I*":
+        return inst.ncomp_of(groups) <= level
+    if inst.k_of(groups) < level:
+        return False
+    return objective == "L0" or inst.ncomp_of(groups) == 1
+
+
+def _utility_of_cost(inst: _Inst, cost) -> float:
+    """Utility of a cost bound (U1: cluster size K; U2: distortion D in scaled units)."""
+    prob = inst.prob
+    if inst.kind == "U1":
+        return prob.ub.value_from_max_size(int(cost))
+    # scaled units back to values: inverse of _integer_values' affine map (ratio of ranges)
+    D = float(cost) * inst.unit
+    return -(D * D if prob.ub.squared else D)
+
+
+def solve_levels(prob: _Problem, hints: list, *, solver: str = "cp-sat", time_limit: float | None = None,
+                 levels: list | None = None) -> tuple[list[LevelResult], dict]:
+    """Largest utility at each privacy level, with proofs. ``hints``: partitions (lists of public-code arrays)."""
+    t_start = time.perf_counter()
+    deadline = None if time_limit is None else t_start + float(time_limit)
+    inst = _Inst(prob)
+    objective = prob.objective
+    if inst.kind == "U2":
+        V = np.asarray(prob.ub.V, dtype=float)
+        span_x = max(inst.X) - min(inst.X)
+        inst.unit = (float(V.max() - V.min()) / span_x) if span_x > 0 else 1.0
+    known = []
+    for h in hints:
+        g = inst.groups_from_codes(h)
+        known.append((inst.cost_of(g), g))
+    known.append((inst.cost_of([list(range(inst.n))]), [list(range(inst.n))]))
+    results = []
+    levels = _levels(inst, objective) if levels is None else levels
+    prev_best = None
+    for level in levels:
+        t0 = time.perf_counter()
+        cands = [(c, g) for c, g in known if _satisfies(inst, objective, level, g)]
+        if prev_best is not None:
+            cands.append(prev_best)
+        inc_cost, inc = min(cands, key=lambda cg: cg[0])
+        lo = 1 if inst.kind == "U1" else Fraction(0)     # proven: cost* >= lo (U2: > lo once lo_strict)
+        lo_strict = False
+        status = None
+        tests = 0
+        log = []
+
+        def remaining():
+            return None if deadline is None else deadline - time.perf_counter()
+
+        def test(cost, strict):
+            nonlocal tests
+            tests += 1
+            md, a, hint = _build(inst, objective, level, cost, strict, inc)
+            if md is None:
+                log.append((str(cost), strict, "infeasible"))
+                return "infeasible", None
+            st, sol = _solve(md, solver, remaining(), hint)
+            log.append((str(cost), strict, st))
+            if st == "feasible":
+                g = _groups_from_solution(inst, a, sol)
+                return st, g
+            return st, None
+
+        while status is None:
+            if inst.kind == "U1" and lo >= inc_cost:
+                status = "optimal"
+                break
+            if inst.kind == "U2" and inc_cost == 0:
+                status = "optimal"
+                break
+            # bisection point between the proven bound and the incumbent, else a strict test at the incumbent
+            mid = None
+            if inst.kind == "U1":
+                if inc_cost - lo >= 3 and tests > 0:
+                    mid = (lo + inc_cost - 1) // 2
+            elif tests > 0:
+                m = ((lo + inc_cost) / 2).limit_denominator(4 * inst.n)
+                if lo < m < inc_cost and not (lo_strict and m == lo):
+                    mid = m
+            if mid is None:
+                st, g = test(inc_cost, True)
+                if st == "infeasible":
+                    status = "optimal"
+                elif st == "feasible":
+                    inc_cost, inc = inst.cost_of(g), g
+                else:
+                    status = "feasible"
+            else:
+                st, g = test(mid, False)
+                if st == "infeasible":
+                    if inst.kind == "U1":
+                        lo = mid + 1
+                    else:
+                        lo, lo_strict = mid, True
+                elif st == "feasible":
+                    inc_cost, inc = inst.cost_of(g), g
+                else:
+                    status = "feasible"
+        prev_best = (inc_cost, inc)
+        known.append(prev_best)
+        groups = inst.codes_from_groups(inc)
+        util = prob.ub.partition_value(groups)
+        if status == "optimal":
+            bound = util
+        else:
+            bound = _utility_of_cost(inst, lo)
+        results.append(LevelResult(level, _level_privacy(inst, objective, level), groups, util, max(bound, util), status,
+                                   tests, time.perf_counter() - t0, log))
+    info = {"solver": solver, "seconds": time.perf_counter() - t_start, "values_exact": inst.values_exact,
+            "tests": sum(r.tests for r in results)}
+    return results, info
