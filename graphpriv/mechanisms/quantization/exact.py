@@ -365,14 +365,26 @@ def _partition_table(prob: _Problem):
 
 @dataclass(frozen=True)
 class ExactMinimum:
-    """The exact minimum of L = privacy - λU over all quantisations (problem (10): those with I* = 0).
+    """The exact minimum of the Lagrangian L = privacy - λU over all quantisations, with its proof.
+
+    Ding & Farokhi, *Developing Non-Stochastic Privacy-Preserving Policies Using Agglomerative
+    Clustering*: privacy is L0(S → X̂) for problem (3) (``objective="L0"``), I*(S; X̂) for problem (5)
+    (``"I*"``), or L0 among the quantisations with I*(S; X̂) = 0 for problem (10) (``"L0|I*=0"``);
+    U is U1 (eq. (6)) or U2 (Section V-A).
 
     Attributes
     ----------
     L, privacy, utility : float
+        The Lagrangian, privacy and utility of ``quantization``.
     quantization : list of frozenset
+        The best quantisation found (clusters of public labels).
     n_partitions : int
-        Number of set partitions enumerated (Bell(|X|)).
+        Number of set partitions enumerated (Bell(|X|); 0 for the solver).
+    certified : bool
+        True when ``L`` is proven minimal (enumeration, or a solver run that proved every privacy level).
+    bound : float
+        Proven lower bound on the minimum of L (equal to ``L`` when certified).
+    method : {"enumerate", "solver"}
     """
 
     L: float
@@ -380,6 +392,23 @@ class ExactMinimum:
     utility: float
     quantization: list = field(repr=False)
     n_partitions: int = 0
+    certified: bool = True
+    bound: float = math.nan
+    method: str = "enumerate"
+
+    def __post_init__(self):
+        if math.isnan(self.bound) and self.certified:
+            object.__setattr__(self, "bound", self.L)
+
+    @property
+    def gap(self) -> float:
+        """L - bound: how far from the optimum the returned quantisation may be (0 when certified)."""
+        return 0.0 if self.certified else self.L - self.bound
+
+    def __repr__(self) -> str:
+        proof = "certified" if self.certified else f"bound={self.bound:.4g}, gap={self.gap:.3g}"
+        return (f"ExactMinimum(L={self.L:.4g}, privacy={self.privacy:.4g}, utility={self.utility:.4g}, "
+                f"clusters={len(self.quantization)}, {proof}, method={self.method!r})")
 
 
 def _minimum_from_table(prob: _Problem, table, lam: float) -> ExactMinimum:
@@ -400,45 +429,76 @@ def _check_size(prob: _Problem, max_public: Any, what: str, limit_default: int) 
                             f"({bell_number(prob.n):,} partitions; the default limit is {limit_default})")
 
 
-def exact_minimum(jr: JointRange, objective: str, lam: float, utility: Any = "U1", values: Any = None, *, base: float = 2,
+def exact_minimum(jr: JointRange, objective: str, lam: float, utility: Any = "U1", values: Any = None, *, method: str = "auto",
+                  time_limit: float | None = None, solver: str = "auto", base: float = 2,
                   max_public: int = EXACT_MINIMUM_MAX_PUBLIC) -> ExactMinimum:
-    """Exact minimum of the Lagrangian by enumerating every set partition of [[X]] (the test oracle).
+    """Exact minimum of the Lagrangian L = privacy - λU of problem (3), (5) or (10), with a proof.
+
+    Ding & Farokhi, *Developing Non-Stochastic Privacy-Preserving Policies Using Agglomerative
+    Clustering*: the optimum that Algorithm 1 (problem (3), ``"L0"``), Algorithm 2 (problem (5),
+    ``"I*"``) and Section V-C (problem (10), ``"L0|I*=0"``) approximate -- the oracle the
+    better-than-greedy searches (:mod:`graphpriv.mechanisms.quantization.search`) are measured against.
 
     Parameters
     ----------
     jr, objective, lam, utility, values, base
         As in :func:`graphpriv.agglomerate`. For ``objective="L0|I*=0"`` only partitions with
         I*(S; X̂) = 0 count (problem (10)).
+    method : {"auto", "enumerate", "solver"}
+        "enumerate": every set partition (|X| <= ``max_public``); "solver": the threshold integer models
+        of :func:`graphpriv.exact_frontier` (the minimum of a linear function of (privacy, utility)
+        lies on the frontier, so L = min over privacy levels of level - λ · best utility); "auto":
+        enumerate up to |X| = 10, solve above.
+    time_limit : float, optional
+        Seconds for the solver; when hit, the result is the best quantisation found with
+        ``certified=False`` and the proven lower ``bound``.
+    solver : {"auto", "cp-sat", "highs"}
     max_public : int
-        Refuse past this |X| (Bell numbers grow fast: Bell(10) = 115,975; Bell(11) = 678,570).
+        Enumeration refuses past this |X| (Bell(10) = 115,975; Bell(11) = 678,570).
 
     Returns
     -------
     ExactMinimum
-        Among partitions with the same L, the first in :func:`set_partitions` order.
+        ``.L``, ``.quantization``, ``.certified``, ``.bound``. Enumeration returns, among partitions
+        with the same L, the first in :func:`set_partitions` order.
 
     Raises
     ------
     TooLargeError
-        |X| > ``max_public``.
+        ``method="enumerate"`` and |X| > ``max_public``.
 
     Examples
     --------
     >>> import graphpriv as gp
     >>> jr, values = gp.datasets.paper_example()
     >>> e = gp.exact_minimum(jr, "I*", 0.3)        # Example 3's setting: the greedy run is optimal
-    >>> round(e.L, 4), round(gp.agglomerate(jr, "I*", 0.3).L, 4), e.n_partitions
-    (-0.3667, -0.3667, 877)
+    >>> round(e.L, 4), round(gp.agglomerate(jr, "I*", 0.3).L, 4), e.n_partitions, e.certified
+    (-0.3667, -0.3667, 877, True)
+    >>> s = gp.exact_minimum(jr, "I*", 0.3, method="solver")
+    >>> round(s.L, 4), s.certified, round(s.bound, 4)
+    (-0.3667, True, -0.3667)
 
     Notes
     -----
-    Reads the table of :func:`exact_frontier` (one enumerator): O(Bell(|X|) · |X|^2) vectorised time
-    and O(Bell(|X|) · |X|) memory.
+    Enumeration reads the table of :func:`exact_frontier` (one enumerator): O(Bell(|X|) · |X|^2)
+    vectorised time and O(Bell(|X|) · |X|) memory.
     """
     lam = _check_lam(lam)
     prob = _Problem(jr, objective, utility, values, base)
-    _check_size(prob, max_public, "exact_minimum", EXACT_MINIMUM_MAX_PUBLIC)
-    return _minimum_from_table(prob, _partition_table(prob), lam)
+    method = _check_method(method)
+    time_limit = _check_time_limit(time_limit)
+    if method == "auto":
+        method = "enumerate" if prob.n <= 10 or not _solver_supports(prob) else "solver"
+    if method == "enumerate":
+        _check_size(prob, max_public, "exact_minimum", EXACT_MINIMUM_MAX_PUBLIC)
+        return _minimum_from_table(prob, _partition_table(prob), lam)
+    f = _solver_frontier(prob, values, time_limit, solver)
+    best = min(f.points, key=lambda p: p.privacy - lam * p.utility)
+    L = best.privacy - lam * best.utility
+    bound = min(r["privacy"] - lam * r["bound"] for r in f.proof["levels"])
+    certified = f.certified
+    return ExactMinimum(float(L), best.privacy, best.utility, list(best.quantization), 0, certified,
+                        float(L if certified else min(bound, L)), "solver")
 
 
 def _supporting_lams(pts):
