@@ -234,7 +234,7 @@ def interval_frontier(jr: JointRange, objective: str, utility: Any = "U1", value
     >>> f.certified, [p.n_clusters for p in f.points]
     (True, [1, 2, 3, 7])
     >>> gp.interval_labels(f.partition(max_privacy=f.points[1].privacy), values)
-    ['[-0.2, 0.2]', '[0.4, 0.8]']
+    ['[0.1, 0.4]', '[0.6, 1.5]']
 
     Notes
     -----
