@@ -28,7 +28,7 @@ from .mechanism import _evaluate_groups
 from ..utilities import _BoundU2
 from ...citations import record_use
 
-__all__ = ["exact_frontier", "exact_minimum", "ExactMinimum", "set_partitions", "bell_number", "EXACT_MAX_PUBLIC"]
+__all__ = ["exact_frontier", "exact_minimum", "ExactMinimum", "frontier_bounds", "set_partitions", "bell_number", "EXACT_MAX_PUBLIC"]
 
 #: hard limit on |X| for exhaustive search (Bell(12) = 4,213,597 partitions)
 EXACT_MAX_PUBLIC = 12
@@ -267,6 +267,47 @@ def _hint_partitions(prob: _Problem, values: Any) -> list:
     except TooLargeError:  # pragma: no cover - the heuristics refuse nothing at solver sizes
         pass
     return hints
+
+
+def frontier_bounds(jr: JointRange, objective: str, utility: Any = "U1", values: Any = None, *, base: float = 2):
+    """Proven upper bounds on the utility at every privacy level, without a solver (any |X|).
+
+    For problem (3) or (10) (Ding & Farokhi, *Developing Non-Stochastic Privacy-Preserving Policies
+    Using Agglomerative Clustering*) a quantisation with L0(S → X̂) <= log(|S| / k) has every cluster
+    covering k sensitive values, so (U1) the cluster of each x has at least as many members as it takes
+    to reach k with |S|x| and the largest other S-sets, and (U2, scalar centroid values) the cluster of x
+    spans at least the narrowest window of the sorted values that holds x and covers k: its distortion is
+    at least half that width. No quantisation lies above these bounds; the exact frontier touches them
+    where they are tight. For I* the bound is the utility of X itself.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per privacy level (best privacy first): ``level`` (k, or the number of components for
+        I*), ``privacy`` and ``utility_bound``.
+
+    Examples
+    --------
+    >>> import graphpriv as gp
+    >>> jr, values = gp.datasets.paper_example()
+    >>> b = gp.frontier_bounds(jr, "L0", "U1")
+    >>> f = gp.exact_frontier(jr, "L0", "U1")
+    >>> all(p.utility <= b.loc[b.privacy <= p.privacy + 1e-12, "utility_bound"].max() + 1e-12 for p in f.points)
+    True
+    """
+    import pandas as pd
+
+    from .solver import _Inst, _cost_lower_bound, _levels, _level_privacy, _utility_of_cost
+
+    prob = _Problem(jr, objective, utility, values, base)
+    if not _solver_supports(prob):
+        raise InputError("frontier_bounds with U2 needs scalar values, codeword='centroid' and distance 'abs' or 'squared'")
+    inst = _Inst(prob)
+    rows = []
+    for level in _levels(inst, prob.objective):
+        rows.append({"level": level, "privacy": _level_privacy(inst, prob.objective, level),
+                     "utility_bound": _utility_of_cost(inst, _cost_lower_bound(inst, prob.objective, level))})
+    return pd.DataFrame(rows)
 
 
 def _solver_frontier(prob: _Problem, values: Any, time_limit: float | None, solver: Any, hints: list | None = None) -> Frontier:

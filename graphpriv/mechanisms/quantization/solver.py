@@ -114,6 +114,9 @@ class _Inst:
                                  "'squared'; use method='enumerate' (|X| <= 12) for other codewords or distances")
             X, self.values_exact = _integer_values(ub.V)
             order = np.argsort(X, kind="stable")
+            span_x = int(X.max() - X.min())
+            V = np.asarray(ub.V, dtype=float)
+            self.unit = float(V.max() - V.min()) / span_x if span_x > 0 else 1.0
         else:
             X = np.zeros(n, dtype=np.int64)
             order = np.arange(n)
@@ -486,6 +489,51 @@ def _utility_of_cost(inst: _Inst, cost) -> float:
     return -(D * D if prob.ub.squared else D)
 
 
+def _cost_lower_bound(inst: _Inst, objective: str, level: int):
+    """A proven lower bound on the utility cost at an L0 level k (every cluster covers k sensitive values).
+
+    U1: the cluster of x needs m members with |S|x| + (the m - 1 largest other |S|x'|) >= k (a union is
+    at most the sum), so K >= max_x of the least such m. U2: a cluster of distortion D spans at most 2D
+    (max - x̂ <= D and x̂ - min <= D), so it lies in a window of width 2D holding x; D >= w_x / 2 with
+    w_x the narrowest window of the sorted values holding x whose S-sets cover k values.
+    """
+    if objective == "I*" or level <= inst.k_min:
+        return 1 if inst.kind == "U1" else Fraction(0)
+    n = inst.n
+    if inst.kind == "U1":
+        deg = sorted((m.bit_count() for m in inst.smask), reverse=True)
+        best = 1
+        for e in range(n):
+            d = inst.smask[e].bit_count()
+            others = list(deg)
+            others.remove(d)
+            tot, m = d, 1
+            for o in others:
+                if tot >= level:
+                    break
+                tot += o
+                m += 1
+            best = max(best, m)
+        return best
+    X = inst.X                      # model order is sorted by value
+    ends = []                       # b(a): the first b with the S-sets of a..b covering k values (None: never)
+    for a in range(n):
+        m, end = 0, None
+        for b in range(a, n):
+            m |= inst.smask[b]
+            if m.bit_count() >= level:
+                end = b
+                break
+        ends.append(end)
+    best = 0
+    for e in range(n):              # narrowest window holding e that covers k: [a, max(b(a), e)] over a <= e
+        w = min((X[max(b, e)] - X[a] for a, b in enumerate(ends[:e + 1]) if b is not None), default=None)
+        if w is None:
+            return Fraction(0)
+        best = max(best, w)
+    return Fraction(best, 2)
+
+
 def solve_levels(prob: _Problem, hints: list, *, solver: str = "cp-sat", time_limit: float | None = None,
                  levels: list | None = None) -> tuple[list[LevelResult], dict]:
     """Largest utility at each privacy level, with proofs. ``hints``: partitions (lists of public-code arrays)."""
@@ -493,10 +541,6 @@ def solve_levels(prob: _Problem, hints: list, *, solver: str = "cp-sat", time_li
     deadline = None if time_limit is None else t_start + float(time_limit)
     inst = _Inst(prob)
     objective = prob.objective
-    if inst.kind == "U2":
-        V = np.asarray(prob.ub.V, dtype=float)
-        span_x = max(inst.X) - min(inst.X)
-        inst.unit = (float(V.max() - V.min()) / span_x) if span_x > 0 else 1.0
     known = []
     for h in hints:
         g = inst.groups_from_codes(h)
@@ -511,7 +555,7 @@ def solve_levels(prob: _Problem, hints: list, *, solver: str = "cp-sat", time_li
         if prev_best is not None:
             cands.append(prev_best)
         inc_cost, inc = min(cands, key=lambda cg: cg[0])
-        lo = 1 if inst.kind == "U1" else Fraction(0)     # proven: cost* >= lo (U2: > lo once lo_strict)
+        lo = _cost_lower_bound(inst, objective, level)   # proven: cost* >= lo (U2: > lo once lo_strict)
         lo_strict = False
         status = None
         tests = 0
