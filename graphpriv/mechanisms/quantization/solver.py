@@ -212,6 +212,7 @@ class _Model:
         self.lb: list[int] = []
         self.ub: list[int] = []
         self.cons: list[tuple[dict, float, float, int | None]] = []
+        self.objective: dict = {}            # minimised when not empty
 
     def var(self, lo: int = 0, hi: int = 1) -> int:
         self.lb.append(lo)
@@ -223,9 +224,10 @@ class _Model:
 
 
 def _solve(model: _Model, solver: str, time_limit: float | None, hint: dict | None):
-    """Feasibility of ``model``: ("feasible", values) / ("infeasible", None) / ("unknown", None)."""
+    """Solve ``model``: (status, values, objective bound) with status "optimal" (objective proven; for a
+    feasibility model: a solution), "feasible" (a solution, objective not proven), "infeasible" or "unknown"."""
     if time_limit is not None and time_limit <= 0:
-        return "unknown", None
+        return "unknown", None, None
     return _solve_cpsat(model, time_limit, hint) if solver == "cp-sat" else _solve_highs(model, time_limit)
 
 
@@ -244,16 +246,20 @@ def _solve_cpsat(model: _Model, time_limit, hint):
     if hint:
         for k, val in hint.items():
             m.AddHint(v[k], int(val))
+    if model.objective:
+        m.Minimize(sum(int(c) * v[k] for k, c in model.objective.items()))
     s = cp_model.CpSolver()
     s.parameters.num_workers = 2
     if time_limit is not None:
         s.parameters.max_time_in_seconds = float(time_limit)
     st = s.Solve(m)
-    if st in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return "feasible", [s.Value(x) for x in v]
+    if st == cp_model.OPTIMAL or (st == cp_model.FEASIBLE and not model.objective):
+        return "optimal", [s.Value(x) for x in v], s.ObjectiveValue() if model.objective else None
+    if st == cp_model.FEASIBLE:
+        return "feasible", [s.Value(x) for x in v], s.BestObjectiveBound()
     if st == cp_model.INFEASIBLE:
-        return "infeasible", None
-    return "unknown", None
+        return "infeasible", None, None
+    return "unknown", None, None
 
 
 def _solve_highs(model: _Model, time_limit):
@@ -298,18 +304,28 @@ def _solve_highs(model: _Model, time_limit):
     opts = {"disp": False}
     if time_limit is not None:
         opts["time_limit"] = float(time_limit)
-    res = milp(np.zeros(nv), constraints=LinearConstraint(A, np.array(los, float), np.array(his, float)),
+    c = np.zeros(nv)
+    for k, v in model.objective.items():
+        c[k] = v
+    res = milp(c, constraints=LinearConstraint(A, np.array(los, float), np.array(his, float)),
                integrality=np.ones(nv), bounds=Bounds(lb, ub), options=opts)
-    if res.x is not None and res.status in (0, 1):
-        return "feasible", [int(round(x)) for x in res.x]
+    if res.x is not None and res.status == 0:
+        return "optimal", [int(round(x)) for x in res.x], float(res.fun)
+    if res.x is not None and res.status == 1:
+        if not model.objective:
+            return "optimal", [int(round(x)) for x in res.x], None
+        bound = getattr(res, "mip_dual_bound", None)
+        return "feasible", [int(round(x)) for x in res.x], None if bound is None or not np.isfinite(bound) else float(bound)
     if res.status == 2:
-        return "infeasible", None
-    return "unknown", None
+        return "infeasible", None, None
+    return "unknown", None, None
 
 
 # ====================================================================== threshold models
-def _build(inst: _Inst, objective: str, level: int, cost, strict: bool, hint_groups=None):
-    """Model of "privacy within ``level`` and utility cost <= ``cost`` (< when ``strict``)"; returns (model, a, hint)."""
+def _build(inst: _Inst, objective: str, level: int, cost, strict: bool, hint_groups=None, k_range=None):
+    """Model of "privacy within ``level`` and utility cost <= ``cost`` (< when ``strict``)"; returns (model, a, hint).
+
+    With ``k_range=(lo, hi)`` (U1 only) the largest cluster size K is a variable in [lo, hi] and is minimised."""
     n = inst.n
     md = _Model()
     allowed = [[True] * (i + 1) for i in range(n)]
@@ -351,7 +367,13 @@ def _build(inst: _Inst, objective: str, level: int, cost, strict: bool, hint_gro
                 md.add({a[i, j]: 1, a[j, j]: -1}, hi=0)
     members = {j: [i for i in range(j, n) if (i, j) in a] for j in range(n) if (j, j) in a}
     # utility
-    if inst.kind == "U1":
+    if inst.kind == "U1" and k_range is not None:
+        K = md.var(*k_range)
+        md.objective = {K: 1}
+        for j, mem in members.items():
+            if len(mem) > k_range[0]:
+                md.add({**{a[i, j]: 1 for i in mem}, K: -1}, hi=0)
+    elif inst.kind == "U1":
         K = cost - 1 if strict else cost
         for j, mem in members.items():
             if len(mem) > K:
@@ -571,12 +593,29 @@ def solve_levels(prob: _Problem, hints: list, *, solver: str = "cp-sat", time_li
             if md is None:
                 log.append((str(cost), strict, "infeasible"))
                 return "infeasible", None
-            st, sol = _solve(md, solver, remaining(), hint)
+            st, sol, _ = _solve(md, solver, remaining(), hint)
             log.append((str(cost), strict, st))
-            if st == "feasible":
-                g = _groups_from_solution(inst, a, sol)
-                return st, g
+            if st == "optimal":
+                return "feasible", _groups_from_solution(inst, a, sol)
             return st, None
+
+        if inst.kind == "U1" and lo < inc_cost:
+            # U1: one model minimising the largest cluster size K, its proven bound when stopped
+            tests += 1
+            md, a, hint = _build(inst, objective, level, None, False, inc, k_range=(lo, inc_cost))
+            st, sol, bnd = ("infeasible", None, None) if md is None else _solve(md, solver, remaining(), hint)
+            log.append((f"min K in [{lo}, {inc_cost}]", False, st))
+            if sol is not None:
+                g = _groups_from_solution(inst, a, sol)
+                if inst.cost_of(g) < inc_cost:
+                    inc_cost, inc = inst.cost_of(g), g
+            if st == "optimal":
+                lo = inc_cost
+            elif st == "feasible" and bnd is not None:
+                lo = max(lo, int(math.ceil(bnd - 1e-9)))
+            elif st == "infeasible":
+                raise RuntimeError("the solver found the incumbent's threshold problem infeasible")  # pragma: no cover
+            status = "optimal" if lo >= inc_cost else "feasible"
 
         while status is None:
             if inst.kind == "U1" and lo >= inc_cost:
