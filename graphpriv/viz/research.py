@@ -134,8 +134,8 @@ def plot_gap_summary(table, ax=None, *, methods=("greedy", "beam", "local"), uni
     The gap L - L_exact of the Lagrangian L = privacy - λ·utility is in the unit of the privacy measure
     (bits for base 2: λ converts utility into privacy units). Each bar is the mean over the table's
     (instance, λ) rows of a setting, its error bar the standard error of that mean; a mean of exactly 0
-    (the method was optimal on every row) is drawn as a marked "0" so that it cannot be mistaken for a
-    missing bar.
+    (the method was optimal on every row) is drawn as a marked "0", and a bar too short to see carries
+    its value, so that no bar can be mistaken for a missing one.
 
     Parameters
     ----------
@@ -178,11 +178,13 @@ def plot_gap_summary(table, ax=None, *, methods=("greedy", "beam", "local"), uni
         colour = colours.get(m, PALETTE[3 + k % 4])
         ax.bar(xs, vals, width, yerr=err, color=colour, ecolor="#333333", capsize=2, error_kw={"lw": 0.8},
                label=f"{m} (mean {table[f'gap_{m}'].mean():.3f} {unit})")
-        zero = vals == 0
-        if zero.any():
-            ax.plot(xs[zero], np.zeros(zero.sum()), marker="_", ms=9, mew=2, ls="none", color=colour)
-            for xz in xs[zero]:
-                ax.text(xz, top * 0.015, "0", ha="center", va="bottom", fontsize=6, color=colour)
+        # a bar too short to see is labelled with its value ("0": optimal on every row), never left blank
+        small = vals < 0.03 * top
+        for xz, v, e in zip(xs[small], vals[small], err[small]):
+            ax.plot([xz - width * 0.4, xz + width * 0.4], [0, 0], color=colour, lw=2.2, solid_capstyle="butt")
+            text = "0" if v < 1e-9 else ("<0.001" if v < 1e-3 else f"{v:.3f}")
+            ax.text(xz, v + e + top * 0.04, text, ha="center", va="bottom", fontsize=5.5, color=colour,
+                    rotation=0 if text == "0" else 90)
     ax.set_xticks(x)
     ax.set_xticklabels([f"{o}\n{u}" for o, u in keys])
     ax.set_ylabel(f"mean gap L − L_exact ({unit})")
