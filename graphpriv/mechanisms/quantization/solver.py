@@ -366,6 +366,14 @@ def _build(inst: _Inst, objective: str, level: int, cost, strict: bool, hint_gro
             if (i, j) in a:
                 md.add({a[i, j]: 1, a[j, j]: -1}, hi=0)
     members = {j: [i for i in range(j, n) if (i, j) in a] for j in range(n) if (j, j) in a}
+    if objective in ("L0", "L0|I*=0") and level > inst.k_min:
+        md.add({a[j, j]: 1 for j in members}, hi=_max_clusters(inst, level))
+    if objective in ("L0", "L0|I*=0") and inst.kind == "U1" and level > inst.k_min and len(_s_universe(inst)) <= _COVER_MAX_S:
+        # a cluster whose smallest member is j needs at least need[j] members to cover ``level`` values
+        need = _min_cover_sizes(inst, level, suffix=True)
+        for j, mem in members.items():
+            if need[j] > 1:
+                md.add({**{a[i, j]: 1 for i in mem}, a[j, j]: 1 - need[j]}, lo=0)
     # utility
     if inst.kind == "U1" and k_range is not None:
         K = md.var(*k_range)
@@ -511,6 +519,70 @@ def _utility_of_cost(inst: _Inst, cost) -> float:
     return -(D * D if prob.ub.squared else D)
 
 
+#: the exact smallest cluster around each x (a partial set cover over subsets of S) is computed up to this |S|
+_COVER_MAX_S = 10
+
+
+def _s_universe(inst: _Inst) -> list:
+    return sorted({s for ss in inst.ssets for s in ss})
+
+
+def _min_cover_sizes(inst: _Inst, level: int, *, suffix: bool) -> list:
+    """For every element e, the fewest members of a cluster holding e whose S-sets cover ``level`` sensitive
+    values (members from e's suffix e..n-1 when ``suffix``: e is then the cluster's smallest member);
+    n + 1 when impossible. Breadth-first search over the covered subsets of S (2^|S| states)."""
+    n = inst.n
+    uni = _s_universe(inst)
+    bit = {s: 1 << i for i, s in enumerate(uni)}
+    masks = [sum(bit[s] for s in ss) for ss in inst.ssets]
+    out = []
+    cache = {}
+    for e in range(n):
+        pool = sorted(set(masks[e:] if suffix else masks))
+        key = (masks[e], tuple(pool))
+        if key in cache:
+            out.append(cache[key])
+            continue
+        frontier = {masks[e]}
+        seen = set(frontier)
+        size = 1
+        found = masks[e].bit_count() >= level
+        while not found and frontier and size <= n:
+            nxt = set()
+            for m in frontier:
+                for p in pool:
+                    q = m | p
+                    if q != m and q not in seen:
+                        seen.add(q)
+                        nxt.add(q)
+            size += 1
+            frontier = nxt
+            found = any(q.bit_count() >= level for q in frontier)
+        res = size if found else n + 1
+        if not suffix:   # elements may repeat a mask; a cover of distinct masks never needs more members than masks
+            res = min(res, n + 1)
+        cache[key] = res
+        out.append(res)
+    return out
+
+
+def _max_clusters(inst: _Inst, level: int) -> int:
+    """Most clusters a quantisation with every cluster covering ``level`` sensitive values can have.
+
+    c clusters cover at least c·k (cluster, s) pairs, and a sensitive value s lying in occ(s) public values
+    is covered by at most min(c, occ(s)) clusters: c·k <= sum_s min(c, occ(s)).
+    """
+    occ: dict = {}
+    for ss in inst.ssets:
+        for s_ in ss:
+            occ[s_] = occ.get(s_, 0) + 1
+    best = 1
+    for c in range(1, inst.n + 1):
+        if c * level <= sum(min(c, o) for o in occ.values()):
+            best = c
+    return best
+
+
 def _cost_lower_bound(inst: _Inst, objective: str, level: int):
     """A proven lower bound on the utility cost at an L0 level k (every cluster covers k sensitive values).
 
@@ -523,6 +595,9 @@ def _cost_lower_bound(inst: _Inst, objective: str, level: int):
         return 1 if inst.kind == "U1" else Fraction(0)
     n = inst.n
     if inst.kind == "U1":
+        count = -(-n // _max_clusters(inst, level))          # n values in at most c clusters
+        if len(_s_universe(inst)) <= _COVER_MAX_S:
+            return max(count, max(_min_cover_sizes(inst, level, suffix=False)))
         deg = sorted((m.bit_count() for m in inst.smask), reverse=True)
         best = 1
         for e in range(n):
@@ -536,7 +611,7 @@ def _cost_lower_bound(inst: _Inst, objective: str, level: int):
                 tot += o
                 m += 1
             best = max(best, m)
-        return best
+        return max(best, count)
     X = inst.X                      # model order is sorted by value
     ends = []                       # b(a): the first b with the S-sets of a..b covering k values (None: never)
     for a in range(n):
@@ -558,7 +633,10 @@ def _cost_lower_bound(inst: _Inst, objective: str, level: int):
 
 def solve_levels(prob: _Problem, hints: list, *, solver: str = "cp-sat", time_limit: float | None = None,
                  levels: list | None = None) -> tuple[list[LevelResult], dict]:
-    """Largest utility at each privacy level, with proofs. ``hints``: partitions (lists of public-code arrays)."""
+    """Largest utility at each privacy level, with proofs. ``hints``: partitions (lists of public-code arrays).
+
+    Levels are solved best privacy first, each with a fair share of the time left; a second pass gives the
+    time the easy levels did not use to the levels still open."""
     t_start = time.perf_counter()
     deadline = None if time_limit is None else t_start + float(time_limit)
     inst = _Inst(prob)
@@ -568,100 +646,115 @@ def solve_levels(prob: _Problem, hints: list, *, solver: str = "cp-sat", time_li
         g = inst.groups_from_codes(h)
         known.append((inst.cost_of(g), g))
     known.append((inst.cost_of([list(range(inst.n))]), [list(range(inst.n))]))
+    levels = _levels(inst, objective) if levels is None else list(levels)
+    state = {level: {"lo": _cost_lower_bound(inst, objective, level), "lo_strict": False, "status": None, "tests": 0,
+                     "seconds": 0.0, "log": [], "inc": None} for level in levels}
+    for sweep in range(2):
+        todo = [lv for lv in levels if state[lv]["status"] != "optimal"]
+        for n_left, level in zip(range(len(todo), 0, -1), todo):
+            if sweep == 1 and deadline is not None and deadline - time.perf_counter() <= 0:
+                break
+            cands = [(c, g) for c, g in known if _satisfies(inst, objective, level, g)]
+            st = state[level]
+            st["status"] = None
+            level_deadline = None if deadline is None else time.perf_counter() + (deadline - time.perf_counter()) / n_left
+            t0 = time.perf_counter()
+            inc_cost, inc = _solve_level(inst, objective, level, min(cands, key=lambda cg: cg[0]), st, solver, level_deadline)
+            st["seconds"] += time.perf_counter() - t0
+            st["inc"] = (inc_cost, inc)
+            known.append((inc_cost, inc))     # feasible for every looser level too
+        if deadline is None:
+            break
     results = []
-    levels = _levels(inst, objective) if levels is None else levels
-    prev_best = None
     for level in levels:
-        t0 = time.perf_counter()
-        cands = [(c, g) for c, g in known if _satisfies(inst, objective, level, g)]
-        if prev_best is not None:
-            cands.append(prev_best)
-        inc_cost, inc = min(cands, key=lambda cg: cg[0])
-        lo = _cost_lower_bound(inst, objective, level)   # proven: cost* >= lo (U2: > lo once lo_strict)
-        lo_strict = False
-        status = None
-        tests = 0
-        log = []
+        st = state[level]
+        inc_cost, inc = st["inc"]
+        groups = inst.codes_from_groups(inc)
+        util = prob.ub.partition_value(groups)
+        bound = util if st["status"] == "optimal" else _utility_of_cost(inst, st["lo"])
+        results.append(LevelResult(level, _level_privacy(inst, objective, level), groups, util, max(bound, util),
+                                   st["status"], st["tests"], st["seconds"], st["log"]))
+    info = {"solver": solver, "seconds": time.perf_counter() - t_start, "values_exact": inst.values_exact,
+            "tests": sum(r.tests for r in results)}
+    return results, info
 
-        def remaining():
-            return None if deadline is None else deadline - time.perf_counter()
 
-        def test(cost, strict):
-            nonlocal tests
-            tests += 1
-            md, a, hint = _build(inst, objective, level, cost, strict, inc)
-            if md is None:
-                log.append((str(cost), strict, "infeasible"))
-                return "infeasible", None
-            st, sol, _ = _solve(md, solver, remaining(), hint)
-            log.append((str(cost), strict, st))
-            if st == "optimal":
-                return "feasible", _groups_from_solution(inst, a, sol)
-            return st, None
+def _solve_level(inst: _Inst, objective: str, level: int, incumbent, st: dict, solver: str, level_deadline):
+    """Raise the proven bound and improve the incumbent of one level until optimal or out of time.
 
-        if inst.kind == "U1" and lo < inc_cost:
-            # U1: one model minimising the largest cluster size K, its proven bound when stopped
-            tests += 1
+    ``st`` holds the level's proven bound ``lo`` (cost* >= lo; for U2 cost* > lo once ``lo_strict``),
+    its status, test count and log; returns the incumbent (cost, groups)."""
+    inc_cost, inc = incumbent
+    log = st["log"]
+
+    def remaining():
+        return None if level_deadline is None else level_deadline - time.perf_counter()
+
+    def test(cost, strict):
+        st["tests"] += 1
+        md, a, hint = _build(inst, objective, level, cost, strict, inc)
+        if md is None:
+            log.append((str(cost), strict, "infeasible"))
+            return "infeasible", None
+        status, sol, _ = _solve(md, solver, remaining(), hint)
+        log.append((str(cost), strict, status))
+        if status == "optimal":
+            return "feasible", _groups_from_solution(inst, a, sol)
+        return status, None
+
+    lo = st["lo"]
+    if inst.kind == "U1":
+        if lo < inc_cost:
+            # one model minimising the largest cluster size K, its proven bound when stopped
+            st["tests"] += 1
             md, a, hint = _build(inst, objective, level, None, False, inc, k_range=(lo, inc_cost))
-            st, sol, bnd = ("infeasible", None, None) if md is None else _solve(md, solver, remaining(), hint)
-            log.append((f"min K in [{lo}, {inc_cost}]", False, st))
+            status, sol, bnd = ("infeasible", None, None) if md is None else _solve(md, solver, remaining(), hint)
+            log.append((f"min K in [{lo}, {inc_cost}]", False, status))
             if sol is not None:
                 g = _groups_from_solution(inst, a, sol)
                 if inst.cost_of(g) < inc_cost:
                     inc_cost, inc = inst.cost_of(g), g
-            if st == "optimal":
+            if status == "optimal":
                 lo = inc_cost
-            elif st == "feasible" and bnd is not None:
+            elif status == "feasible" and bnd is not None:
                 lo = max(lo, int(math.ceil(bnd - 1e-9)))
-            elif st == "infeasible":
+            elif status == "infeasible":
                 raise RuntimeError("the solver found the incumbent's threshold problem infeasible")  # pragma: no cover
-            status = "optimal" if lo >= inc_cost else "feasible"
-
-        while status is None:
-            if inst.kind == "U1" and lo >= inc_cost:
+        st["lo"] = lo
+        st["status"] = "optimal" if lo >= inc_cost else "feasible"
+        return inc_cost, inc
+    lo_strict = st["lo_strict"]
+    status = None
+    first = True
+    while status is None:
+        if inc_cost == 0 or (not lo_strict and lo >= inc_cost):
+            status = "optimal"
+            break
+        # bisection point between the proven bound and the incumbent, else a strict test at the incumbent
+        mid = None
+        if not first:
+            m = ((lo + inc_cost) / 2).limit_denominator(4 * inst.n)
+            if lo < m < inc_cost:
+                mid = m
+        first = False
+        if mid is None:
+            res, g = test(inc_cost, True)
+            if res == "infeasible":
                 status = "optimal"
-                break
-            if inst.kind == "U2" and inc_cost == 0:
-                status = "optimal"
-                break
-            # bisection point between the proven bound and the incumbent, else a strict test at the incumbent
-            mid = None
-            if inst.kind == "U1":
-                if inc_cost - lo >= 3 and tests > 0:
-                    mid = (lo + inc_cost - 1) // 2
-            elif tests > 0:
-                m = ((lo + inc_cost) / 2).limit_denominator(4 * inst.n)
-                if lo < m < inc_cost and not (lo_strict and m == lo):
-                    mid = m
-            if mid is None:
-                st, g = test(inc_cost, True)
-                if st == "infeasible":
-                    status = "optimal"
-                elif st == "feasible":
-                    inc_cost, inc = inst.cost_of(g), g
-                else:
-                    status = "feasible"
+            elif res == "feasible":
+                new = inst.cost_of(g)
+                if not new < inc_cost:  # pragma: no cover - the model is exact
+                    raise RuntimeError("the solver returned no improvement on a strict threshold")
+                inc_cost, inc = new, g
             else:
-                st, g = test(mid, False)
-                if st == "infeasible":
-                    if inst.kind == "U1":
-                        lo = mid + 1
-                    else:
-                        lo, lo_strict = mid, True
-                elif st == "feasible":
-                    inc_cost, inc = inst.cost_of(g), g
-                else:
-                    status = "feasible"
-        prev_best = (inc_cost, inc)
-        known.append(prev_best)
-        groups = inst.codes_from_groups(inc)
-        util = prob.ub.partition_value(groups)
-        if status == "optimal":
-            bound = util
+                status = "feasible"
         else:
-            bound = _utility_of_cost(inst, lo)
-        results.append(LevelResult(level, _level_privacy(inst, objective, level), groups, util, max(bound, util), status,
-                                   tests, time.perf_counter() - t0, log))
-    info = {"solver": solver, "seconds": time.perf_counter() - t_start, "values_exact": inst.values_exact,
-            "tests": sum(r.tests for r in results)}
-    return results, info
+            res, g = test(mid, False)
+            if res == "infeasible":
+                lo, lo_strict = mid, True
+            elif res == "feasible":
+                inc_cost, inc = inst.cost_of(g), g
+            else:
+                status = "feasible"
+    st["lo"], st["lo_strict"], st["status"] = lo, lo_strict, status
+    return inc_cost, inc
