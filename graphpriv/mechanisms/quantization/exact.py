@@ -1,4 +1,8 @@
-"""Exact optima by exhaustive search over set partitions (paper 003, problems (3), (5), (10)).
+"""Exact optima of paper 003's problems (3), (5), (10): enumeration of set partitions, or integer programming.
+
+Past |X| = 10 (``method="auto"``) or with ``method="solver"`` the frontier and the Lagrangian's minimum
+are proved level by level by the threshold integer models of :mod:`.solver` (OR-Tools CP-SAT or HiGHS);
+every point then carries its status and proven bound. Below, by enumeration:
 
 Every quantisation of X is a set partition of [[X]]; there are Bell(|X|) of them (Bell(10) = 115,975,
 Bell(12) = 4,213,597). One enumerator, :func:`_partition_table`, lists them all as restricted-growth

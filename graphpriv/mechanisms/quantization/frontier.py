@@ -162,7 +162,9 @@ class Frontier:
     method : str
         "greedy" (one trajectory, Algorithms 1/2), "exact-lambda" (Section V-C over every λ >= 0: the
         tree of trajectories of :func:`section_vc_tree`), "greedy-per-lambda" (Section V-C, one run
-        per λ of a grid) or "exact" (every quantisation).
+        per λ of a grid), "exact" (every quantisation enumerated), "solver" (every privacy level proved by
+        integer programming, :func:`graphpriv.exact_frontier`) or "interval" (every interval partition of
+        the ordered values, :func:`graphpriv.interval_frontier`).
     privacy_of_x, utility_of_x : float
         Privacy and utility of the unquantised X (normalisation references).
     utility_hat : float

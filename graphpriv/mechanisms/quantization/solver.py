@@ -37,22 +37,33 @@ a[i, j] <= a[j, j]. Then
   component consumes one unit: feasible iff every component is joined to a root.
 
 Solver choice. Both OR-Tools CP-SAT (``pip install 'graphpriv[exact]'``) and HiGHS
-(:func:`scipy.optimize.milp`, big-M form of the enforced constraints) are supported
-(``solver="cp-sat"`` or ``"highs"``). Measured with ``benchmarks/bench_exact.py --compare-solvers`` on
-the same instances (random ranges |X| = 14 and 16, |S| = 8, each x with one or two sensitive values,
-the whole frontier of the six problem × utility pairs, 2 shared cores): see the table at the end of
-this docstring. CP-SAT is the default when installed: it proves the infeasibility of the
-tight threshold problems (the expensive step) much faster, because the L0 and flow constraints are
-combinatorial and the LP relaxation HiGHS branches on is weak (the representative formulation's LP
-optimum is fractional at every level). Without OR-Tools the solver falls back to HiGHS.
+(:func:`scipy.optimize.milp`, big-M form of the enforced constraints) run the same models
+(``solver="cp-sat"`` or ``"highs"``); CP-SAT is the default when installed, HiGHS the fallback. Measured
+with ``benchmarks/bench_exact.py --compare-solvers`` (whole frontiers of random ranges, |S| = 8, each
+public value with one or two sensitive values, the six problem x utility pairs, identical frontiers from
+both; CPU seconds, a shared 2-core machine at load average 15):
 
-Measured (load average 6-12 on 2 cores; seconds for the whole frontier, sum over 2 seeds):
+==========  ===============  ===============  ==============================
+|X|         CP-SAT CPU s     HiGHS CPU s      HiGHS / CP-SAT
+==========  ===============  ===============  ==============================
+10          0.14 / 0.22      0.36 / 0.26      2.6 (L0, U1) / 1.2 (L0, U2)
+10          0.10 / 0.30      0.35 / 0.29      3.5 (L0|I*=0, U1) / 1.0 (U2)
+12          0.09 / 0.16      0.32 / 0.15      3.6 (L0, U1) / 0.9 (L0, U2)
+12          0.08 / 0.23      0.32 / 0.18      4.0 (L0|I*=0, U1) / 0.8 (U2)
+==========  ===============  ===============  ==============================
 
-=========  ===========  ======  ======
-|X|        pair         CP-SAT  HiGHS
-=========  ===========  ======  ======
-see        the report   of      bench
-=========  ===========  ======  ======
+The U1 models (minimise the largest cluster size under the covering constraints, a bin-packing-like
+problem) are where CP-SAT wins by 3-4x: its clause learning and the objective's lower-bound search
+prove the tight sizes that HiGHS's branch and bound, on the weak LP relaxation of the representative
+formulation, has to enumerate; the U2 threshold problems are small and both are equal within noise.
+CP-SAT also reports the best proven objective bound of a stopped run directly, which the time-limited
+frontier needs. Hence CP-SAT by default, HiGHS (always installed with scipy) when OR-Tools is absent.
+
+Bounds without a solver (:func:`_cost_lower_bound`, also :func:`graphpriv.frontier_bounds`): at L0 level
+k, c clusters cover at least c·k (cluster, s) pairs and a sensitive value in occ(s) public values lies in
+at most min(c, occ(s)) clusters, so c·k <= sum_s min(c, occ(s)) bounds the number of clusters and
+K >= n / c; the smallest cluster around each x that covers k values (breadth-first over subsets of S)
+bounds K too, and is added to the model per representative.
 """
 
 from __future__ import annotations

@@ -114,3 +114,28 @@ def test_order_argument():
         gp.interval_frontier(jr, "L0", "U1", order=labels[:-1])
     with pytest.raises(InputError):
         gp.interval_frontier(jr, "L0", "U1", order=labels[:-1] + [labels[0]])
+
+
+def test_interval_release_and_cli(tmp_path):
+    import json
+
+    from graphpriv.cli import main
+
+    jr, values = gp.datasets.paper_example()
+    r = gp.interval_release(jr, "L0", 2.5, "U2", values)
+    assert r.info["search"] == "interval" and gp.interval_labels(r.quantization, values) == ["[0.1, 0.4]", "[0.6, 1.5]"]
+    f = gp.interval_frontier(jr, "L0", "U2", values)
+    best = min(p.privacy - 2.5 * p.utility for p in f.points)
+    assert r.L == pytest.approx(best)
+    with pytest.raises(InputError):
+        gp.interval_release(jr, "L0", 1.0, "U2", values, min_utility=-1.0)
+    out = tmp_path / "rel"
+    rc = main(["sanitize", "hungarian", "-s", "age", "-x", "chol", "--missing", "drop", "--objective", "L0", "--utility",
+               "U2", "--min-utility", "-60", "--search", "interval", "--out", str(out), "--no-animation", "--no-explorer",
+               "--quiet"])
+    assert rc == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["search"] == "interval" and summary["after"]["utility"] >= -60
+    mapping = json.loads((out / "mapping.json").read_text())
+    released = {str(v["released"]) for v in mapping["values"] if v["changed"]}
+    assert released and all(t.startswith("[") and t.endswith("]") and ", " in t for t in released)
