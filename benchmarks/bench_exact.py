@@ -59,14 +59,16 @@ def dominates_greedy(f, g) -> bool:
     return all(any(p.privacy <= q.privacy + 1e-12 and p.utility >= q.utility - 1e-12 for p in f.points) for q in g.points)
 
 
-def frontier_rows(n: int, seeds: int, time_limit, solver: str = "auto", n_s: int = 8):
+def frontier_rows(n: int, seeds: int, time_limit, solver: str = "auto", n_s: int = 8, pairs=PAIRS):
     print(f"\n== whole exact frontier, |X| = {n}, |S| = {n_s}, solver={solver}, time_limit={time_limit} ==")
     print(f"{'seed':>4} {'problem':>8} {'U':>3} {'wall s':>7} {'CPU s':>7} {'certified':>9} {'gap':>7} {'points':>6} "
           f"{'tests':>5} {'greedy pts':>10} {'dominates greedy':>16}")
     worst = {}
     for seed in range(seeds):
         jr, values = random_range(n, n_s, seed)
-        for objective, utility in PAIRS:
+        if pairs is not PAIRS:
+            print(f"     (seed {seed}: G_X has {gp.n_components(jr) if hasattr(gp, 'n_components') else round(2 ** gp.maximin_information(jr))} components)")
+        for objective, utility in pairs:
             wall, cpu, f = timed(lambda: gp.exact_frontier(jr, objective, utility, values, method="solver", solver=solver,
                                                            time_limit=time_limit))
             g = gp.pareto_frontier(jr, objective, utility, values)
@@ -122,14 +124,17 @@ def main():
     ap.add_argument("--no-interval", action="store_true")
     ap.add_argument("--no-small", action="store_true")
     ap.add_argument("--compare-solvers", action="store_true")
+    ap.add_argument("--solver-sizes", type=int, nargs="+", default=[12, 14])
     args = ap.parse_args()
     print(f"load average {os.getloadavg()[0]:.1f} {os.getloadavg()[1]:.1f} {os.getloadavg()[2]:.1f} on {os.cpu_count()} cores")
     if not args.no_small:
         frontier_rows(args.n, args.seeds, time_limit=120)
+        # with |S| = 8 and one or two sensitive values per x, G_X is connected and I* is trivial: also sparser ranges
+        frontier_rows(args.n, args.seeds, time_limit=120, n_s=30, pairs=[("I*", "U1"), ("I*", "U2")])
     if not args.no_large:
         frontier_rows(args.n_large, max(1, args.seeds - 1), time_limit=300)
     if args.compare_solvers:
-        compare_solvers(args.seeds)
+        compare_solvers(args.seeds, sizes=tuple(args.solver_sizes))
     if not args.no_interval:
         interval_rows()
     print(f"load average {os.getloadavg()[0]:.1f} {os.getloadavg()[1]:.1f} {os.getloadavg()[2]:.1f}")

@@ -188,7 +188,7 @@ def exact_frontier(jr: JointRange, objective: str, utility: Any = "U1", values: 
     if not isinstance(max_public, (int, np.integer)) or isinstance(max_public, bool) or max_public < 1:
         raise InputError(f"max_public must be a positive integer, got {max_public!r}")
     if method == "auto":
-        method = "enumerate" if n <= min(10, int(max_public)) or not _solver_supports(prob) else "solver"
+        method = "enumerate" if n <= 10 or not _solver_supports(prob) else "solver"
     if method == "solver":
         return _solver_frontier(prob, values, time_limit, solver)
     limit = min(int(max_public), EXACT_MAX_PUBLIC)
