@@ -18,6 +18,7 @@ every partition with lookup tables over the 2^|X| subsets of X. Two readings of 
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -321,8 +322,11 @@ def _solver_frontier(prob: _Problem, values: Any, time_limit: float | None, solv
         raise InputError("method='solver' with U2 needs scalar values, codeword='centroid' and distance 'abs' or 'squared'; "
                          "use method='enumerate' (|X| <= 12) for other codewords or distances")
     solver = _check_solver(solver)
-    levels, info = solve_levels(prob, _hint_partitions(prob, values) if hints is None else hints, solver=solver,
-                                time_limit=time_limit)
+    t0 = time.perf_counter()
+    hints = _hint_partitions(prob, values) if hints is None else hints
+    # the time limit covers the heuristics that give the starting solutions too
+    left = None if time_limit is None else max(time_limit - (time.perf_counter() - t0), 1e-9)
+    levels, info = solve_levels(prob, hints, solver=solver, time_limit=left)
     labels = prob.labels
     # candidates: each level's best partition at its realized privacy; the level of that privacy holds its proof
     by_priv = {round(r.privacy, 12): r for r in levels}

@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 
 from ...citations import record_use
-from ...errors import InputError
+from ...errors import InputError, TooLargeError
 from ...ranges import JointRange
 from ..utilities import _BoundU2
 from .frontier import Frontier, FrontierPoint, pareto_filter
@@ -270,6 +270,10 @@ def interval_frontier(jr: JointRange, objective: str, utility: Any = "U1", value
 
     if obj == "I*":
         layers = sum(cutpos) + 1
+        if layers * n > _LAYER_WORK_MAX:
+            raise TooLargeError(f"interval_frontier for I* runs one DP layer per possible number of components: "
+                                f"{layers} layers x {n} values exceeds {_LAYER_WORK_MAX:.0e}; use objective 'L0' or "
+                                "'L0|I*=0' (one layer per level), or coarsen the public values first")
         g, back = _dp(n, costs, None, cutpos, layers)
         best = None
         for layer in range(layers):     # level c = layer + 1: at most c hull blocks (layer = shared cuts used)
@@ -335,6 +339,9 @@ def interval_frontier(jr: JointRange, objective: str, utility: Any = "U1", value
              "levels": levels}
     return Frontier(tuple(points), prob.objective, prob.utility_name, "interval", p_x, u_x, u_hat, None, None, proof)
 
+
+#: largest (number of layers) x |X| of the I* recursion
+_LAYER_WORK_MAX = 2_000_000
 
 #: up to this |X| an uncertified I* / problem (10) interval frontier is replaced by listing every interval partition
 _ENUMERATE_MAX = 16
