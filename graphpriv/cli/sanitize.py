@@ -388,7 +388,6 @@ def run(args) -> int:
                 "input": input_info(args),
                 "objective": args.objective, "utility": args.utility, "release": mode, "lam": lam,
                 "lam_chosen_by": "--lam" if args.lam is not None else f"--min-utility {args.min_utility:g} (frontier)",
-                "search": "interval" if interval else "greedy",
                 "privacy_measure": privacy_name,
                 "noop": noop,
                 "before": {"privacy": frontier.privacy_of_x, "utility": frontier.utility_of_x, "n_public": jr.n_public,
@@ -397,6 +396,8 @@ def run(args) -> int:
                 "frontier": [{"privacy": p.privacy, "utility": p.utility, "n_clusters": _n_clusters(frontier, p),
                               "lam_min": p.lam_min, "lam_max": p.lam_max} for p in frontier.points],
             }
+        if interval:   # the release is the optimal interval partition, not the greedy mechanism's
+            summary["search"] = "interval"
         if noop:
             logger.warning("nothing to merge: %s", _noop_reason(result, measures_before, args))
         with gio.staged_output(out_dir, overwrite=args.overwrite, command="sanitize") as tmp:
