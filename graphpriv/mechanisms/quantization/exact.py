@@ -347,6 +347,7 @@ def _solver_frontier(prob: _Problem, values: Any, time_limit: float | None, solv
     info["levels"] = [{"level": r.level, "privacy": r.privacy, "utility": r.utility, "bound": r.bound,
                        "status": r.status, "tests": r.tests, "seconds": r.seconds} for r in levels]
     info["time_limit"] = time_limit
+    info["seconds"] = time.perf_counter() - t0          # starting solutions included
     return Frontier(tuple(points), prob.objective, prob.utility_name, "solver", p_x, u_x, u_hat, None, None, info)
 
 
