@@ -122,6 +122,9 @@ def add_parser(sub) -> None:
     p.add_argument("--release", choices=("label", "codeword", "id"),
                    help="what replaces a merged value: label (default for U1: '[240, 260]' or '{132, 243}'), "
                         "codeword (default for U2: the cluster centroid at the column's precision) or id (cluster number)")
+    p.add_argument("--search", choices=("greedy", "interval"), default="greedy",
+                   help="greedy: the paper's mechanism (default); interval: the optimal partition of the ordered "
+                        "values into intervals (exact dynamic programming), released with '[a, b]' labels")
     p.add_argument("--out", metavar="DIR", help="output folder (default: <DATA stem>_sanitized)")
     p.add_argument("--no-animation", action="store_true", help="skip the merge animation")
     p.add_argument("--no-explorer", action="store_true", help="skip the interactive merge explorer (explorer.html)")
@@ -356,7 +359,8 @@ def run(args) -> int:
     if args.sensitive == args.public:
         raise InputError(f"--sensitive and --public both name column {args.public!r}; the release would overwrite the "
                          "sensitive column -- choose two different columns")
-    mode = getattr(args, "release", None) or default_release(args.utility)
+    interval = getattr(args, "search", "greedy") == "interval"
+    mode = getattr(args, "release", None) or ("label" if interval else default_release(args.utility))
     if mode == "codeword" and args.utility != "U2":
         raise InputError("--release codeword needs --utility U2 (codewords are cluster centroids); use --release label or id")
     out_dir = Path(args.out) if args.out is not None else _default_out(args.data)
@@ -378,11 +382,17 @@ def run(args) -> int:
         del loaded
         values = numeric_values(jr, args.public, args.utility)
         with progress.step("mechanism"), progress.merges(jr.n_public):
-            frontier = gp.pareto_frontier(jr, args.objective, args.utility, values)
-            if args.lam is not None:
+            if interval:   # the optimal interval partition (exact DP) at λ or the utility floor
+                frontier = gp.interval_frontier(jr, args.objective, args.utility, values)
+                result = gp.interval_release(jr, args.objective, args.lam, args.utility, values,
+                                             min_utility=args.min_utility, frontier=frontier)
+                lam = result.lam
+            elif args.lam is not None:
+                frontier = gp.pareto_frontier(jr, args.objective, args.utility, values)
                 lam = args.lam
                 result = result_at(jr, frontier, args.objective, args.utility, values, lam)
             else:
+                frontier = gp.pareto_frontier(jr, args.objective, args.utility, values)
                 result, lam = choose_release(jr, frontier, args.objective, args.utility, values, args.min_utility)
             qjr = gp.quantize_range(jr, result.quantization)
             measures_before = {"L0": gp.L0(jr), "I_star": gp.maximin_information(jr), "k_anonymity": gp.k_anonymity(jr)}
@@ -410,6 +420,8 @@ def run(args) -> int:
                 "frontier": [{"privacy": p.privacy, "utility": p.utility, "n_clusters": _n_clusters(frontier, p),
                               "lam_min": p.lam_min, "lam_max": p.lam_max} for p in frontier.points],
             }
+        if interval:   # the release is the optimal interval partition, not the greedy mechanism's
+            summary["search"] = "interval"
         with gio.staged_output(out_dir, overwrite=args.overwrite, command="sanitize") as tmp:
             with progress.step("write"):
                 name = "sanitized.parquet" if fmt == "parquet" else "sanitized.csv"

@@ -11,6 +11,7 @@ from .quantization import *  # noqa: F401,F403
 from .quantization.agglomerative import *  # noqa: F401,F403
 from .quantization.frontier import *  # noqa: F401,F403
 from .quantization.exact import *  # noqa: F401,F403
+from .quantization.interval import *  # noqa: F401,F403
 from .quantization.baselines import *  # noqa: F401,F403
 from .quantization.search import *  # noqa: F401,F403
 from .quantization.comparison import *  # noqa: F401,F403
@@ -37,6 +38,7 @@ for _m in _MOVED:
 
 # read the modules from sys.modules: ``watchdog`` and ``linear_reduction`` are also function names
 _MODULES = ("utilities", "trace", "quantization", "quantization.agglomerative", "quantization.frontier", "quantization.exact",
+            "quantization.interval",
             "quantization.baselines", "quantization.search", "quantization.comparison", "quantization.side_information",
             "stochastic", "sample_privacy")
 __all__ = [n for m in _MODULES for n in _sys.modules[f"{__name__}.{m}"].__all__]

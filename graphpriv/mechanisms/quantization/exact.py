@@ -1,4 +1,8 @@
-"""Exact optima by exhaustive search over set partitions (paper 003, problems (3), (5), (10)).
+"""Exact optima of paper 003's problems (3), (5), (10): enumeration of set partitions, or integer programming.
+
+Past |X| = 10 (``method="auto"``) or with ``method="solver"`` the frontier and the Lagrangian's minimum
+are proved level by level by the threshold integer models of :mod:`.solver` (OR-Tools CP-SAT or HiGHS);
+every point then carries its status and proven bound. Below, by enumeration:
 
 Every quantisation of X is a set partition of [[X]]; there are Bell(|X|) of them (Bell(10) = 115,975,
 Bell(12) = 4,213,597). One enumerator, :func:`_partition_table`, lists them all as restricted-growth
@@ -14,6 +18,7 @@ every partition with lookup tables over the 2^|X| subsets of X. Two readings of 
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,11 +28,12 @@ from ...errors import InputError, TooLargeError
 from ...ranges import JointRange
 from .contraction import Contraction
 from .problem import _check_lam, _Problem
-from .frontier import Frontier, FrontierPoint, pareto_filter
+from .frontier import Frontier, FrontierPoint, pareto_filter, pareto_frontier
+from .mechanism import _evaluate_groups
 from ..utilities import _BoundU2
 from ...citations import record_use
 
-__all__ = ["exact_frontier", "exact_minimum", "ExactMinimum", "set_partitions", "bell_number", "EXACT_MAX_PUBLIC"]
+__all__ = ["exact_frontier", "exact_minimum", "ExactMinimum", "frontier_bounds", "set_partitions", "bell_number", "EXACT_MAX_PUBLIC"]
 
 #: hard limit on |X| for exhaustive search (Bell(12) = 4,213,597 partitions)
 EXACT_MAX_PUBLIC = 12
@@ -128,9 +134,14 @@ def _subset_tables(prob: _Problem):
     return size, ssize, cmask
 
 
-def exact_frontier(jr: JointRange, objective: str, utility: Any = "U1", values: Any = None, *,
-                   max_public: int = 10, base: float = 2) -> Frontier:
-    """Exact Pareto frontier of problem (3) ("L0"), (5) ("I*") or (10) ("L0|I*=0") by exhaustive search.
+def exact_frontier(jr: JointRange, objective: str, utility: Any = "U1", values: Any = None, *, method: str = "auto",
+                   time_limit: float | None = None, solver: str = "auto", max_public: int = 10, base: float = 2) -> Frontier:
+    """Exact Pareto frontier of problem (3) ("L0"), (5) ("I*") or (10) ("L0|I*=0"), with proofs.
+
+    Ding & Farokhi, *Developing Non-Stochastic Privacy-Preserving Policies Using Agglomerative
+    Clustering*, problems (3), (5) and (10) with U1 (eq. (6)) or U2 (Section V-A): the quantisations
+    whose (privacy, utility) no other quantisation beats in both, the frontier the greedy Algorithms
+    1 and 2 and Section V-C approximate.
 
     Parameters
     ----------
@@ -138,21 +149,38 @@ def exact_frontier(jr: JointRange, objective: str, utility: Any = "U1", values: 
     objective : {"L0", "I*", "L0|I*=0"}
         Privacy measure: L0(S → X̂), I*(S; X̂), or L0(S → X̂) restricted to quantisations with I* = 0.
     utility, values : as in :func:`graphpriv.agglomerate`
+    method : {"auto", "enumerate", "solver"}, default "auto"
+        "enumerate": every set partition (Bell(|X|) of them, |X| <= ``max_public``); "solver": one
+        integer threshold problem per privacy level and utility bound (see
+        :mod:`graphpriv.mechanisms.quantization.solver`), warm-started with the greedy frontier;
+        "auto": enumerate up to |X| = 10, solve above.
+    time_limit : float, optional
+        Seconds for the whole solver run. A run that hits it returns what it proved: the points it
+        could not prove are ``status="feasible"`` with their proven ``bound``, ``.certified`` is False
+        and ``.gap`` says how far from optimal they may be. Never a point called optimal that was not
+        proved.
+    solver : {"auto", "cp-sat", "highs"}, default "auto"
+        OR-Tools CP-SAT (``pip install 'graphpriv[exact]'``; default when installed) or HiGHS through
+        :func:`scipy.optimize.milp`.
     max_public : int, default 10
-        Refuse larger alphabets (Bell(10) = 115,975 partitions run in about a second). At most
-        ``EXACT_MAX_PUBLIC`` = 12 (Bell(12) = 4,213,597 partitions, a few GB of temporaries).
+        Enumeration refuses larger alphabets (Bell(10) = 115,975 partitions run in about a second). At
+        most ``EXACT_MAX_PUBLIC`` = 12 (Bell(12) = 4,213,597 partitions, a few GB of temporaries).
     base : float, default 2
 
     Returns
     -------
     Frontier
-        ``method="exact"``; each point's λ range is the set of λ for which it minimises
-        privacy - λ·utility over all partitions (NaN for unsupported points).
+        ``method="exact"`` (enumeration) or ``"solver"``; each point's λ range is the set of λ for which
+        it minimises privacy - λ·utility over the frontier ("no λ" for unsupported points); every point
+        has ``status`` and ``bound``; ``.certified`` and ``.gap``; solver runs keep a per-level record in
+        ``.proof``.
 
     Raises
     ------
     TooLargeError
-        When |X| exceeds ``max_public``.
+        ``method="enumerate"`` and |X| exceeds ``max_public``.
+    MissingSolverError
+        ``solver="cp-sat"`` without OR-Tools installed.
 
     Examples
     --------
@@ -161,22 +189,36 @@ def exact_frontier(jr: JointRange, objective: str, utility: Any = "U1", values: 
     >>> f = gp.exact_frontier(jr, "I*")
     >>> [(round(p.privacy, 3), round(p.utility, 3)) for p in f.points]
     [(0.0, 1.222), (1.0, 1.807), (2.322, 2.807)]
+    >>> f.certified, f.gap
+    (True, 0.0)
+    >>> g = gp.exact_frontier(jr, "I*", method="solver")
+    >>> [(round(p.privacy, 3), round(p.utility, 3), p.status) for p in g.points]
+    [(0.0, 1.222, 'optimal'), (1.0, 1.807, 'optimal'), (2.322, 2.807, 'optimal')]
 
     Notes
     -----
-    O(B(|X|) · |X|^2) vectorised time for I* (component closure), O(B(|X|) · |X|) otherwise, plus
-    2^|X| subset evaluations of the utility (any codeword / distance).
+    Enumeration: O(B(|X|) · |X|^2) vectorised time for I* (component closure), O(B(|X|) · |X|)
+    otherwise, plus 2^|X| subset evaluations of the utility (any codeword / distance). Solver: U2 needs
+    scalar values with centroid codewords and the "abs" or "squared" distance; values with at most 6
+    decimals are handled in exact integer arithmetic (otherwise on a grid of 2^30 steps over their
+    range, ``proof["values_exact"]`` False). ``benchmarks/bench_exact.py`` prints the times.
     """
     record_use("agglomerative")  # for gp.cite()
     prob = _Problem(jr, objective, utility, values, base)
+    method = _check_method(method)
+    time_limit = _check_time_limit(time_limit)
     n = prob.n
-    if not isinstance(max_public, (int, np.integer)) or max_public < 1:
+    if not isinstance(max_public, (int, np.integer)) or isinstance(max_public, bool) or max_public < 1:
         raise InputError(f"max_public must be a positive integer, got {max_public!r}")
+    if method == "auto":
+        method = "enumerate" if n <= 10 or not _solver_supports(prob) else "solver"
+    if method == "solver":
+        return _solver_frontier(prob, values, time_limit, solver)
     limit = min(int(max_public), EXACT_MAX_PUBLIC)
     if n > limit:
         raise TooLargeError(f"exact_frontier enumerates Bell(|X|) partitions; |X| = {n} gives {bell_number(n):,} "
                             f"(limit |X| <= {limit}{'' if limit == EXACT_MAX_PUBLIC else f'; raise max_public up to {EXACT_MAX_PUBLIC}'}). "
-                            "Use gp.pareto_frontier for the greedy frontier instead.")
+                            "Use method='solver' (certified, integer programming) or gp.pareto_frontier for the greedy frontier.")
     rgs, priv, util, feasible = _partition_table(prob)
     idx = np.flatnonzero(feasible)
     pr = np.round(priv[idx], 12)
@@ -189,15 +231,146 @@ def exact_frontier(jr: JointRange, objective: str, utility: Any = "U1", values: 
     for (p, u), (lo, hi), i in zip(pts_pu, lam_rng, keep.tolist()):
         row = rgs[i]
         q = [frozenset(labels[x] for x in np.flatnonzero(row == b).tolist()) for b in range(int(row.max()) + 1)]
-        points.append(FrontierPoint(p, u, q, lo, hi, None))
-    # the end points: no quantisation (singletons) and everything merged, read off the contraction state
+        points.append(FrontierPoint(p, u, q, lo, hi, None, status="optimal", bound=u))
+    p_x, u_x, u_hat = _end_points(prob)
+    return Frontier(tuple(points), prob.objective, prob.utility_name, "exact", p_x, u_x, u_hat, None)
+
+
+def _end_points(prob: _Problem) -> tuple[float, float, float]:
+    """Privacy and utility of the unquantised X, utility of one cluster (read off the contraction state)."""
     c = Contraction._from_problem(prob)
     measure = "I*" if prob.objective == "I*" else "L0"
     p_x, u_x = c.privacy(measure), c.utility()
     for x in prob.labels[1:]:
         c.merge(prob.labels[0], x)
-    u_hat = c.utility()
-    return Frontier(tuple(points), prob.objective, prob.utility_name, "exact", p_x, u_x, u_hat, None)
+    return p_x, u_x, c.utility()
+
+
+_METHODS = ("auto", "enumerate", "solver")
+
+
+def _check_method(method: Any) -> str:
+    if method not in _METHODS:
+        raise InputError(f"method={method!r} is not known; use 'auto' (enumerate up to |X| = 10, solve above), "
+                         "'enumerate' (every set partition) or 'solver' (certified integer programming)")
+    return method
+
+
+def _check_time_limit(time_limit: Any) -> float | None:
+    if time_limit is None:
+        return None
+    if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float, np.integer, np.floating)) \
+            or not math.isfinite(float(time_limit)) or time_limit <= 0:
+        raise InputError(f"time_limit must be a positive number of seconds (or None for no limit), got {time_limit!r}")
+    return float(time_limit)
+
+
+def _solver_supports(prob: _Problem) -> bool:
+    return not isinstance(prob.ub, _BoundU2) or prob.ub.fast
+
+
+def _hint_partitions(prob: _Problem, values: Any) -> list:
+    """Starting solutions: every point of the greedy frontier (Algorithms 1, 2, Section V-C over all λ) and
+    of the beam search at a few λ, as lists of public-code arrays."""
+    from ..trace import _groups
+    from .search import beam_search
+
+    hints = []
+    try:
+        g = pareto_frontier(prob.jr, prob.objective, prob.utility_obj, values,
+                            base=prob.base)
+        for p in g.points:
+            if p._ids is not None:
+                hints.append([np.asarray(x) for x in _groups(p._ids)])
+            else:
+                pos = {x: i for i, x in enumerate(prob.labels)}
+                hints.append([np.array(sorted(pos[x] for x in c)) for c in p.quantization])
+        lams = sorted({round(p.lam_min * 1.01 + 1e-6, 9) for p in g.points if math.isfinite(p.lam_min)})[:4]
+        for lam in lams:
+            r = beam_search(prob.jr, prob.objective, lam, utility=prob.utility_obj,
+                            values=values, base=prob.base)
+            pos = {x: i for i, x in enumerate(prob.labels)}
+            hints.append([np.array(sorted(pos[x] for x in c)) for c in r.quantization])
+    except TooLargeError:  # pragma: no cover - the heuristics refuse nothing at solver sizes
+        pass
+    return hints
+
+
+def frontier_bounds(jr: JointRange, objective: str, utility: Any = "U1", values: Any = None, *, base: float = 2):
+    """Proven upper bounds on the utility at every privacy level, without a solver (any |X|).
+
+    For problem (3) or (10) (Ding & Farokhi, *Developing Non-Stochastic Privacy-Preserving Policies
+    Using Agglomerative Clustering*) a quantisation with L0(S → X̂) <= log(|S| / k) has every cluster
+    covering k sensitive values, so (U1) the cluster of each x has at least as many members as it takes
+    to reach k with |S|x| and the largest other S-sets, and (U2, scalar centroid values) the cluster of x
+    spans at least the narrowest window of the sorted values that holds x and covers k: its distortion is
+    at least half that width. No quantisation lies above these bounds; the exact frontier touches them
+    where they are tight. For I* the bound is the utility of X itself.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per privacy level (best privacy first): ``level`` (k, or the number of components for
+        I*), ``privacy`` and ``utility_bound``.
+
+    Examples
+    --------
+    >>> import graphpriv as gp
+    >>> jr, values = gp.datasets.paper_example()
+    >>> b = gp.frontier_bounds(jr, "L0", "U1")
+    >>> f = gp.exact_frontier(jr, "L0", "U1")
+    >>> all(p.utility <= b.loc[b.privacy <= p.privacy + 1e-12, "utility_bound"].max() + 1e-12 for p in f.points)
+    True
+    """
+    import pandas as pd
+
+    from .solver import _Inst, _cost_lower_bound, _levels, _level_privacy, _utility_of_cost
+
+    prob = _Problem(jr, objective, utility, values, base)
+    if not _solver_supports(prob):
+        raise InputError("frontier_bounds with U2 needs scalar values, codeword='centroid' and distance 'abs' or 'squared'")
+    inst = _Inst(prob)
+    rows = []
+    for level in _levels(inst, prob.objective):
+        rows.append({"level": level, "privacy": _level_privacy(inst, prob.objective, level),
+                     "utility_bound": _utility_of_cost(inst, _cost_lower_bound(inst, prob.objective, level))})
+    return pd.DataFrame(rows)
+
+
+def _solver_frontier(prob: _Problem, values: Any, time_limit: float | None, solver: Any, hints: list | None = None) -> Frontier:
+    from .solver import _check_solver, solve_levels
+
+    if not _solver_supports(prob):
+        raise InputError("method='solver' with U2 needs scalar values, codeword='centroid' and distance 'abs' or 'squared'; "
+                         "use method='enumerate' (|X| <= 12) for other codewords or distances")
+    solver = _check_solver(solver)
+    t0 = time.perf_counter()
+    hints = _hint_partitions(prob, values) if hints is None else hints
+    # the time limit covers the heuristics that give the starting solutions too
+    left = None if time_limit is None else max(time_limit - (time.perf_counter() - t0), 1e-9)
+    levels, info = solve_levels(prob, hints, solver=solver, time_limit=left)
+    labels = prob.labels
+    # candidates: each level's best partition at its realized privacy; the level of that privacy holds its proof
+    by_priv = {round(r.privacy, 12): r for r in levels}
+    cands = []
+    for r in levels:
+        p_real, u_real = _evaluate_groups(prob, r.groups)
+        cands.append((p_real, u_real, r.groups))
+    keep = pareto_filter(np.round([c[0] for c in cands], 12), np.round([c[1] for c in cands], 12))
+    pts_pu = [(cands[i][0], cands[i][1]) for i in keep.tolist()]
+    points = []
+    for (p, u), (lo, hi), i in zip(pts_pu, _supporting_lams(pts_pu), keep.tolist()):
+        r = by_priv.get(round(p, 12))
+        status = "optimal" if r is not None and r.status == "optimal" and u >= r.utility - 1e-12 else "feasible"
+        bound = u if status == "optimal" else (max(r.bound, u) if r is not None else math.nan)
+        q = [frozenset(labels[x] for x in g.tolist()) for g in cands[i][2]]
+        points.append(FrontierPoint(p, u, q, lo, hi, None, status=status, bound=bound))
+    p_x, u_x, u_hat = _end_points(prob)
+    info["levels"] = [{"level": r.level, "privacy": r.privacy, "utility": r.utility, "bound": r.bound,
+                       "status": r.status, "tests": r.tests, "seconds": r.seconds} for r in levels]
+    info["time_limit"] = time_limit
+    info["seconds"] = time.perf_counter() - t0          # starting solutions included
+    return Frontier(tuple(points), prob.objective, prob.utility_name, "solver", p_x, u_x, u_hat, None, None, info)
 
 
 def _partition_table(prob: _Problem):
@@ -264,14 +437,26 @@ def _partition_table(prob: _Problem):
 
 @dataclass(frozen=True)
 class ExactMinimum:
-    """The exact minimum of L = privacy - λU over all quantisations (problem (10): those with I* = 0).
+    """The exact minimum of the Lagrangian L = privacy - λU over all quantisations, with its proof.
+
+    Ding & Farokhi, *Developing Non-Stochastic Privacy-Preserving Policies Using Agglomerative
+    Clustering*: privacy is L0(S → X̂) for problem (3) (``objective="L0"``), I*(S; X̂) for problem (5)
+    (``"I*"``), or L0 among the quantisations with I*(S; X̂) = 0 for problem (10) (``"L0|I*=0"``);
+    U is U1 (eq. (6)) or U2 (Section V-A).
 
     Attributes
     ----------
     L, privacy, utility : float
+        The Lagrangian, privacy and utility of ``quantization``.
     quantization : list of frozenset
+        The best quantisation found (clusters of public labels).
     n_partitions : int
-        Number of set partitions enumerated (Bell(|X|)).
+        Number of set partitions enumerated (Bell(|X|); 0 for the solver).
+    certified : bool
+        True when ``L`` is proven minimal (enumeration, or a solver run that proved every privacy level).
+    bound : float
+        Proven lower bound on the minimum of L (equal to ``L`` when certified).
+    method : {"enumerate", "solver"}
     """
 
     L: float
@@ -279,6 +464,23 @@ class ExactMinimum:
     utility: float
     quantization: list = field(repr=False)
     n_partitions: int = 0
+    certified: bool = True
+    bound: float = math.nan
+    method: str = "enumerate"
+
+    def __post_init__(self):
+        if math.isnan(self.bound) and self.certified:
+            object.__setattr__(self, "bound", self.L)
+
+    @property
+    def gap(self) -> float:
+        """L - bound: how far from the optimum the returned quantisation may be (0 when certified)."""
+        return 0.0 if self.certified else self.L - self.bound
+
+    def __repr__(self) -> str:
+        proof = "certified" if self.certified else f"bound={self.bound:.4g}, gap={self.gap:.3g}"
+        return (f"ExactMinimum(L={self.L:.4g}, privacy={self.privacy:.4g}, utility={self.utility:.4g}, "
+                f"clusters={len(self.quantization)}, {proof}, method={self.method!r})")
 
 
 def _minimum_from_table(prob: _Problem, table, lam: float) -> ExactMinimum:
@@ -299,45 +501,76 @@ def _check_size(prob: _Problem, max_public: Any, what: str, limit_default: int) 
                             f"({bell_number(prob.n):,} partitions; the default limit is {limit_default})")
 
 
-def exact_minimum(jr: JointRange, objective: str, lam: float, utility: Any = "U1", values: Any = None, *, base: float = 2,
+def exact_minimum(jr: JointRange, objective: str, lam: float, utility: Any = "U1", values: Any = None, *, method: str = "auto",
+                  time_limit: float | None = None, solver: str = "auto", base: float = 2,
                   max_public: int = EXACT_MINIMUM_MAX_PUBLIC) -> ExactMinimum:
-    """Exact minimum of the Lagrangian by enumerating every set partition of [[X]] (the test oracle).
+    """Exact minimum of the Lagrangian L = privacy - λU of problem (3), (5) or (10), with a proof.
+
+    Ding & Farokhi, *Developing Non-Stochastic Privacy-Preserving Policies Using Agglomerative
+    Clustering*: the optimum that Algorithm 1 (problem (3), ``"L0"``), Algorithm 2 (problem (5),
+    ``"I*"``) and Section V-C (problem (10), ``"L0|I*=0"``) approximate -- the oracle the
+    better-than-greedy searches (:mod:`graphpriv.mechanisms.quantization.search`) are measured against.
 
     Parameters
     ----------
     jr, objective, lam, utility, values, base
         As in :func:`graphpriv.agglomerate`. For ``objective="L0|I*=0"`` only partitions with
         I*(S; X̂) = 0 count (problem (10)).
+    method : {"auto", "enumerate", "solver"}
+        "enumerate": every set partition (|X| <= ``max_public``); "solver": the threshold integer models
+        of :func:`graphpriv.exact_frontier` (the minimum of a linear function of (privacy, utility)
+        lies on the frontier, so L = min over privacy levels of level - λ · best utility); "auto":
+        enumerate up to |X| = 10, solve above.
+    time_limit : float, optional
+        Seconds for the solver; when hit, the result is the best quantisation found with
+        ``certified=False`` and the proven lower ``bound``.
+    solver : {"auto", "cp-sat", "highs"}
     max_public : int
-        Refuse past this |X| (Bell numbers grow fast: Bell(10) = 115,975; Bell(11) = 678,570).
+        Enumeration refuses past this |X| (Bell(10) = 115,975; Bell(11) = 678,570).
 
     Returns
     -------
     ExactMinimum
-        Among partitions with the same L, the first in :func:`set_partitions` order.
+        ``.L``, ``.quantization``, ``.certified``, ``.bound``. Enumeration returns, among partitions
+        with the same L, the first in :func:`set_partitions` order.
 
     Raises
     ------
     TooLargeError
-        |X| > ``max_public``.
+        ``method="enumerate"`` and |X| > ``max_public``.
 
     Examples
     --------
     >>> import graphpriv as gp
     >>> jr, values = gp.datasets.paper_example()
     >>> e = gp.exact_minimum(jr, "I*", 0.3)        # Example 3's setting: the greedy run is optimal
-    >>> round(e.L, 4), round(gp.agglomerate(jr, "I*", 0.3).L, 4), e.n_partitions
-    (-0.3667, -0.3667, 877)
+    >>> round(e.L, 4), round(gp.agglomerate(jr, "I*", 0.3).L, 4), e.n_partitions, e.certified
+    (-0.3667, -0.3667, 877, True)
+    >>> s = gp.exact_minimum(jr, "I*", 0.3, method="solver")
+    >>> round(s.L, 4), s.certified, round(s.bound, 4)
+    (-0.3667, True, -0.3667)
 
     Notes
     -----
-    Reads the table of :func:`exact_frontier` (one enumerator): O(Bell(|X|) · |X|^2) vectorised time
-    and O(Bell(|X|) · |X|) memory.
+    Enumeration reads the table of :func:`exact_frontier` (one enumerator): O(Bell(|X|) · |X|^2)
+    vectorised time and O(Bell(|X|) · |X|) memory.
     """
     lam = _check_lam(lam)
     prob = _Problem(jr, objective, utility, values, base)
-    _check_size(prob, max_public, "exact_minimum", EXACT_MINIMUM_MAX_PUBLIC)
-    return _minimum_from_table(prob, _partition_table(prob), lam)
+    method = _check_method(method)
+    time_limit = _check_time_limit(time_limit)
+    if method == "auto":
+        method = "enumerate" if prob.n <= 10 or not _solver_supports(prob) else "solver"
+    if method == "enumerate":
+        _check_size(prob, max_public, "exact_minimum", EXACT_MINIMUM_MAX_PUBLIC)
+        return _minimum_from_table(prob, _partition_table(prob), lam)
+    f = _solver_frontier(prob, values, time_limit, solver)
+    best = min(f.points, key=lambda p: p.privacy - lam * p.utility)
+    L = best.privacy - lam * best.utility
+    bound = min(r["privacy"] - lam * r["bound"] for r in f.proof["levels"])
+    certified = f.certified
+    return ExactMinimum(float(L), best.privacy, best.utility, list(best.quantization), 0, certified,
+                        float(L if certified else min(bound, L)), "solver")
 
 
 def _supporting_lams(pts):

@@ -49,14 +49,25 @@ class FrontierPoint:
         unsupported point of the exact frontier).
     t : int or None
         Step of the trajectory the point comes from (greedy frontiers).
+    status : {"optimal", "feasible"}
+        "optimal": proven to have the largest utility of all quantisations with at most this privacy
+        (exhaustive enumeration, or a solver's infeasibility proof); "feasible": a quantisation that
+        achieves the point, with no such proof (greedy and beam frontiers, or a solve stopped by its
+        time limit).
+    bound : float
+        Proven upper bound on the utility of any quantisation with at most this privacy (equal to
+        ``utility`` when optimal; NaN when nothing is proven, e.g. greedy frontiers).
     """
 
-    __slots__ = ("_privacy", "_utility", "_q", "_lam_min", "_lam_max", "_t", "_ids", "_labels")
+    __slots__ = ("_privacy", "_utility", "_q", "_lam_min", "_lam_max", "_t", "_ids", "_labels", "_status", "_bound")
 
     def __init__(self, privacy: float, utility: float, quantization=None, lam_min: float = float("nan"),
-                 lam_max: float = float("nan"), t: int | None = None, *, ids=None, labels=None):
+                 lam_max: float = float("nan"), t: int | None = None, *, ids=None, labels=None,
+                 status: str = "feasible", bound: float = float("nan")):
         if quantization is None and (ids is None or labels is None):
             raise InputError("FrontierPoint needs a quantization (or cluster ids and labels)")
+        if status not in ("optimal", "feasible"):
+            raise InputError(f"FrontierPoint status must be 'optimal' or 'feasible', got {status!r}")
         object.__setattr__(self, "_privacy", float(privacy))
         object.__setattr__(self, "_utility", float(utility))
         object.__setattr__(self, "_q", None if quantization is None else list(quantization))
@@ -65,19 +76,33 @@ class FrontierPoint:
         object.__setattr__(self, "_t", t)
         object.__setattr__(self, "_ids", ids)
         object.__setattr__(self, "_labels", labels)
+        object.__setattr__(self, "_status", status)
+        object.__setattr__(self, "_bound", float(bound))
 
     def __setattr__(self, name, value):
         raise AttributeError("FrontierPoint is immutable")
 
     def __reduce__(self):  # pickle through the constructor (process and dask workers send frontiers back)
         return (_rebuild_point, (self._privacy, self._utility, self._q, self._lam_min, self._lam_max, self._t, self._ids,
-                                 self._labels))
+                                 self._labels, self._status, self._bound))
 
     privacy = property(lambda self: self._privacy)
     utility = property(lambda self: self._utility)
     lam_min = property(lambda self: self._lam_min)
     lam_max = property(lambda self: self._lam_max)
     t = property(lambda self: self._t)
+    status = property(lambda self: self._status)
+    bound = property(lambda self: self._bound)
+
+    @property
+    def gap(self) -> float:
+        """Proven utility shortfall ``bound - utility`` (0 when optimal, NaN when nothing is proven)."""
+        return 0.0 if self._status == "optimal" else self._bound - self._utility
+
+    @property
+    def lam_text(self) -> str:
+        """The λ range selecting this point, in words ("0.3 ≤ λ < 1.2", "λ ≥ 0.3", "every λ", "no λ")."""
+        return _lam_words(self._lam_min, self._lam_max)
 
     @property
     def quantization(self) -> list:
@@ -100,12 +125,29 @@ class FrontierPoint:
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
+        extra = "" if self.t is None else f", t={self.t}"
+        st = self._status if self._status == "optimal" or math.isnan(self._bound) else f"feasible, bound={self._bound:.4g}"
         return (f"FrontierPoint(privacy={self.privacy:.4g}, utility={self.utility:.4g}, n_clusters={self.n_clusters}, "
-                f"lam=[{self.lam_min:.4g}, {self.lam_max:.4g}), t={self.t})")
+                f"{self.lam_text}, {st}{extra})")
 
 
-def _rebuild_point(privacy, utility, q, lam_min, lam_max, t, ids, labels) -> FrontierPoint:
-    return FrontierPoint(privacy, utility, q, lam_min, lam_max, t, ids=ids, labels=labels)
+def _lam_words(lo: float, hi: float) -> str:
+    """A λ range [lo, hi) in words, without NaN."""
+    if math.isnan(lo) or math.isnan(hi):
+        return "no λ selects it"
+    if lo <= 0 and math.isinf(hi):
+        return "every λ"
+    if lo == hi:
+        return f"λ = {lo:.4g}"
+    if math.isinf(hi):
+        return f"λ ≥ {lo:.4g}"
+    if lo <= 0:
+        return f"λ < {hi:.4g}"
+    return f"{lo:.4g} ≤ λ < {hi:.4g}"
+
+
+def _rebuild_point(privacy, utility, q, lam_min, lam_max, t, ids, labels, status="feasible", bound=float("nan")) -> FrontierPoint:
+    return FrontierPoint(privacy, utility, q, lam_min, lam_max, t, ids=ids, labels=labels, status=status, bound=bound)
 
 
 @dataclass(frozen=True, eq=False)
@@ -120,7 +162,9 @@ class Frontier:
     method : str
         "greedy" (one trajectory, Algorithms 1/2), "exact-lambda" (Section V-C over every λ >= 0: the
         tree of trajectories of :func:`section_vc_tree`), "greedy-per-lambda" (Section V-C, one run
-        per λ of a grid) or "exact" (every quantisation).
+        per λ of a grid), "exact" (every quantisation enumerated), "solver" (every privacy level proved by
+        integer programming, :func:`graphpriv.exact_frontier`) or "interval" (every interval partition of
+        the ordered values, :func:`graphpriv.interval_frontier`).
     privacy_of_x, utility_of_x : float
         Privacy and utility of the unquantised X (normalisation references).
     utility_hat : float
@@ -129,6 +173,9 @@ class Frontier:
         The full λ-free trajectory (greedy Algorithms 1/2).
     tree : VCTree or None
         Section V-C's trajectories for every λ (method "exact-lambda"): ``tree.result_at(lam)``.
+    proof : dict or None
+        For solver frontiers (method "solver"): the solver, the seconds spent, and one row per
+        privacy level (its best utility, proven bound and status); see :func:`graphpriv.exact_frontier`.
     """
 
     points: tuple
@@ -140,6 +187,7 @@ class Frontier:
     utility_hat: float
     trace: MergeTrace | None = field(default=None, repr=False)
     tree: VCTree | None = field(default=None, repr=False)
+    proof: dict | None = field(default=None, repr=False)
 
     def __len__(self) -> int:
         return len(self.points)
@@ -179,12 +227,87 @@ class Frontier:
             "lam_max": [p.lam_max for p in self.points],
             "n_clusters": [p.n_clusters for p in self.points],
             "t": [p.t for p in self.points],
+            "status": [p.status for p in self.points],
+            "bound": [p.bound for p in self.points],
             "quantization": [p.quantization for p in self.points],
         })
 
+    @property
+    def certified(self) -> bool:
+        """True when every point is proven optimal and no privacy level is left unresolved (the exact frontier)."""
+        if not self.points or any(p.status != "optimal" for p in self.points):
+            return False
+        return self.proof is None or all(r["status"] == "optimal" for r in self.proof.get("levels", []))
+
+    @property
+    def gap(self) -> float:
+        """Largest proven utility shortfall, as a fraction of the utility range between one cluster and no
+        quantisation (``utility_of_x - utility_hat``): 0 for a certified frontier, NaN when nothing is proven
+        (greedy frontiers)."""
+        if self.certified:
+            return 0.0
+        rows = list(self.proof.get("levels", [])) if self.proof else []
+        gaps = [r["bound"] - r["utility"] for r in rows] + [p.gap for p in self.points]
+        if not gaps or any(math.isnan(g) for g in gaps):
+            return math.nan
+        span = self.utility_of_x - self.utility_hat
+        return float(max(gaps) / span) if span > 0 else float(max(gaps))
+
+    def partition(self, min_utility: float | None = None, max_privacy: float | None = None) -> list:
+        """The quantisation of the frontier point chosen by a utility floor or a privacy cap.
+
+        Like :func:`scipy.cluster.hierarchy.fcluster` cutting a linkage: ``min_utility=u`` gives the
+        most private point with utility >= u; ``max_privacy=p`` the most useful point with privacy <= p.
+
+        Returns
+        -------
+        list of frozenset
+            Clusters of public labels (the shape of ``MergeTrace.quantization``), ready for a release.
+
+        Examples
+        --------
+        >>> import graphpriv as gp
+        >>> jr, _ = gp.datasets.paper_example()
+        >>> f = gp.exact_frontier(jr, "I*")
+        >>> len(f.partition(min_utility=1.5)), len(f.partition(max_privacy=0.0))
+        (4, 3)
+        """
+        if (min_utility is None) == (max_privacy is None):
+            raise InputError("give exactly one of min_utility= (a utility floor) or max_privacy= (a privacy cap)")
+        if not self.points:
+            raise InputError("the frontier has no points")
+        tol = 1e-12
+        if min_utility is not None:
+            u = _finite(min_utility, "min_utility")
+            ok = [p for p in self.points if p.utility >= u - tol]
+            if not ok:
+                raise InputError(f"no point reaches utility {u:.4g}; the largest on this frontier is {max(self.utility_values):.4g}")
+            return list(min(ok, key=lambda p: (p.privacy, -p.utility)).quantization)
+        pv = _finite(max_privacy, "max_privacy")
+        ok = [p for p in self.points if p.privacy <= pv + tol]
+        if not ok:
+            raise InputError(f"no point has privacy <= {pv:.4g}; the smallest on this frontier is {min(self.privacy):.4g}")
+        return list(max(ok, key=lambda p: (p.utility, -p.privacy)).quantization)
+
     def __repr__(self) -> str:
-        return (f"Frontier(objective={self.objective!r}, utility={self.utility!r}, method={self.method!r}, "
-                f"points={len(self.points)})")
+        head = (f"Frontier(objective={self.objective!r}, utility={self.utility!r}, method={self.method!r}, "
+                f"points={len(self.points)}")
+        if self.method in ("exact", "solver", "interval"):
+            head += f", certified={self.certified}" + ("" if self.certified else f", gap={self.gap:.3g}")
+        head += ")"
+        rows = [f"  {'privacy':>9} {'utility':>9} {'clusters':>8}  λ range / status"]
+        for p in self.points[:6]:
+            st = "" if p.status == "feasible" and math.isnan(p.bound) else f"  ({p.status})"
+            rows.append(f"  {p.privacy:9.4g} {p.utility:9.4g} {p.n_clusters:8d}  {p.lam_text}{st}")
+        if len(self.points) > 6:
+            rows.append(f"  ... {len(self.points) - 6} more point(s)")
+        return "\n".join([head, *rows]) if self.points else head
+
+
+def _finite(v, name: str) -> float:
+    if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)) or not math.isfinite(float(v)):
+        raise InputError(f"{name} must be a finite number, got {v!r}")
+    return float(v)
 
 
 def pareto_filter(privacy: Sequence[float], utility: Sequence[float], tol: float = 1e-12) -> np.ndarray:

@@ -130,9 +130,11 @@ def test_set_partitions_and_bell():
 def test_exact_limits():
     jr = gp.JointRange.from_pairs(list(range(11)), list(range(11)))
     with pytest.raises(TooLargeError, match="Bell"):
-        gp.exact_frontier(jr, "I*")
+        gp.exact_frontier(jr, "I*", method="enumerate")
     with pytest.raises(TooLargeError):
-        gp.exact_frontier(gp.JointRange.from_pairs(list(range(13)), list(range(13))), "I*", max_public=13)
+        gp.exact_frontier(gp.JointRange.from_pairs(list(range(13)), list(range(13))), "I*", max_public=13, method="enumerate")
+    # above |X| = 10 "auto" solves instead of enumerating
+    assert gp.exact_frontier(jr, "I*").method == "solver"
     with pytest.raises(InputError):
         gp.exact_frontier(jr, "I*", max_public=0)
     with pytest.raises(InputError):
