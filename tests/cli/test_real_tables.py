@@ -139,3 +139,76 @@ def test_every_view_draws_the_trace(sanitized, name, tmp_path):
         plt.close(fig)
     gif = gp.viz.animate_trace(trace, jr, tmp_path / "merges.gif", steps=[0, 1], dpi=50)
     assert gif.stat().st_size > 0
+
+
+@pytest.mark.parametrize("kind", ["numeric", "text"])
+def test_every_view_draws_ten_thousand_values(kind, tmp_path):
+    """10,000 public values (floats of mixed precision, or place names), Algorithm 2's trace: every view
+    at its first merge, the animation over t = 0, 1 and the explorer page."""
+    import warnings
+
+    import matplotlib.pyplot as plt
+
+    t = rt.wide_table(tmp_path, kind=kind)
+    jr = gp.read_joint_range(t.path, t.s, t.x)
+    assert jr.n_public == 10_000
+    result = gp.agglomerate(jr, "I*", 0.1)
+    trace = result.trace
+    assert len(trace) > 2
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", gp.DenseGraphWarning)   # G_X has ~5 million edges: the min cut says so
+        drawn = {
+            "trace": gp.viz.plot_trace(trace, jr, steps=[1]),
+            "merge_view": gp.viz.plot_merge_view(trace, jr, 1),
+            "confusability": gp.viz.plot_confusability(jr).figure,
+            "min_cut": gp.viz.plot_min_cut(jr).figure,
+            "hierarchy": gp.viz.plot_merge_hierarchy(trace, 1).figure,
+        }
+    for key, fig in drawn.items():
+        fig.savefig(tmp_path / f"{key}.png", dpi=60)
+        assert (tmp_path / f"{key}.png").stat().st_size > 0
+        plt.close(fig)
+    assert gp.viz.animate_trace(trace, jr, tmp_path / "merges.gif", steps=[0, 1], dpi=50).stat().st_size > 0
+    page = gp.viz.explore(result, jr).save(tmp_path / "explorer.html")
+    assert 0 < page.stat().st_size <= 10_000_000
+
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+READY = "() => window.__gpx !== undefined && Bokeh.documents.length > 0 && Bokeh.documents[0].is_idle"
+
+
+@pytest.mark.parametrize("name", ["places", "measurement"])
+def test_sanitize_explorer_loads_in_chromium(sanitized, name):
+    """The explorer ``graphpriv sanitize`` wrote: loads in headless Chromium, the arrow keys move the step
+    back to t = 0 and forward again, and no console error or page error at any step."""
+    import os
+    import shutil
+
+    pytest.importorskip("bokeh")
+    api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
+        pytest.skip(f"Chromium not found at {CHROMIUM}")
+    t, out, proc = sanitized[name]
+    assert proc.returncode == 0, proc.stderr
+    trace = gp.MergeTrace.from_json((out / "trace.json").read_text())
+    with api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1300, "height": 1400})
+            problems: list[str] = []
+            page.on("console", lambda m: problems.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
+            page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+            page.goto((out / "explorer.html").as_uri())
+            page.wait_for_function(READY, timeout=120_000)
+            seen = [page.evaluate("window.__gpx.st.t")]
+            for key, times in (("ArrowLeft", len(trace) + 2), ("ArrowRight", 1), ("ArrowRight", 1)):
+                for _ in range(times):
+                    page.keyboard.press(key)
+                page.wait_for_function(READY, timeout=60_000)
+                seen.append(page.evaluate("window.__gpx.st.t"))
+            assert seen[1:] == [0, 1, 2], seen
+            assert problems == [], problems
+        finally:
+            browser.close()
