@@ -179,10 +179,20 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
 READY = "() => window.__gpx !== undefined && Bokeh.documents.length > 0 && Bokeh.documents[0].is_idle"
 
 
-@pytest.mark.parametrize("name", ["places", "measurement"])
-def test_sanitize_explorer_loads_in_chromium(sanitized, name):
-    """The explorer ``graphpriv sanitize`` wrote: loads in headless Chromium, the arrow keys move the step
-    back to t = 0 and forward again, and no console error or page error at any step."""
+def _browser_page(api, path):
+    """(browser, page, problems): ``path`` loaded in headless Chromium, console errors collected."""
+    p = api.sync_playwright().start()
+    browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    page = browser.new_page(viewport={"width": 1300, "height": 1400})
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
+    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    page.goto(path.as_uri())
+    page.wait_for_function(READY, timeout=120_000)
+    return p, browser, page, problems
+
+
+def _playwright():
     import os
     import shutil
 
@@ -190,25 +200,76 @@ def test_sanitize_explorer_loads_in_chromium(sanitized, name):
     api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
     if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
         pytest.skip(f"Chromium not found at {CHROMIUM}")
+    return api
+
+
+@pytest.mark.parametrize("name", ["places", "measurement"])
+def test_sanitize_explorer_loads_in_chromium(sanitized, name):
+    """The explorer ``graphpriv sanitize`` wrote: loads in headless Chromium, the arrow keys move the step
+    back to t = 0 and forward again, and no console error or page error at any step."""
+    api = _playwright()
     t, out, proc = sanitized[name]
     assert proc.returncode == 0, proc.stderr
     trace = gp.MergeTrace.from_json((out / "trace.json").read_text())
-    with api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1300, "height": 1400})
-            problems: list[str] = []
-            page.on("console", lambda m: problems.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
-            page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-            page.goto((out / "explorer.html").as_uri())
-            page.wait_for_function(READY, timeout=120_000)
-            seen = [page.evaluate("window.__gpx.st.t")]
-            for key, times in (("ArrowLeft", len(trace) + 2), ("ArrowRight", 1), ("ArrowRight", 1)):
-                for _ in range(times):
-                    page.keyboard.press(key)
+    p, browser, page, problems = _browser_page(api, out / "explorer.html")
+    try:
+        seen = [page.evaluate("window.__gpx.st.t")]
+        for key, times in (("ArrowLeft", len(trace) + 2), ("ArrowRight", 1), ("ArrowRight", 1)):
+            for _ in range(times):
+                page.keyboard.press(key)
+            page.wait_for_function(READY, timeout=60_000)
+            seen.append(page.evaluate("window.__gpx.st.t"))
+        assert seen[1:] == [0, 1, 2], seen
+        assert problems == [], problems
+    finally:
+        browser.close()
+        p.stop()
+
+
+#: Half the height of a 10 px tick label drawn at 90 degrees: its horizontal half-extent on the page.
+HALF_LABEL = 5
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError,
+                   reason="the explorer's first and last tick labels sit on the matrix frame's edge and are cut "
+                          "(2,700 place names: first label 4.5 px, last 0.2 px inside the frame at the opening step)")
+def test_explorer_tick_labels_are_not_cut_at_the_frame_edges(sanitized):
+    """Every tick label under the matrix lies whole inside the frame (its centre at least half a label
+    height from either edge), at the opening step and at t = 1."""
+    api = _playwright()
+    t, out, proc = sanitized["places"]
+    assert proc.returncode == 0, proc.stderr
+    p, browser, page, problems = _browser_page(api, out / "explorer.html")
+    try:
+        margins = {}
+        for step in ("open", 1):
+            if step == 1:
+                for _ in range(page.evaluate("window.__gpx.st.t") - 1):
+                    page.keyboard.press("ArrowLeft")
                 page.wait_for_function(READY, timeout=60_000)
-                seen.append(page.evaluate("window.__gpx.st.t"))
-            assert seen[1:] == [0, 1, 2], seen
-            assert problems == [], problems
-        finally:
-            browser.close()
+            margins[step] = page.evaluate("""(() => {
+                const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('graphpriv-matrix'));
+                const xs = window.__gpx.A.src.ticks.data.x.map(x => v.frame.x_scale.compute(x));
+                return [Math.min(...xs) - v.frame.bbox.left, v.frame.bbox.right - Math.max(...xs)]; })()""")
+        assert problems == [], problems
+        assert all(min(m) >= HALF_LABEL for m in margins.values()), margins
+    finally:
+        browser.close()
+        p.stop()
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError,
+                   reason="graphpriv analyze's joint-range figure collapses on 2,700 place names: the long rotated "
+                          "labels take the height and the 7-row matrix is 0.014 in tall (its row labels overprint)")
+def test_analyze_joint_range_figure_keeps_its_matrix(tables):
+    """The joint-range figure of ``graphpriv analyze`` keeps its matrix readable: at least 0.1 in per
+    sensitive row (up to 1 in), whatever the length of the public labels."""
+    from graphpriv.cli.analyze import _joint_range_figure
+
+    t = tables["places"]
+    jr = gp.read_joint_range(t.path, t.s, t.x)
+    fig = _joint_range_figure(jr)
+    fig.canvas.draw()
+    (ax,) = [a for a in fig.axes if a.get_images() or a.collections or a.patches] or fig.axes[:1]
+    height = ax.get_position().height * fig.get_figheight()
+    assert height >= min(1.0, 0.1 * jr.n_sensitive), (height, fig.get_size_inches())
