@@ -273,3 +273,27 @@ def test_analyze_joint_range_figure_keeps_its_matrix(tables):
     (ax,) = [a for a in fig.axes if a.get_images() or a.collections or a.patches] or fig.axes[:1]
     height = ax.get_position().height * fig.get_figheight()
     assert height >= min(1.0, 0.1 * jr.n_sensitive), (height, fig.get_size_inches())
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError,
+                   reason="a collapsed band's '[count: range]' label gives the first and last value in display order, "
+                          "not the band's range: all 600 values (3.1 to 60.0) are labelled '[600: 3.1–52.0]' by "
+                          "plot_trace and '[600: 3.1–58.8581]' by plot_merge_view")
+def test_collapsed_band_label_gives_the_range_of_its_values(tables):
+    """No merge (Algorithm 1 at λ = 1): every value is in one collapsed band whose label states the
+    smallest and the largest measurement."""
+    import re
+
+    t = tables["measurement"]
+    values = pd.read_csv(t.path)[t.x]
+    jr = gp.read_joint_range(t.path, t.s, t.x)
+    trace = gp.agglomerate(jr, "L0", 1.0).trace
+    labels = {}
+    for name, fig in (("plot_trace", gp.viz.plot_trace(trace, jr)), ("plot_merge_view", gp.viz.plot_merge_view(trace, jr, 0))):
+        fig.canvas.draw()
+        texts = [x.get_text() for ax in fig.axes for x in [*ax.get_xticklabels(), *ax.texts]]
+        labels[name] = [s for s in texts if re.fullmatch(rf"\[{t.n_public}: .+\]", s)]
+    assert all(len(found) == 1 for found in labels.values()), labels
+    ranges = {name: tuple(float(v) for v in re.fullmatch(r"\[\d+: (.+)–(.+)\]", found[0]).groups())
+              for name, found in labels.items()}
+    assert all(r == (values.min(), values.max()) for r in ranges.values()), (labels, values.min(), values.max())
