@@ -41,7 +41,8 @@ Mechanisms, Ding & Farokhi (003): quantisation by merges
     agglomerate, AgglomerationResult, MergeTrace, MergeStep, quantize_range, lagrangian,
     evaluate_quantization, Utility, U1, U2, as_utility, Contraction; frontiers: pareto_frontier,
     Frontier, FrontierPoint, pareto_filter, trace_frontier, section_vc_tree, VCTree; exact optimum:
-    exact_frontier, exact_minimum, ExactMinimum, set_partitions, bell_number; baselines and search:
+    exact_frontier, exact_minimum, ExactMinimum, set_partitions, bell_number, frontier_bounds; optimal
+    interval releases: interval_frontier, interval_release, interval_labels; baselines and search:
     k_anonymity_generalization, beam_search, local_search, compare_searches; side information:
     SideInformationRange, side_information_L0, side_information_maximin
 Mechanisms, Sadeghi, Ding & Rakotoarivelo (002): the privacy watchdog

@@ -512,14 +512,15 @@ def _show(v) -> str:
 
 def _privacy(rep: AuditReport, sr: np.ndarray, base: float) -> None:
     """L0, I* and k-anonymity of the (S, X̂) pairs of the rows in the range."""
-    import graphpriv as gp
+    from ..measures.nonstochastic import L0, k_anonymity, maximin_information
+    from ..ranges import JointRange
 
     if len(sr) == 0:
         return
-    jr = gp.JointRange.from_pairs(sr[:, 0].tolist(), sr[:, 1].tolist())
-    rep.L0 = float(gp.L0(jr, base=base)) + 0.0
-    rep.I_star = float(gp.maximin_information(jr, base=base)) + 0.0
-    rep.k_anonymity = int(gp.k_anonymity(jr))
+    jr = JointRange.from_pairs(sr[:, 0].tolist(), sr[:, 1].tolist())
+    rep.L0 = float(L0(jr, base=base)) + 0.0
+    rep.I_star = float(maximin_information(jr, base=base)) + 0.0
+    rep.k_anonymity = int(k_anonymity(jr))
 
 
 def _utility(rep: AuditReport, release, values, base: float) -> None:

@@ -310,6 +310,7 @@ def focus_layout(cells: MatrixCells, focus_bands=(), *, budget: int = FOCUS_BUDG
     Examples
     --------
     >>> import graphpriv as gp
+    >>> from graphpriv.viz.matrix import FOCUS_BUDGET, focus_layout
     >>> jr = gp.random_joint_range(20, 1000, 0.01, seed=1)
     >>> tr = gp.agglomerate(jr, "I*", 0.1).trace
     >>> lay = focus_layout(gp.viz.matrix_cells(tr, jr, 1), [0])

@@ -21,6 +21,7 @@ class Labeller:
 
     Examples
     --------
+    >>> from graphpriv.viz.explorer.text import Labeller
     >>> lab = Labeller([92, 100, 105, 98, 122, 130])
     >>> lab.cluster([0, 1, 2, 3, 4], max_members=3)      # the same text as cluster_label with the universe
     '92–122 (5)'
