@@ -5,7 +5,7 @@ reports row counts, range sizes, H0, I0, L0, B0, k-anonymity, I*, the components
 cut. With ``--out DIR`` it writes ``report.json`` (schema :data:`graphpriv.io.REPORT_SCHEMA_VERSION`),
 ``report.md`` and a self-contained ``report.html`` with the figures embedded, and the figures
 themselves (PNG + PDF) under ``DIR/figures``; ``explorer.html``, an interactive explorer of the
-components of G_X (:func:`graphpriv.viz.explore_components`, needs the ``explorer`` extra), is linked
+components of G_X (:func:`graphpriv.viz.explore_components`, drawn with bokeh), is linked
 from the report. Everything is written to a temporary folder first and
 moved into ``DIR`` only when all of it succeeded. The figures and the explorer are best-effort: one
 that fails is left out with one warning line on stderr, listed in ``report.json``'s ``skipped``

@@ -30,7 +30,7 @@ the run stops); for Section V-C the tree of trajectories over every λ >= 0
 - ``frontier.png/.pdf``: the frontier of (privacy, utility) over λ with the chosen point;
   ``merges.gif``: an animation of the merges (small ranges only; skipped when nothing is merged);
   ``explorer.html``: the interactive merge explorer (:func:`graphpriv.viz.explore`; one offline page,
-  needs the ``explorer`` extra). These pictures are best-effort: each is drawn after the table,
+  bokeh draws it). These pictures are best-effort: each is drawn after the table,
   mapping and trace are written, and one that fails is left out with one warning line on stderr and
   an entry ``{"file", "reason"}`` of ``summary.json``'s ``skipped`` list; the release is written whole.
 
@@ -678,6 +678,10 @@ def _pictures(frontier, lam, result, jr, values, args, tmp: Path, noop: bool, su
                     announce=not quiet and jr.n_public >= ANNOUNCE_MIN_PUBLIC)
     try:
         pics.draw("frontier.png", ["frontier.png", "frontier.pdf"], lambda: _frontier_figure(frontier, lam, result, args, tmp))
+        if noop:  # nothing to animate or explore; said once on stderr, listed here with the reason
+            for name, asked in (("merges.gif", not args.no_animation), ("explorer.html", not getattr(args, "no_explorer", False))):
+                if asked:
+                    pics.skip(name, "nothing was merged (the release equals the input)")
         if animation:
             if too_many:
                 pics.skip("merges.gif", f"{jr.n_public} public values, more than the {ANIMATION_MAX_PUBLIC} the animation "

@@ -339,6 +339,8 @@ def test_sanitize_noop_run_says_so(tmp_path, capsys, caplog):
     assert "nothing merged, the table is unchanged" in proc.stdout
     summ = json.loads((tmp_path / "rel" / "summary.json").read_text())
     assert summ["noop"] is True and "merges.gif" not in summ["files"] and not (tmp_path / "rel" / "merges.gif").exists()
+    # what was not drawn is listed with why (no picture is left out silently)
+    assert {s["file"]: s["reason"] for s in summ["skipped"]}.get("merges.gif", "").startswith("nothing was merged")
     assert (tmp_path / "rel" / "sanitized.csv").read_bytes() == src.read_bytes()
 
 
