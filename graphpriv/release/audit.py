@@ -164,11 +164,14 @@ def _file_columns(path: Path, fmt: str, opts) -> list[str]:
 
 
 class _Ids:
-    """Integer ids of the distinct values of a column seen over all batches (by Python value: -0.0 and
-    0.0 are one number, as ingestion reads them)."""
+    """Integer ids of the distinct values of a column seen over all batches, by value (-0.0 and 0.0
+    are one number, as ingestion reads them). Vectorised: each batch's distinct values are looked up in
+    a hash index of the values seen so far (only new values extend it)."""
 
     def __init__(self):
-        self.ids: dict = {}
+        import pandas as pd
+
+        self.index = pd.Index([], dtype=object)
         self.values: list = []
 
     def value(self, i: int):
@@ -176,32 +179,40 @@ class _Ids:
         return None if i < 0 else self.values[i]
 
     def __call__(self, arr) -> np.ndarray:
+        import pandas as pd
         import pyarrow as pa
         import pyarrow.compute as pc
 
         if isinstance(arr, pa.ChunkedArray):
             arr = arr.combine_chunks()
-        if pa.types.is_floating(arr.type):                # one number, one symbol: -0.0 is 0.0
-            enc = pc.add(arr, pa.scalar(0.0, arr.type)).dictionary_encode()
-            vals = enc.dictionary.to_pylist()
-            keys = vals
-        else:
-            enc = arr.dictionary_encode()
-            vals = enc.dictionary.to_pylist()
-            keys = vals
-        table = np.empty(max(len(vals), 1), dtype=np.int64)
-        for i, (k, v) in enumerate(zip(keys, vals)):
-            j = self.ids.get(k)
-            if j is None:
-                j = self.ids[k] = len(self.values)
-                self.values.append(v)
-            table[i] = j
+        if pa.types.is_floating(arr.type):         # NaN is missing, -0.0 is 0.0 (as ingestion reads them)
+            arr = pc.add(arr, pa.scalar(0.0, arr.type))
+            nan = pc.is_nan(arr)
+            if pc.any(nan).as_py():
+                arr = pc.if_else(nan, pa.scalar(None, arr.type), arr)
+        enc = arr.dictionary_encode()
         idx = enc.indices
-        out = table[np.asarray(idx.fill_null(0).to_numpy(zero_copy_only=False), dtype=np.int64)] if len(vals) else \
-            np.zeros(len(idx), dtype=np.int64)
+        if len(enc.dictionary) == 0:
+            return np.full(len(idx), -1, dtype=np.int64)
+        dic = np.empty(len(enc.dictionary), dtype=object)
+        dic[:] = enc.dictionary.to_pylist()
+        pos = np.asarray(self.index.get_indexer(dic), dtype=np.int64)
+        new = pos < 0
+        if new.any():
+            fresh = dic[new]
+            pos[new] = np.arange(len(self.values), len(self.values) + len(fresh))
+            self.values.extend(fresh.tolist())
+            self.index = pd.Index(_objects(self.values), dtype=object)
+        out = pos[np.asarray(idx.fill_null(0).to_numpy(zero_copy_only=False), dtype=np.int64)]
         if idx.null_count:
             out[np.asarray(idx.is_null().to_numpy(zero_copy_only=False), dtype=bool)] = -1
         return out
+
+
+def _objects(values: list) -> np.ndarray:
+    out = np.empty(len(values), dtype=object)
+    out[:] = values
+    return out
 
 
 def _same_value(got, want) -> bool:
