@@ -3,10 +3,15 @@
 Generates, in a folder, a Parquet dataset of ``--rows`` records (default 2*10^8) in files of 10^7
 rows: two integer columns, S with 10^5 values and X with 10^6 values, each public value x seen with at
 most 10 sensitive values (s = (x * 7919 + k * 104729) mod 10^5, k uniform on 0..9), so about 10^7
-distinct (s, x) pairs once every pair has appeared. Then runs, each in a fresh child process:
+distinct (s, x) pairs once every pair has appeared. Above 2*10^8 rows X has ``rows / 100`` values, so
+``--rows 1e9`` writes 100 files (8 GB) with 10^8 distinct pairs (the billion-row audit: goals peak RSS
+<= 4 GiB, ``read_joint_range`` <= 3x the scan and <= 0.5x DuckDB). Then runs, each in a fresh child
+process (``--only`` picks a subset):
 
 - ``scan``: pyarrow.dataset scanning the two columns and computing nothing (the floor);
 - ``read_joint_range``: ``graphpriv.read_joint_range(folder, "s", "x")`` (distinct pairs and counts);
+- ``duckdb`` (unless ``--skip-duckdb``): DuckDB's ``SELECT DISTINCT s, x`` over the same files,
+  materialised as an Arrow table (the distinct pairs in memory, as graphpriv holds them);
 - ``analyze`` (unless ``--skip-analyze``): the same plus every measure of the report
   (``graphpriv.io.analysis_report``);
 - ``csv``: ``graphpriv.read_joint_range`` of a ``--csv-rows`` (default 10^7) row CSV of two integer

@@ -252,15 +252,18 @@ def _packed_aggregate(batches: Iterable):
                     generic[:] = [_group_by_sum(_concat(generic))]
 
         pending: deque = deque([ex.submit(_batch_keys, first, offsets)])
+        b = None
         for b in batches:
             pending.append(ex.submit(_batch_keys, b, offsets))
             while len(pending) > workers:
                 take(pending.popleft().result())
         while pending:
             take(pending.popleft().result())
-        _release_freed()                       # the scan's batches and the merges' slices, kept by the allocators
-        s, x, c = counter.columns(offsets)     # slice by slice: about 16 bytes a distinct pair
-        _release_freed()
+        counter._finish()                      # every chunk merged, before the pools stop
+    del first, batches, pending, take, b
+    _release_freed()                           # the scan's batches and the merges' slices, kept by the allocators
+    s, x, c = counter.columns(offsets)         # slice by slice: about 16 bytes a distinct pair
+    _release_freed()
     tables = []
     if len(c):
         tables.append(pa.table({"s": s, "x": x, "n": pa.array(c)}))
