@@ -465,3 +465,19 @@ def test_hierarchy_shrinks_with_few_merges():
     assert heights["L0"] > heights["I*"]
     tr, one = _no_merge_traces()[0]  # no merge at all: the lowest hierarchy
     assert len(tr) == 1 and hierarchy_height(explorer_data(tr, one)["tree"], tr.n_public) == HIER_MIN_HEIGHT
+
+
+def test_page_fits_its_width_to_the_window():
+    """The page refits its plots to the window on load and on resize; the hierarchy's caption is a Div
+    (it wraps in a narrow window) and the plots sharing the axis have equal left and right borders."""
+    pytest.importorskip("bokeh")
+    from graphpriv.viz.explorer.view import BORDER_LEFT, BORDER_RIGHT
+
+    jr, _ = gp.datasets.paper_example()
+    ex = gp.viz.explore(gp.agglomerate(jr, "I*", 0.3), jr)
+    page = ex.to_html()
+    assert "addEventListener('resize'" in page and "window.__gpx.fit()" in page
+    note = ex.document.get_model_by_name("graphpriv-hierarchy-note")
+    assert note.text.startswith("merge hierarchy: 7 public values")
+    plots = [ex.document.get_model_by_name(f"graphpriv-{k}") for k in ("hierarchy", "strip", "matrix")]
+    assert {(p.min_border_left, p.min_border_right, p.frame_width) for p in plots} == {(BORDER_LEFT, BORDER_RIGHT, plots[0].frame_width)}

@@ -421,3 +421,31 @@ def test_traces_with_no_or_one_merge_in_chromium(browser, tmp_path, capsys):
         finally:
             page.close()
     _report(capsys, "keys, buttons and #t=7 without errors on: " + "; ".join(done))
+
+
+def test_page_fits_the_window_width(hungarian, browser, capsys):
+    """The page is no wider than the window (1,000 and 1,600 px wide), its frames fill it and stay aligned,
+    and a resized window refits it."""
+    _, trace, path = hungarian
+    widths = {}
+    for vw in (1000, 1600):
+        page = browser.new_page(viewport={"width": vw, "height": 1200})
+        try:
+            page.goto(path.as_uri())
+            page.wait_for_function(READY, timeout=90_000)
+            page.wait_for_function(f"document.documentElement.scrollWidth <= {vw}", timeout=10_000)
+            _check_aligned(page)
+            _check_edges(page)
+            left, width = _frame(page, "graphpriv-matrix")[:2]
+            assert vw - 60 <= left + width <= vw, (vw, left, width)
+            widths[vw] = width
+            if vw == 1600:   # a narrower window: the page follows
+                page.set_viewport_size({"width": 1200, "height": 1200})
+                page.wait_for_function("document.documentElement.scrollWidth <= 1200", timeout=10_000)
+                page.wait_for_timeout(300)
+                _check_aligned(page)
+                assert _frame(page, "graphpriv-matrix")[1] < width
+        finally:
+            page.close()
+    assert widths[1600] - widths[1000] == pytest.approx(600, abs=2)
+    _report(capsys, f"page fits the window: frame {widths[1000]:.0f} px at 1000 px, {widths[1600]:.0f} px at 1600 px, refits on resize")

@@ -372,8 +372,29 @@ function gpxMake(A) {
     setStep(t);
   }
 
+  // ---------------------------------------------------------------- the window's width
+  // The plots sharing the horizontal axis get one frame width that fills the window (their left borders
+  // are equal, so leaf p stays over column p); the curves, texts and table follow the same width.
+  function fit() {
+    const v = Bokeh.index.find_one(A.plots[2]);
+    if (!v) return false;
+    const left = v.canvas_view.el.getBoundingClientRect().left + window.scrollX + v.frame.bbox.left;
+    const avail = document.documentElement.clientWidth - left - A.border_right - 16;
+    const fw = Math.max(A.min_frame_w, Math.floor(avail));
+    if (fw === A.frame_w && A.plots[0].frame_width === fw) return false;
+    A.frame_w = fw;
+    for (const f of A.plots) f.frame_width = fw;
+    const whole = Math.floor(left + fw + A.border_right);
+    for (const c of A.curves) c.width = Math.floor(whole / A.curves.length) - 4;
+    for (const m of A.wide) m.width = whole;
+    for (const m of A.framed) m.width = fw;
+    A.slider.width = Math.max(160, fw - 420);  // the buttons beside it take the rest
+    scheduleView();
+    return true;
+  }
+
   return {
-    cut, clampT, setStep, resolved, highlight, collapse, drawLinks, scheduleView, applyHash, readHash, st, T, n, A,
+    cut, clampT, setStep, resolved, fit, highlight, collapse, drawLinks, scheduleView, applyHash, readHash, st, T, n, A,
     step(d) { setStep(st.t + d); },
     expandAll() { st.collapsed.clear(); drawLinks(); },
     foldCut() {  // every cluster of Q(t) folded into one band: the hierarchy above the cut only

@@ -41,6 +41,8 @@ __all__ = ["explore", "explore_components", "Explorer"]
 
 #: Width of the plot frames that share the horizontal axis, in CSS pixels.
 FRAME_WIDTH = 1100
+#: Narrowest frame the page shrinks to in a narrow window (below it, the page scrolls sideways).
+MIN_FRAME_WIDTH = 480
 #: Left and right borders of those plots (fixed, so that their frames line up pixel for pixel).
 BORDER_LEFT = 110
 BORDER_RIGHT = 20
@@ -67,6 +69,11 @@ document.addEventListener('keydown', function (e) {
   e.preventDefault();
   window.__gpx.step(e.key === 'ArrowRight' ? 1 : -1);
 });
+window.addEventListener('resize', function () {
+  if (!window.__gpx) return;
+  clearTimeout(window.__gpx_fit);
+  window.__gpx_fit = setTimeout(function () { window.__gpx.fit(); }, 100);
+});
 window.addEventListener('hashchange', function () { if (window.__gpx) window.__gpx.applyHash(window.__gpx.st.t); });
 </script>
 """
@@ -77,6 +84,7 @@ if (!window.__gpx) {
   window.__gpx = gpxMake(A);
   window.__gpx.drawLinks();
   window.__gpx.applyHash(A.start);
+  window.__gpx.fit();
 }
 """
 
@@ -362,12 +370,13 @@ def build_layout(d: dict, start: int):
     hier.yaxis.ticker = SingleIntervalTicker(interval=max(1, math.ceil(T / max(2, min(8, (hier_h - 40) // 22)))),
                                              num_minor_ticks=0)
     completing = sum(1 for h in tree["height"] if h >= tree["completing"])
-    hier.title.text = (f"merge hierarchy: {n} public values as leaves, coloured by component of G_X; dashed: the cut at t; "
-                       "tap a link: fold its subtree, a fold: unfold"
-                       + ("; narrow subtrees show when zoomed in" if n * MIN_LINK_PX > FRAME_WIDTH else "")
-                       + (f"; the {completing} join(s) that only complete the tree are not drawn" if completing else ""))
-    hier.title.text_font_style = "normal"
-    hier.title.text_font_size = "12px"
+    # its caption in a Div above it, which wraps when the window is narrow
+    hier_note = Div(name="graphpriv-hierarchy-note", width=FRAME_WIDTH,
+                    styles={"font-size": "12px", "margin-left": f"{BORDER_LEFT}px"}, text=_html.escape(
+                        f"merge hierarchy: {n} public values as leaves, coloured by component of G_X; dashed: the cut "
+                        "at t; tap a link: fold its subtree, a fold: unfold"
+                        + ("; narrow subtrees show when zoomed in" if n * MIN_LINK_PX > FRAME_WIDTH else "")
+                        + (f"; the {completing} join(s) that only complete the tree are not drawn" if completing else "")))
     cut = Span(location=start + 0.5, dimension="width", line_dash="dashed", line_color=merge, line_width=1.5)
     hier.add_layout(cut)
     link_map = LinearColorMapper(palette=list(tree["colors"]) + ["#000000"] * max(0, 3 - len(tree["colors"])),
@@ -525,11 +534,12 @@ cb_obj.indices = []; window.__gpx.zoomTo(i[0]);"""))
                 caption=caption, ranking=ranking, badge_note=badge_note, table=table, table_src=table_src, slider=slider,
                 start=int(start), frame_w=FRAME_WIDTH, frame_h=frame_h, tick_chars=TICK_CHARS, width=WIDTH,
                 badge_y=-0.5 - badge_rows / 2, x0=x0, x1=x1,
-                min_px=MIN_LINK_PX)
+                min_px=MIN_LINK_PX, plots=[hier, strip, mat, ticks], curves=curves, wide=[title, caption, ranking, table],
+                framed=[hier_note, xlab, badge_note], border_right=BORDER_RIGHT, min_frame_w=MIN_FRAME_WIDTH)
     ready = CustomJS(args=dict(A=args), code=PAGE_JS + "\nwindow.__gpx_links = A.src.links; window.__gpx_folds = A.src.folds;\n"
                      + _READY_JS)
     controls = row(prev_b, slider, next_b, reset_b, fold_b, unfold_b, styles={"margin-left": f"{BORDER_LEFT - 50}px"})
-    layout = column(title, controls, hier, strip, mat, badge_note, ticks, xlab, caption, row(*curves), ranking, table)
+    layout = column(title, controls, hier_note, hier, strip, mat, badge_note, ticks, xlab, caption, row(*curves), ranking, table)
     doc = Document()
     doc.add_root(layout)
     doc.js_on_event(DocumentReady, ready)
