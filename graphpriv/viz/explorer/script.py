@@ -320,10 +320,11 @@ function gpxMake(A) {
     marks.band = keep;
     S.marks.data = marks;
   }
-  // the links merged at step t (those resolved at the current zoom)
+  // the links merged at step t: all of them when they are few for the frame's width (2 * MIN_PX pixels
+  // each), else those resolved at the current zoom
   function drawHighlight() {
-    const s = D.steps[st.t];
-    S.hl.data = st.t > 0 && meta.kind !== "components" ? segs(resolvedRows(range(s.r0, s.r1)), {x0: [], y0: [], x1: [], y1: [], row: []})
+    const s = D.steps[st.t], few = (s.r1 - s.r0) * 2 * MIN_PX <= A.frame_w;
+    S.hl.data = st.t > 0 && meta.kind !== "components" ? segs(few ? range(s.r0, s.r1) : resolvedRows(range(s.r0, s.r1)), {x0: [], y0: [], x1: [], y1: [], row: []})
       : {x0: [], y0: [], x1: [], y1: [], row: []};
   }
 
