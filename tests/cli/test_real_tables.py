@@ -230,9 +230,6 @@ def test_sanitize_explorer_loads_in_chromium(sanitized, name):
 HALF_LABEL = 5
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="the explorer's first and last tick labels sit on the matrix frame's edge and are cut "
-                          "(2,700 place names: first label 4.5 px, last 0.2 px inside the frame at the opening step)")
 def test_explorer_tick_labels_are_not_cut_at_the_frame_edges(sanitized):
     """Every tick label under the matrix lies whole inside the frame (its centre at least half a label
     height from either edge), at the opening step and at t = 1."""

@@ -425,3 +425,59 @@ def test_explore_large_ranges(n_x, text, obj, lam):
     assert len(html.encode()) < 10_000_000
     if lam == 100.0:
         assert len(tr) <= 2 and d["tree"]["height"].count(len(tr)) >= n_x - 8  # completing joins
+
+
+def test_whole_range_leaves_room_for_the_outermost_labels():
+    """The shared horizontal range is padded by PAD_PX pixels of the frame on either side (the first and
+    last tick labels and pair numbers are centred on their columns), and the hierarchy, strip and matrix
+    share it."""
+    pytest.importorskip("bokeh")
+    from graphpriv.viz.explorer.view import FRAME_WIDTH, PAD_PX, full_range
+
+    for n in (1, 7, 153, 2700, 10_000):
+        x0, x1 = full_range(n)
+        pxu = FRAME_WIDTH / (x1 - x0)
+        assert (-0.5 - x0) * pxu == pytest.approx(PAD_PX) and (x1 - (n - 0.5)) * pxu == pytest.approx(PAD_PX)
+    jr = gp.datasets.hungarian_range(missing="drop")
+    ex = gp.viz.explore(gp.agglomerate(jr, "L0", 0.3), jr)
+    ranges = {ex.document.get_model_by_name(f"graphpriv-{k}").x_range for k in ("hierarchy", "strip", "matrix")}
+    (xr,) = ranges
+    assert (xr.start, xr.end) == tuple(xr.bounds) == full_range(jr.n_public)
+
+
+def test_hierarchy_shrinks_with_few_merges():
+    """A trace that merges few of its values gets a short hierarchy (nothing to show above its leaves);
+    one that merges a quarter or more gets the full height."""
+    pytest.importorskip("bokeh")
+    from graphpriv.viz.explorer.view import HIER_HEIGHT, HIER_MIN_HEIGHT, hierarchy_height
+
+    jr = gp.datasets.hungarian_range(missing="drop")
+    heights = {}
+    for lam in ("L0", "I*"):   # Algorithm 1 merges many pairs per step, Algorithm 2 one
+        tr = gp.agglomerate(jr, lam, 0.3).trace
+        d = explorer_data(tr, jr)
+        merges = sum(1 for h in d["tree"]["height"] if h < d["tree"]["completing"])
+        heights[lam] = hierarchy_height(d["tree"], jr.n_public)
+        assert HIER_MIN_HEIGHT <= heights[lam] <= HIER_HEIGHT
+        assert (heights[lam] == HIER_HEIGHT) == (4 * merges >= jr.n_public - 1)
+        assert (heights[lam] == HIER_MIN_HEIGHT) == (merges == 0)
+        assert gp.viz.explore(tr, jr).document.get_model_by_name("graphpriv-hierarchy").height == heights[lam]
+    assert heights["L0"] > heights["I*"]
+    tr, one = _no_merge_traces()[0]  # no merge at all: the lowest hierarchy
+    assert len(tr) == 1 and hierarchy_height(explorer_data(tr, one)["tree"], tr.n_public) == HIER_MIN_HEIGHT
+
+
+def test_page_fits_its_width_to_the_window():
+    """The page refits its plots to the window on load and on resize; the hierarchy's caption is a Div
+    (it wraps in a narrow window) and the plots sharing the axis have equal left and right borders."""
+    pytest.importorskip("bokeh")
+    from graphpriv.viz.explorer.view import BORDER_LEFT, BORDER_RIGHT
+
+    jr, _ = gp.datasets.paper_example()
+    ex = gp.viz.explore(gp.agglomerate(jr, "I*", 0.3), jr)
+    page = ex.to_html()
+    assert "addEventListener('resize'" in page and "window.__gpx.fit()" in page
+    note = ex.document.get_model_by_name("graphpriv-hierarchy-note")
+    assert note.text.startswith("merge hierarchy: 7 public values")
+    plots = [ex.document.get_model_by_name(f"graphpriv-{k}") for k in ("hierarchy", "strip", "matrix")]
+    assert {(p.min_border_left, p.min_border_right, p.frame_width) for p in plots} == {(BORDER_LEFT, BORDER_RIGHT, plots[0].frame_width)}

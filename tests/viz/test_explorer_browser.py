@@ -171,6 +171,54 @@ def _check_aligned(page):
     assert bottom == pytest.approx(frame_bottom, abs=0.51)
 
 
+def _check_edges(page):
+    """At the whole range, the outermost tick labels and pair numbers lie whole inside the matrix frame:
+    their centres at least half their width from either edge (labels are rotated: half their height)."""
+    m = page.evaluate("""(() => {
+        const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('graphpriv-matrix'));
+        const S = window.__gpx.A.src, L = v.frame.bbox.left, R = v.frame.bbox.right;
+        const px = (x) => v.frame.x_scale.compute(x);
+        const ticks = S.ticks.data.x.map(px), b = S.badges.data;
+        const badges = b.x.map((x, i) => [px(x) - (6.2 * b.text[i].length + 6) / 2 - L, R - px(x) - (6.2 * b.text[i].length + 6) / 2]);
+        return [Math.min(...ticks) - L, R - Math.max(...ticks), Math.min(0, ...badges.flat())]; })()""")
+    assert m[0] >= 5 and m[1] >= 5 and m[2] >= 0, m
+    return m
+
+
+def _drawn_rows(d: dict, pxu: float) -> set:
+    """Rows of the linkage the page draws at ``pxu`` pixels per leaf: not a completing join, and its
+    subtree at least MIN_LINK_PX pixels wide (the page's rule, restated)."""
+    from graphpriv.viz.explorer.view import MIN_LINK_PX
+
+    t, n = d["tree"], d["meta"]["n_public"]
+    return {i for i, h in enumerate(t["height"])
+            if h < t["completing"] and (t["hi"][n + i] - t["lo"][n + i] + 1) * pxu >= MIN_LINK_PX}
+
+
+def _inside(d: dict, v: int) -> set:
+    """Rows of the linkage in the subtree of node ``v`` (``v``'s own row included)."""
+    t, n = d["tree"], d["meta"]["n_public"]
+    return {i for i in range(n - 1) if t["lo"][v] <= t["lo"][n + i] and t["hi"][n + i] <= t["hi"][v]}
+
+
+def _check_resolution(page, d: dict) -> tuple[int, float]:
+    """The hierarchy drawn at the resolution of the visible range: exactly the links whose subtree spans
+    MIN_LINK_PX pixels or more (three segments each); the highlighted links of step t (all of them when
+    few) and the clusters' marks on the cut among them."""
+    from graphpriv.viz.explorer.view import MIN_LINK_PX
+
+    pxu, rows, hl, marks = page.evaluate("""(() => { const A = window.__gpx.A, B = window.__gpx.st.bands;
+        return [A.frame_w / (A.xr.end - A.xr.start), Array.from(A.src.links.data.row), Array.from(A.src.hl.data.row),
+                A.src.marks.data.band.map((k) => B.node[k])]; })()""")
+    expected = _drawn_rows(d, pxu)
+    assert set(rows) == expected and len(rows) == 3 * len(expected), (len(rows), len(expected), pxu)
+    fw = page.evaluate("window.__gpx.A.frame_w")
+    assert set(hl) <= expected or len(set(hl)) * 2 * MIN_LINK_PX <= fw   # a step's few merges are all highlighted
+    n = d["meta"]["n_public"]
+    assert all(v - n in expected for v in marks)
+    return len(expected), pxu
+
+
 def _check_ticks(page):
     """Every tick label under the matrix starts with the first characters of its cluster's first value and
     fits in the label panel (measured in the page's font)."""
@@ -196,6 +244,7 @@ def test_hungarian_explorer_in_chromium(hungarian, browser, capsys):
     try:
         assert _slider(page) == _step(page) == trace.returned
         _check_aligned(page)
+        _check_edges(page)
         checked = []
         for k in (11, 12, 1, 3):
             _go(page, k)
@@ -252,10 +301,13 @@ def test_large_explorer_in_chromium(large, browser, capsys):
     load = time.perf_counter() - start
     try:
         _check_aligned(page)
+        whole, pxu = _check_resolution(page, d)
+        assert pxu < 1 and whole < trace.n_public * 0.75   # fewer pixels than leaves: the small subtrees are not drawn
         seen = {}
         for k in (1, 2, len(trace) // 2, trace.returned):
             _go(page, k)
             _check_ticks(page)
+            _check_edges(page)
             n_bands = page.evaluate("window.__gpx.st.bands.lo.length")
             assert n_bands == len(trace.quantization(k))
             assert f"t = {k}:" in _div_text(page, "graphpriv-title")
@@ -282,14 +334,16 @@ def test_large_explorer_in_chromium(large, browser, capsys):
         v = page.evaluate("window.__gpx.A.src.folds.data.node[0]")
         inner = d["tree"]["hi"][v] - d["tree"]["lo"][v]  # rows of the folded subtree
         assert v >= trace.n_public and inner > 100
-        drawn = sum(1 for h in d["tree"]["height"] if h < d["tree"]["completing"])  # completing joins are not drawn
-        assert page.evaluate("window.__gpx.A.src.links.data.row.length") == 3 * (drawn - inner)
+        pxu = page.evaluate("window.__gpx.st.drawnPxu")
+        assert page.evaluate("window.__gpx.A.src.links.data.row.length") == 3 * len(_drawn_rows(d, pxu) - _inside(d, v))
         page.get_by_role("button", name="unfold all").click()
-        page.wait_for_function(f"window.__gpx.A.src.links.data.row.length === {3 * drawn}", timeout=10_000)
+        page.wait_for_function(f"window.__gpx.A.src.links.data.row.length === {3 * len(_drawn_rows(d, pxu))}",
+                               timeout=10_000)
         # "fold below the cut": every cluster of Q(2) one band, only the links above the cut drawn
         page.get_by_role("button", name="fold below the cut").click()
         ends = d["tree"]["ends"][2]
-        page.wait_for_function(f"window.__gpx.A.src.links.data.row.length === {3 * (drawn - ends)}", timeout=10_000)
+        above = {i for i in _drawn_rows(d, pxu) if i >= ends}
+        page.wait_for_function(f"window.__gpx.A.src.links.data.row.length === {3 * len(above)}", timeout=10_000)
         tops = [c for c in gp.viz.explorer_clusters(d, 2) if c["hi"] > c["lo"]]
         assert page.evaluate("window.__gpx.A.src.folds.data.node.length") == len(tops)
         page.get_by_role("button", name="unfold all").click()
@@ -301,7 +355,7 @@ def test_large_explorer_in_chromium(large, browser, capsys):
         assert x0 < cl["lo"] and cl["hi"] < x1
         mx, my = _band_point(page, k)
         page.mouse.dblclick(mx, my)
-        page.wait_for_function(f"window.__gpx.A.xr.start === -0.5 && window.__gpx.A.xr.end === {trace.n_public - 0.5}",
+        page.wait_for_function("window.__gpx.A.xr.start === window.__gpx.A.x0 && window.__gpx.A.xr.end === window.__gpx.A.x1",
                                timeout=10_000)
         # the wheel zooms the shared range; the fragment follows; reloading the fragment restores step and range
         mx, my = _band_point(page, 0)
@@ -312,6 +366,8 @@ def test_large_explorer_in_chromium(large, browser, capsys):
         x0, x1 = page.evaluate("[window.__gpx.A.xr.start, window.__gpx.A.xr.end]")
         assert x1 - x0 < trace.n_public * 0.8
         _check_aligned(page)
+        zoomed, _ = _check_resolution(page, d)
+        assert zoomed > whole
         _check_ticks(page)
         frag = page.evaluate("location.hash")
         assert frag.startswith("#t=2&") and f"x0={x0:.2f}" in frag
@@ -327,6 +383,8 @@ def test_large_explorer_in_chromium(large, browser, capsys):
             page2.close()
         _screenshot_ok(page)
         assert problems == [], problems
+        _report(capsys, f"hierarchy at the visible range's resolution: {whole} links drawn at the whole range, "
+                        f"{zoomed} zoomed in")
         _report(capsys, f"{trace.n_public}-value explorer ({path.stat().st_size / 1e6:.1f} MB, loaded in {load:.1f} s): "
                         f"cuts {seen}, hover, fold, zoom to [{x0:.0f}, {x1:.0f}], fragment restored")
     finally:
@@ -366,3 +424,31 @@ def test_traces_with_no_or_one_merge_in_chromium(browser, tmp_path, capsys):
         finally:
             page.close()
     _report(capsys, "keys, buttons and #t=7 without errors on: " + "; ".join(done))
+
+
+def test_page_fits_the_window_width(hungarian, browser, capsys):
+    """The page is no wider than the window (1,000 and 1,600 px wide), its frames fill it and stay aligned,
+    and a resized window refits it."""
+    _, trace, path = hungarian
+    widths = {}
+    for vw in (1000, 1600):
+        page = browser.new_page(viewport={"width": vw, "height": 1200})
+        try:
+            page.goto(path.as_uri())
+            page.wait_for_function(READY, timeout=90_000)
+            page.wait_for_function(f"document.documentElement.scrollWidth <= {vw}", timeout=10_000)
+            _check_aligned(page)
+            _check_edges(page)
+            left, width = _frame(page, "graphpriv-matrix")[:2]
+            assert vw - 60 <= left + width <= vw, (vw, left, width)
+            widths[vw] = width
+            if vw == 1600:   # a narrower window: the page follows
+                page.set_viewport_size({"width": 1200, "height": 1200})
+                page.wait_for_function("document.documentElement.scrollWidth <= 1200", timeout=10_000)
+                page.wait_for_timeout(300)
+                _check_aligned(page)
+                assert _frame(page, "graphpriv-matrix")[1] < width
+        finally:
+            page.close()
+    assert widths[1600] - widths[1000] == pytest.approx(600, abs=2)
+    _report(capsys, f"page fits the window: frame {widths[1000]:.0f} px at 1000 px, {widths[1600]:.0f} px at 1600 px, refits on resize")

@@ -112,6 +112,11 @@ function gpxMake(A) {
     return out;
   }
   function* range(a, b) { for (let i = a; i < b; i++) yield i; }
+  const MIN_PX = A.min_px;
+  // node v is drawn at pixels per leaf pxu when its subtree spans at least MIN_PX pixels
+  function resolved(v, pxu) { return (hi[v] - lo[v] + 1) * pxu >= MIN_PX; }
+  function pxuNow() { return A.frame_w / Math.max(1e-9, A.xr.end - A.xr.start); }
+  function* resolvedRows(rowsIter) { const p = pxuNow(); for (const i of rowsIter) if (resolved(n + i, p)) yield i; }
   function drawLinks() {
     // a link is hidden when its node is folded or lies under a folded node: one pass from the root down
     // (a parent's row comes after its children's)
@@ -123,11 +128,17 @@ function gpxMake(A) {
       if (st.collapsed.has(v) && !under[v]) tops.push(v);
     }
     // the joins that only complete the tree (at the completing height) carry no merge: not drawn
-    const rows = [];
-    for (let i = 0; i < n - 1; i++) if (!under[n + i] && !st.collapsed.has(n + i) && H[i] < tree.completing) rows.push(i);
-    S.links.data = segs(rows, {x0: [], y0: [], x1: [], y1: [], row: [], c: []});
-    const f = {xs: [], ys: [], node: [], text: [], tx: [], ty: []};
+    // and, at the resolution of the visible range, a link whose subtree spans fewer than MIN_PX pixels is
+    // not drawn (its parent's leg ends at its height): with more leaves than pixels the hierarchy shows
+    // its upper part only, and zooming in reveals the rest
     const pxu = A.frame_w / Math.max(1e-9, A.xr.end - A.xr.start);
+    const rows = [];
+    for (let i = 0; i < n - 1; i++) {
+      if (!under[n + i] && !st.collapsed.has(n + i) && H[i] < tree.completing && resolved(n + i, pxu)) rows.push(i);
+    }
+    S.links.data = segs(rows, {x0: [], y0: [], x1: [], y1: [], row: [], c: []});
+    st.drawnPxu = pxu;
+    const f = {xs: [], ys: [], node: [], text: [], tx: [], ty: []};
     for (const v of tops) {  // a band labelled with its number of values where the label fits
       const k = hi[v] - lo[v] + 1, text = String(k);
       f.xs.push([lo[v] - 0.45, X[v], hi[v] + 0.45]); f.ys.push([0, nodeH(v), 0]);
@@ -221,7 +232,11 @@ function gpxMake(A) {
   function scheduleView() {
     if (st.pending) return;
     st.pending = true;
-    requestAnimationFrame(() => { st.pending = false; drawMatrix(); if (st.collapsed.size) drawLinks(); writeHash(); });
+    requestAnimationFrame(() => {
+      st.pending = false; drawMatrix();
+      if (st.collapsed.size || pxuNow() !== st.drawnPxu) { drawLinks(); drawHighlight(); drawMarks(); if (st.hover >= 0) highlight(st.hover); }
+      writeHash();
+    });
   }
 
   // ---------------------------------------------------------------- one step
@@ -255,16 +270,13 @@ function gpxMake(A) {
     }
     S.bands.data = bars;
     // a mark on the cut for every cluster of two or more values (a single value has no link to mark)
-    const marks = {};
-    const keep = [];
-    for (let k = 0; k < K; k++) if (B.node[k] >= n) keep.push(k);
-    for (const [key, col] of Object.entries(Object.assign({}, bars, mk))) marks[key] = keep.map((k) => col[k]);
-    marks.band = keep;
-    S.marks.data = marks;
+    // (drawn where its subtree is resolved at the current zoom, as the links)
+    st.markCols = Object.assign({}, bars, mk);
+    drawMarks();
     let ymax = 1;
     for (const v of bars.top) if (v > ymax) ymax = v;
     A.strip_y.end = ymax * 1.15;
-    S.hl.data = t > 0 && meta.kind !== "components" ? segs(range(s.r0, s.r1), {x0: [], y0: [], x1: [], y1: [], row: []}) : {x0: [], y0: [], x1: [], y1: [], row: []};
+    drawHighlight();
     A.cut.location = t + 0.5;
     for (const m of A.tlines) m.location = t;
     S.cur.data = {t: [t], L: [D.series.L[t]], privacy: [D.series.privacy[t]], utility: [D.series.utility[t]]};
@@ -301,6 +313,21 @@ function gpxMake(A) {
     writeHash();
   }
 
+  function drawMarks() {
+    const B = st.bands, p = pxuNow(), marks = {}, keep = [];
+    for (let k = 0; k < B.lo.length; k++) if (B.node[k] >= n && resolved(B.node[k], p)) keep.push(k);
+    for (const [key, col] of Object.entries(st.markCols)) marks[key] = keep.map((k) => col[k]);
+    marks.band = keep;
+    S.marks.data = marks;
+  }
+  // the links merged at step t: all of them when they are few for the frame's width (2 * MIN_PX pixels
+  // each), else those resolved at the current zoom
+  function drawHighlight() {
+    const s = D.steps[st.t], few = (s.r1 - s.r0) * 2 * MIN_PX <= A.frame_w;
+    S.hl.data = st.t > 0 && meta.kind !== "components" ? segs(few ? range(s.r0, s.r1) : resolvedRows(range(s.r0, s.r1)), {x0: [], y0: [], x1: [], y1: [], row: []})
+      : {x0: [], y0: [], x1: [], y1: [], row: []};
+  }
+
   // ---------------------------------------------------------------- hover: one cluster in every view
   function highlight(k) {
     const B = st.bands;
@@ -316,7 +343,7 @@ function gpxMake(A) {
     S.hov.data = {left: [a - 0.5], right: [b + 0.5], top: [-0.5], bottom: [R - 0.5], stop: [B.sens[k].length]};
     const m = nrows(st.t), rows = [];
     for (let i = 0; i < m; i++) if (lo[n + i] >= a && hi[n + i] <= b) rows.push(i);
-    S.hov_links.data = segs(rows, {x0: [], y0: [], x1: [], y1: [], row: []});
+    S.hov_links.data = segs(resolvedRows(rows), {x0: [], y0: [], x1: [], y1: [], row: []});
     for (const f of A.formed) { f.location = nodeH(v); f.visible = v >= n; }
     const sel = [];
     const inside = (u) => u >= 0 && lo[u] >= a && hi[u] <= b;
@@ -341,13 +368,34 @@ function gpxMake(A) {
   function applyHash(fallback) {
     const q = readHash();
     const x0 = parseFloat(q.x0), x1 = parseFloat(q.x1);
-    if (isFinite(x0) && isFinite(x1) && x1 > x0) A.xr.setv({start: Math.max(-0.5, x0), end: Math.min(Math.max(n, 1) - 0.5, x1)});
+    if (isFinite(x0) && isFinite(x1) && x1 > x0) A.xr.setv({start: Math.max(A.x0, x0), end: Math.min(A.x1, x1)});
     const t = q.t !== undefined && isFinite(parseFloat(q.t)) ? clampT(q.t) : clampT(fallback);
     setStep(t);
   }
 
+  // ---------------------------------------------------------------- the window's width
+  // The plots sharing the horizontal axis get one frame width that fills the window (their left borders
+  // are equal, so leaf p stays over column p); the curves, texts and table follow the same width.
+  function fit() {
+    const v = Bokeh.index.find_one(A.plots[2]);
+    if (!v) return false;
+    const left = v.canvas_view.el.getBoundingClientRect().left + window.scrollX + v.frame.bbox.left;
+    const avail = document.documentElement.clientWidth - left - A.border_right - 16;
+    const fw = Math.max(A.min_frame_w, Math.floor(avail));
+    if (fw === A.frame_w && A.plots[0].frame_width === fw) return false;
+    A.frame_w = fw;
+    for (const f of A.plots) f.frame_width = fw;
+    const whole = Math.floor(left + fw + A.border_right);
+    for (const c of A.curves) c.width = Math.floor(whole / A.curves.length) - 4;
+    for (const m of A.wide) m.width = whole;
+    for (const m of A.framed) m.width = fw;
+    A.slider.width = Math.max(160, fw - 420);  // the buttons beside it take the rest
+    scheduleView();
+    return true;
+  }
+
   return {
-    cut, clampT, setStep, highlight, collapse, drawLinks, scheduleView, applyHash, readHash, st, T, n, A,
+    cut, clampT, setStep, resolved, fit, highlight, collapse, drawLinks, scheduleView, applyHash, readHash, st, T, n, A,
     step(d) { setStep(st.t + d); },
     expandAll() { st.collapsed.clear(); drawLinks(); },
     foldCut() {  // every cluster of Q(t) folded into one band: the hierarchy above the cut only
@@ -355,12 +403,12 @@ function gpxMake(A) {
       for (const v of st.bands.node) if (v >= n) st.collapsed.add(v);
       drawLinks();
     },
-    resetZoom() { A.xr.setv({start: -0.5, end: Math.max(n, 1) - 0.5}); },
+    resetZoom() { A.xr.setv({start: A.x0, end: A.x1}); },
     zoomTo(k) {  // band k of the current step and as much again on either side
       const B = st.bands;
       if (!B || k < 0 || k >= B.lo.length) return;
       const pad = Math.max(2, (B.hi[k] - B.lo[k] + 1) / 2);
-      A.xr.setv({start: Math.max(-0.5, B.lo[k] - 0.5 - pad), end: Math.min(Math.max(n, 1) - 0.5, B.hi[k] + 0.5 + pad)});
+      A.xr.setv({start: Math.max(A.x0, B.lo[k] - 0.5 - pad), end: Math.min(A.x1, B.hi[k] + 0.5 + pad)});
     },
   };
 }

@@ -41,6 +41,8 @@ __all__ = ["explore", "explore_components", "Explorer"]
 
 #: Width of the plot frames that share the horizontal axis, in CSS pixels.
 FRAME_WIDTH = 1100
+#: Narrowest frame the page shrinks to in a narrow window (below it, the page scrolls sideways).
+MIN_FRAME_WIDTH = 480
 #: Left and right borders of those plots (fixed, so that their frames line up pixel for pixel).
 BORDER_LEFT = 110
 BORDER_RIGHT = 20
@@ -51,6 +53,9 @@ ROW_CHARS = 14
 #: Height of the tick-label panel under the matrix and the characters of a label that fit in it.
 TICKS_HEIGHT = 118
 TICK_CHARS = 17
+#: Room left of the first and right of the last column at the whole range, in CSS pixels: the outermost
+#: tick labels and pair numbers (at most ~40 px wide) are centred on their columns and must not be cut.
+PAD_PX = 24
 
 #: Model names the page's script (and tests) look up in the bokeh document.
 SLIDER_NAME = "graphpriv-t"
@@ -64,6 +69,11 @@ document.addEventListener('keydown', function (e) {
   e.preventDefault();
   window.__gpx.step(e.key === 'ArrowRight' ? 1 : -1);
 });
+window.addEventListener('resize', function () {
+  if (!window.__gpx) return;
+  clearTimeout(window.__gpx_fit);
+  window.__gpx_fit = setTimeout(function () { window.__gpx.fit(); }, 100);
+});
 window.addEventListener('hashchange', function () { if (window.__gpx) window.__gpx.applyHash(window.__gpx.st.t); });
 </script>
 """
@@ -74,6 +84,7 @@ if (!window.__gpx) {
   window.__gpx = gpxMake(A);
   window.__gpx.drawLinks();
   window.__gpx.applyHash(A.start);
+  window.__gpx.fit();
 }
 """
 
@@ -270,6 +281,30 @@ def _arrays(d: dict) -> dict:
     return {**d, "tree": tree, "leaves": leaves, "pairs": pairs}
 
 
+def full_range(n: int, frame_width: int = FRAME_WIDTH) -> tuple[float, float]:
+    """The shared horizontal range showing all ``n`` columns (column p spans p ± 0.5) with ``PAD_PX``
+    pixels of room on either side in a frame ``frame_width`` pixels wide."""
+    n = max(n, 1)
+    pad = PAD_PX * n / max(frame_width - 2 * PAD_PX, 1)
+    return -0.5 - pad, n - 0.5 + pad
+
+
+#: Narrowest subtree of the hierarchy drawn, in CSS pixels (narrower ones are drawn when zoomed in).
+MIN_LINK_PX = 4
+#: Height of the hierarchy's plot: the most, and the least (a trace with few merges for its values).
+HIER_HEIGHT = 250
+HIER_MIN_HEIGHT = 90
+
+
+def hierarchy_height(tree: dict, n: int) -> int:
+    """Pixel height of the hierarchy's plot: ``HIER_HEIGHT`` when at least a quarter of the ``n`` public
+    values take part in a drawn merge, shrinking linearly to ``HIER_MIN_HEIGHT`` for a trace that merges
+    none (the joins that only complete the tree are not drawn)."""
+    merges = sum(1 for h in tree["height"] if h < tree["completing"])
+    share = min(1.0, 4.0 * merges / max(n - 1, 1))
+    return int(round(HIER_MIN_HEIGHT + (HIER_HEIGHT - HIER_MIN_HEIGHT) * share))
+
+
 def build_layout(d: dict, start: int):
     """The bokeh layout and document of the payload ``d`` (:func:`graphpriv.viz.explorer_data`), opening at
     step ``start`` (unless the URL fragment names another)."""
@@ -291,7 +326,8 @@ def build_layout(d: dict, start: int):
     merge = meta["merge_color"]
     comp_kind = meta["kind"] == "components"
     many_pairs = any(s["n_pairs"] > 1 for s in d["steps"]) and not comp_kind
-    xr = Range1d(-0.5, max(n, 1) - 0.5, bounds=(-0.5, max(n, 1) - 0.5), min_interval=min(5.0, max(n, 1)))
+    x0, x1 = full_range(n)
+    xr = Range1d(x0, x1, bounds=(x0, x1), min_interval=min(5.0, max(n, 1)))
 
     src = {k: ColumnDataSource(v) for k, v in {
         "image": dict(image=[np.zeros((1, 1), dtype=np.uint8)], x=[-0.5], y=[-0.5], dw=[1], dh=[1]),
@@ -327,16 +363,20 @@ def build_layout(d: dict, start: int):
 
     # merge hierarchy (leaves at the bottom, over their columns)
     tree = d["tree"]
-    hier = fig(250, name="graphpriv-hierarchy", x_range=xr, y_range=Range1d(-0.6, T + 0.6))
+    hier_h = hierarchy_height(tree, n)
+    hier = fig(hier_h, name="graphpriv-hierarchy", x_range=xr, y_range=Range1d(-0.6, T + 0.6))
     hier.xaxis.visible = False
     hier.yaxis.axis_label = "step t"
-    hier.yaxis.ticker = SingleIntervalTicker(interval=max(1, math.ceil(T / 8)), num_minor_ticks=0)
+    hier.yaxis.ticker = SingleIntervalTicker(interval=max(1, math.ceil(T / max(2, min(8, (hier_h - 40) // 22)))),
+                                             num_minor_ticks=0)
     completing = sum(1 for h in tree["height"] if h >= tree["completing"])
-    hier.title.text = (f"merge hierarchy: {n} public values as leaves, coloured by component of G_X; dashed: the cut at t; "
-                       "tap a link to fold its subtree, tap a fold to unfold"
-                       + (f"; the {completing} join(s) that only complete the tree are not drawn" if completing else ""))
-    hier.title.text_font_style = "normal"
-    hier.title.text_font_size = "12px"
+    # its caption in a Div above it, which wraps when the window is narrow
+    hier_note = Div(name="graphpriv-hierarchy-note", width=FRAME_WIDTH,
+                    styles={"font-size": "12px", "margin-left": f"{BORDER_LEFT}px"}, text=_html.escape(
+                        f"merge hierarchy: {n} public values as leaves, coloured by component of G_X; dashed: the cut "
+                        "at t; tap a link: fold its subtree, a fold: unfold"
+                        + ("; narrow subtrees show when zoomed in" if n * MIN_LINK_PX > FRAME_WIDTH else "")
+                        + (f"; the {completing} join(s) that only complete the tree are not drawn" if completing else "")))
     cut = Span(location=start + 0.5, dimension="width", line_dash="dashed", line_color=merge, line_width=1.5)
     hier.add_layout(cut)
     link_map = LinearColorMapper(palette=list(tree["colors"]) + ["#000000"] * max(0, 3 - len(tree["colors"])),
@@ -372,7 +412,8 @@ const v = window.__gpx_folds.data.node[i[0]]; cb_obj.indices = []; window.__gpx.
     strip.xaxis.visible = False
     strip.yaxis.ticker.desired_num_ticks = 3
     strip.yaxis.minor_tick_line_color = None
-    bars = strip.vbar(x="x", width="w", top="top", bottom=0, color="col", source=src["bands"], nonselection_alpha=1.0)
+    bars = strip.vbar(x="x", width="w", top="top", bottom=0, fill_color="col", line_color=None, source=src["bands"],
+                      nonselection_alpha=1.0)
     strip.quad(left="left", right="right", top="stop", bottom=0, source=src["hov"], fill_alpha=0, line_color="#000000",
                line_width=2)
     strip.add_tools(HoverTool(renderers=[bars], tooltips=_TOOLTIP, callback=hover_cb))
@@ -492,11 +533,13 @@ cb_obj.indices = []; window.__gpx.zoomTo(i[0]);"""))
     args = dict(D=_arrays(d), src=src, xr=xr, strip_y=strip_y, cut=cut, tlines=tlines, formed=formed, title=title,
                 caption=caption, ranking=ranking, badge_note=badge_note, table=table, table_src=table_src, slider=slider,
                 start=int(start), frame_w=FRAME_WIDTH, frame_h=frame_h, tick_chars=TICK_CHARS, width=WIDTH,
-                badge_y=-0.5 - badge_rows / 2)
+                badge_y=-0.5 - badge_rows / 2, x0=x0, x1=x1,
+                min_px=MIN_LINK_PX, plots=[hier, strip, mat, ticks], curves=curves, wide=[title, caption, ranking, table],
+                framed=[hier_note, xlab, badge_note], border_right=BORDER_RIGHT, min_frame_w=MIN_FRAME_WIDTH)
     ready = CustomJS(args=dict(A=args), code=PAGE_JS + "\nwindow.__gpx_links = A.src.links; window.__gpx_folds = A.src.folds;\n"
                      + _READY_JS)
     controls = row(prev_b, slider, next_b, reset_b, fold_b, unfold_b, styles={"margin-left": f"{BORDER_LEFT - 50}px"})
-    layout = column(title, controls, hier, strip, mat, badge_note, ticks, xlab, caption, row(*curves), ranking, table)
+    layout = column(title, controls, hier_note, hier, strip, mat, badge_note, ticks, xlab, caption, row(*curves), ranking, table)
     doc = Document()
     doc.add_root(layout)
     doc.js_on_event(DocumentReady, ready)
