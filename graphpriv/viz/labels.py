@@ -167,6 +167,28 @@ def number_format(values, *, max_decimals: int = 3):
     return fmt
 
 
+def band_range(members):
+    """(low, high) of a run of public values collapsed into one band: the smallest and the largest value
+    when every member is a number (whatever order the band is drawn in), otherwise the first and the last
+    member in :func:`label_key` order (text has no range: first–last in label order).
+
+    Examples
+    --------
+    >>> from graphpriv.viz.labels import band_range
+    >>> band_range([3.1, 60.0, 52.0])
+    (3.1, 60.0)
+    >>> band_range(["Upton", "Aachen", "Kiel"])
+    ('Aachen', 'Upton')
+    """
+    ms = list(members)
+    if not ms:
+        raise ValueError("band_range needs at least one member")
+    if all(_is_number(m) for m in ms):
+        return min(ms), max(ms)
+    ms = sort_labels(ms)
+    return ms[0], ms[-1]
+
+
 def elide(text: str, max_chars: int = 24) -> str:
     """``text`` cut to at most ``max_chars`` characters, the cut marked with an ellipsis in the middle so the
     start and the end both stay readable (``'Kalobers…urgford'``); shorter text is returned as is.
@@ -185,6 +207,24 @@ def elide(text: str, max_chars: int = 24) -> str:
     head = (max_chars - 1) - (max_chars - 1) // 2
     tail = (max_chars - 1) // 2
     return text[:head] + "…" + (text[-tail:] if tail else "")
+
+
+def elide_value(text: str, max_chars: int = 24) -> str:
+    """:func:`elide` for the text of one value, except that a number is never cut (``'58.8581'`` stays whole:
+    a number with its middle elided reads as a different number).
+
+    Examples
+    --------
+    >>> from graphpriv.viz.labels import elide_value
+    >>> elide_value("58.8581", 4), elide_value("Kalobersted Hamvilleburgford", 16)
+    ('58.8581', 'Kalobers…urgford')
+    """
+    text = str(text)
+    try:
+        float(text.replace(",", ""))
+        return text
+    except ValueError:
+        return elide(text, max_chars)
 
 
 def wrap_label(text: str, width: int, lines: int) -> str:
@@ -287,7 +327,7 @@ def cluster_label(members, universe=None, *, max_members: int = 4, math: bool = 
         return "{}"
     if fmt is not None or max_chars is not None:
         one = fmt or (lambda m: _num_text(m) if _is_number(m) else format_label(m, math=False))
-        text = (lambda m: elide(one(m), max_chars)) if max_chars is not None else one
+        text = (lambda m: elide_value(one(m), max_chars)) if max_chars is not None else one
         if len(ms) <= max_members:
             return ", ".join(text(m) for m in ms)
         if universe is not None and _contiguous(ms, universe):

@@ -19,7 +19,7 @@ import numpy as np
 from ..errors import InputTypeError
 from ..ranges import JointRange
 from .graphs import styled
-from .labels import cluster_label, elide, hierarchy_order, label_key, label_ranks, number_format
+from .labels import band_range, cluster_label, elide, elide_value, hierarchy_order, label_key, label_ranks, number_format
 from .merges import merge_events, status_color, step_title
 from .style import PAGE_WIDTH, ROLE, axes_or_new, component_color
 
@@ -542,10 +542,13 @@ def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, t
             items.append(((band_l[k] + band_r[k]) / 2, elide(cluster_label(members, labels_x, fmt=fmt, max_chars=8), TICK_CHARS), full,
                           0 if k in joined_bands else 1, ROLE["merge"]))
         for a, c in lay.context:
-            members = [labels_x[b.order[a]], labels_x[b.order[c - 1]]]
-            rng = f"{elide(fmt(members[0]), 8)}–{elide(fmt(members[1]), 8)}"
+            # the band's range: smallest and largest number (text: first and last in label order), never the
+            # first and last column of the display order
+            members = band_range(labels_x[i] for i in b.order[a:c])
+            rng = f"{elide_value(fmt(members[0]), 8)}–{elide_value(fmt(members[1]), 8)}"
+            how = "smallest to largest" if all(_is_num(m) for m in members) else "first to last in label order"
             items.append(((lay.left[a] + lay.right[c - 1]) / 2, f"[{c - a:,}: {rng}]",
-                          f"{c - a} values: {fmt(members[0])} to {fmt(members[1])} (collapsed)", 2, "#707070"))
+                          f"{c - a} values: {fmt(members[0])} to {fmt(members[1])} ({how}; collapsed)", 2, "#707070"))
         if len(items) < 400:   # the other clusters, as room allows
             for k, (a, c) in enumerate(b.cluster_bounds):
                 if k not in merged_bands and lay.right[a] - lay.left[a] > 0.999 and (c - a) <= 400:   # own units

@@ -275,10 +275,6 @@ def test_analyze_joint_range_figure_keeps_its_matrix(tables):
     assert height >= min(1.0, 0.1 * jr.n_sensitive), (height, fig.get_size_inches())
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="a collapsed band's '[count: range]' label gives the first and last value in display order, "
-                          "not the band's range: all 600 values (3.1 to 60.0) are labelled '[600: 3.1–52.0]' by "
-                          "plot_trace and '[600: 3.1–58.8581]' by plot_merge_view")
 def test_collapsed_band_label_gives_the_range_of_its_values(tables):
     """No merge (Algorithm 1 at λ = 1): every value is in one collapsed band whose label states the
     smallest and the largest measurement."""
