@@ -120,6 +120,19 @@ def _is_number(x) -> bool:
     return isinstance(x, numbers.Real) and not isinstance(x, bool)
 
 
+_DECIMAL_RE = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?")
+
+
+def _number_of(x):
+    """The number a public value stands for: a real number itself, or a decimal numeral read from text
+    (``"11.84267"``; not ``"007"``, whose leading zero is part of a code), else None."""
+    if _is_number(x):
+        return x
+    if isinstance(x, str) and len(x) < 40 and _DECIMAL_RE.fullmatch(x):
+        return float(x)
+    return None
+
+
 def _num_text(x) -> str:
     if isinstance(x, float) and x.is_integer():
         return str(int(x))
@@ -154,14 +167,15 @@ def number_format(values, *, max_decimals: int = 3):
     >>> number_format(["Aachen", 3])("Aachen")
     'Aachen'
     """
-    vals = [v for v in values if _is_number(v)]
+    vals = [u for u in map(_number_of, values) if u is not None]
     # the decimals that 95 % of the values need (a few long outliers are rounded, not every label lengthened)
     need = sorted(_decimals(v) for v in vals)
     d = min(max_decimals, need[min(len(need) - 1, int(0.95 * len(need)))] if need else 0)
 
     def fmt(v) -> str:
-        if _is_number(v):
-            return f"{float(v):.{d}f}"
+        u = _number_of(v) if vals else None
+        if u is not None:
+            return f"{float(u):.{d}f}"
         return format_label(v, math=False)
 
     return fmt
@@ -183,8 +197,8 @@ def band_range(members):
     ms = list(members)
     if not ms:
         raise ValueError("band_range needs at least one member")
-    if all(_is_number(m) for m in ms):
-        return min(ms), max(ms)
+    if all(_number_of(m) is not None for m in ms):   # numbers, or decimal numerals read from a file
+        return min(ms, key=lambda m: float(_number_of(m))), max(ms, key=lambda m: float(_number_of(m)))
     ms = sort_labels(ms)
     return ms[0], ms[-1]
 

@@ -19,7 +19,7 @@ import numpy as np
 from ..errors import InputTypeError
 from ..ranges import JointRange
 from .graphs import styled
-from .labels import band_range, cluster_label, elide, elide_value, hierarchy_order, label_key, label_ranks, number_format
+from .labels import _number_of, band_range, cluster_label, elide, elide_value, hierarchy_order, label_key, label_ranks, number_format
 from .merges import merge_events, status_color, step_title
 from .style import PAGE_WIDTH, ROLE, axes_or_new, component_color
 
@@ -546,7 +546,7 @@ def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, t
             # first and last column of the display order
             members = band_range(labels_x[i] for i in b.order[a:c])
             rng = f"{elide_value(fmt(members[0]), 8)}–{elide_value(fmt(members[1]), 8)}"
-            how = "smallest to largest" if all(_is_num(m) for m in members) else "first to last in label order"
+            how = "smallest to largest" if all(_number_of(m) is not None for m in members) else "first to last in label order"
             items.append(((lay.left[a] + lay.right[c - 1]) / 2, f"[{c - a:,}: {rng}]",
                           f"{c - a} values: {fmt(members[0])} to {fmt(members[1])} ({how}; collapsed)", 2, "#707070"))
         if len(items) < 400:   # the other clusters, as room allows

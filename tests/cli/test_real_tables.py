@@ -258,9 +258,6 @@ def test_explorer_tick_labels_are_not_cut_at_the_frame_edges(sanitized):
         p.stop()
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="graphpriv analyze's joint-range figure collapses on 2,700 place names: the long rotated "
-                          "labels take the height and the 7-row matrix is 0.014 in tall (its row labels overprint)")
 def test_analyze_joint_range_figure_keeps_its_matrix(tables):
     """The joint-range figure of ``graphpriv analyze`` keeps its matrix readable: at least 0.1 in per
     sensitive row (up to 1 in), whatever the length of the public labels."""

@@ -54,3 +54,42 @@ def test_collapsed_band_of_the_measurement_states_its_range(measurement):
         assert len(found) == 1, found
         lo, hi = (float(v) for v in re.fullmatch(r"\[\d+: (.+)–(.+)\]", found[0]).groups())
         assert (lo, hi) == (values.min(), values.max())
+
+
+@pytest.fixture(scope="module")
+def places(tmp_path_factory):
+    t = rt.places_table(tmp_path_factory.mktemp("places"))
+    return t, gp.read_joint_range(t.path, t.s, t.x)
+
+
+def test_joint_range_of_2700_places_keeps_a_readable_matrix(places):
+    """7 regions x 2,700 place names: stretched cells (not a square-cell hairline), rows at least 0.15 in, row
+    labels apart, column labels elided to a bounded length and the title above everything."""
+    from graphpriv.cli.analyze import _joint_range_figure
+    from graphpriv.viz.graphs import TICK_LABEL_CHARS
+
+    t, jr = places
+    fig = _joint_range_figure(jr)
+    fig.canvas.draw()
+    ax = fig.axes[0]
+    assert ax.get_position().height * fig.get_figheight() >= 0.15 * jr.n_sensitive
+    r = fig.canvas.get_renderer()
+    rows = sorted((lab.get_window_extent(r) for lab in ax.get_yticklabels()), key=lambda b: b.y0)
+    assert all(a.y1 <= b.y0 + 0.5 for a, b in zip(rows, rows[1:]))
+    assert all(len(lab.get_text()) <= TICK_LABEL_CHARS for lab in ax.get_xticklabels())
+    title = ax.title.get_window_extent(r)
+    assert title.y0 >= ax.get_window_extent(r).y1 and title.y1 <= fig.bbox.y1
+
+
+def test_joint_range_axis_writes_its_numbers_alike(measurement):
+    """Decimal numerals read from a CSV (3.1 next to 5.3397) are written with one number of decimals."""
+    t, jr, _ = measurement
+    ax = gp.viz.plot_joint_range(jr)
+    ax.figure.canvas.draw()
+    ticks = [x.get_text() for x in ax.get_xticklabels()]
+    assert len({len(x.split(".")[1]) if "." in x else 0 for x in ticks}) == 1, ticks
+
+
+def test_square_cells_kept_for_small_ranges():
+    jr, _ = gp.datasets.paper_example()
+    assert gp.viz.plot_joint_range(jr).get_aspect() == 1.0
