@@ -28,7 +28,7 @@ from .._guards import check_plot_labels, check_plot_range
 from ..errors import InputError, InputTypeError
 from ..ranges import JointRange
 from .labels import _number_of, cluster_label, elide_value, format_label, number_format, wrap_label  # noqa: F401  (format_label stays importable from here)
-from .style import COLUMN_WIDTH, ROLE, _tint, axes_or_new, component_color
+from .style import COLUMN_WIDTH, ROLE, _tint, axes_or_new, component_color, contained
 
 __all__ = [
     "plot_joint_range",
@@ -564,6 +564,7 @@ def plot_joint_range(jr: JointRange, ax=None, *, color_by: str = "single", title
 # graphs
 # --------------------------------------------------------------------------------------------------
 @styled
+@contained
 def plot_confusability(jr: JointRange, ax=None, *, layout: str | Mapping = "components", bipartite: bool = False,
                        labels: bool | str | None = "auto", title: str | bool | None = True, seed: int = 0,
                        highlight: Sequence[Hashable] | None = None, view: str = "auto"):
@@ -754,6 +755,7 @@ def _plot_bipartite(jr: JointRange, comp: np.ndarray, ax, labels, title, n_comp:
 
 
 @styled
+@contained
 def plot_min_cut(jr: JointRange, cut=None, ax=None, *, layout: str | Mapping = "components",
                  labels: bool | str | None = "auto", title: str | bool | None = True, seed: int = 0,
                  legend: bool = True, view: str = "auto"):

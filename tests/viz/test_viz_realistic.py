@@ -93,3 +93,24 @@ def test_joint_range_axis_writes_its_numbers_alike(measurement):
 def test_square_cells_kept_for_small_ranges():
     jr, _ = gp.datasets.paper_example()
     assert gp.viz.plot_joint_range(jr).get_aspect() == 1.0
+
+
+@pytest.mark.parametrize("view", ["plot_confusability", "plot_min_cut"])
+def test_new_figures_contain_their_title_and_notes(measurement, view):
+    """Saved without bbox_inches="tight", the figure still holds its title, labels, legend and note."""
+    _, jr, _ = measurement
+    fig = getattr(gp.viz, view)(jr).figure
+    r = fig.canvas.get_renderer()
+    bb = fig.get_tightbbox(r)
+    w, h = fig.get_size_inches()
+    assert bb.x0 >= 0 and bb.y0 >= 0 and bb.x1 <= w + 1e-6 and bb.y1 <= h + 1e-6, (bb, w, h)
+
+
+def test_given_axes_are_left_where_they_are(measurement):
+    import matplotlib.pyplot as plt
+
+    _, jr, _ = measurement
+    fig, ax = plt.subplots(figsize=(2.0, 1.5))
+    before = ax.get_position(original=True).bounds
+    assert gp.viz.plot_confusability(jr, ax) is ax
+    assert tuple(fig.get_size_inches()) == (2.0, 1.5) and ax.get_position(original=True).bounds == before
