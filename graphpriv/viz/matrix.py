@@ -367,6 +367,10 @@ def focus_layout(cells: MatrixCells, focus_bands=(), *, budget: int = FOCUS_BUDG
                        unit_start=unit_start, context=context, bands=b)
 
 
+#: Vertical room of one tick label of the anonymity strip (points): 5.5 pt text and its spacing.
+ANON_TICK_PTS = 9.0
+
+
 def _axes_points(ax) -> tuple[float, float]:
     bbox = ax.get_window_extent()
     return bbox.width * 72 / ax.figure.dpi, bbox.height * 72 / ax.figure.dpi
@@ -755,4 +759,11 @@ def _anonymity_strip(top, b, lay, anon, merged_bands, band_l, band_r, ppu):
     top.set_ylabel(r"$|[\![S|\hat x]\!]|$", fontsize=7, rotation=0, ha="right", va="center")
     top.spines["top"].set_visible(False)
     top.spines["right"].set_visible(False)
-    top.yaxis.set_major_locator(MaxNLocator(3, integer=True))
+    # as many y ticks as the strip's height holds apart (5.5 pt labels): 0, middle and max; 0 and max; or the
+    # max alone in a thin strip (plot_trace's panels), so tick labels never overprint
+    peak = max(1, int(np.max(anon)))
+    room = _axes_points(top)[1]
+    if room >= 4 * ANON_TICK_PTS:
+        top.yaxis.set_major_locator(MaxNLocator(3, integer=True))
+    else:
+        top.set_yticks([0, peak] if room >= 2 * ANON_TICK_PTS else [peak])

@@ -114,3 +114,21 @@ def test_given_axes_are_left_where_they_are(measurement):
     before = ax.get_position(original=True).bounds
     assert gp.viz.plot_confusability(jr, ax) is ax
     assert tuple(fig.get_size_inches()) == (2.0, 1.5) and ax.get_position(original=True).bounds == before
+
+
+def _strip_axes(fig):
+    return [ax for ax in fig.axes if "S|" in ax.get_ylabel()]
+
+
+def test_anonymity_strip_tick_labels_never_overprint(places):
+    """plot_trace's thin |[[S|x̂]]| strip over 2,700 place names: its y tick labels lie apart (few ticks)."""
+    _, jr = places
+    trace = gp.agglomerate(jr, "I*", 0.1).trace
+    fig = gp.viz.plot_trace(trace, jr, steps=[1, 2])
+    fig.canvas.draw()
+    r = fig.canvas.get_renderer()
+    strips = _strip_axes(fig)
+    assert strips
+    for ax in strips:
+        boxes = sorted((t.get_window_extent(r) for t in ax.get_yticklabels() if t.get_text()), key=lambda b: b.y0)
+        assert boxes and all(a.y1 <= b.y0 for a, b in zip(boxes, boxes[1:])), [b.bounds for b in boxes]
