@@ -695,7 +695,8 @@ def _pair_badges(ax, b, merged_bands, joined_bands, band_l, band_r, ppu, h_pts, 
             lo, hi = xc * ppu - half, xc * ppu + half
             if hi > w_pts - reserve:
                 continue
-            level = next((r for r in range(2) if all(hi + 1.0 <= a or lo >= b + 1.0 for a, b in rows[r])), None)
+            # one row: a second, staggered row was hidden under the strip above in short panels
+            level = next((r for r in range(1) if all(hi + 1.0 <= a or lo >= b + 1.0 for a, b in rows[r])), None)
             if level is None:
                 continue
             rows[level].append((lo, hi))
@@ -707,16 +708,65 @@ def _pair_badges(ax, b, merged_bands, joined_bands, band_l, band_r, ppu, h_pts, 
         placed = place(58.0)
     shown_pairs = sum(len(merged_bands[k]) for *_, k in placed)
     levels = max((level + 1 for _, level, _, _ in placed), default=1)
-    for xc, level, text, _ in placed:
-        ax.text(xc, y0 + 0.005 + level * row_h, text, ha="center", va="bottom", fontsize=fs, color="white", zorder=5,
-                transform=ax.get_xaxis_transform(), clip_on=False, gid="graphpriv-pair-badge",
-                bbox=dict(boxstyle="round,pad=0.12", facecolor=ROLE["merge"], edgecolor="none"))
+    texts = []
+    for xc, level, text, k in placed:
+        texts.append((ax.text(xc, y0 + 0.005 + level * row_h, text, ha="center", va="bottom", fontsize=fs, color="white",
+                              zorder=5, transform=ax.get_xaxis_transform(), clip_on=False, gid="graphpriv-pair-badge",
+                              bbox=dict(boxstyle="round,pad=0.12", facecolor=ROLE["merge"], edgecolor="none")),
+                      len(merged_bands[k])))
     rest = n_events - shown_pairs
-    if rest > 0:
-        ax.text(1.0, y0 + 0.005, f"+{rest} more pair{'s' if rest != 1 else ''}", ha="right", va="bottom", fontsize=fs,
-                color=ROLE["merge"], transform=ax.transAxes, clip_on=False, gid="graphpriv-pair-more",
-                bbox=dict(boxstyle="round,pad=0.12", facecolor="white", edgecolor=ROLE["merge"], linewidth=0.5))
+    more = ax.text(1.0, y0 + 0.005, f"+{rest} more pair{'s' if rest != 1 else ''}", ha="right", va="bottom", fontsize=fs,
+                   color=ROLE["merge"], transform=ax.transAxes, clip_on=False, gid="graphpriv-pair-more", zorder=5,
+                   visible=rest > 0,
+                   bbox=dict(boxstyle="round,pad=0.12", facecolor="white", edgecolor=ROLE["merge"], linewidth=0.5))
+    ax.add_artist(_badge_spacer_class()(texts, more, n_events))
     return y0 + 0.01 + max(levels, 1) * row_h
+
+
+def _badge_spacer_class():
+    from matplotlib.artist import Artist
+
+    class BadgeSpacer(Artist):
+        """Drawn just before the pair badges, on the final layout (constrained layout moves the axes after the
+        badges are placed): hides every badge that would touch one already kept (in priority order) or the
+        "+N more" box, and counts the hidden pairs in that box, so badges never overlap at any panel size."""
+
+        def __init__(self, texts, more, n_events):
+            super().__init__()
+            self.texts, self.more, self.n_events = texts, more, n_events
+            self.set_zorder(4.95)
+
+        def draw(self, renderer):
+            for t, _ in self.texts:
+                t.set_visible(True)
+            shown = 0
+            kept = []
+            gap = renderer.points_to_pixels(1.5)
+
+            def more_box(rest):
+                self.more.set_text(f"+{rest} more pair{'s' if rest != 1 else ''}")
+                self.more.set_visible(rest > 0)
+                return self.more.get_window_extent(renderer) if rest > 0 else None
+
+            for _attempt in range(3):   # the "+N more" box grows with N: settle in a few passes
+                box = more_box(self.n_events - sum(n for t, n in self.texts if t.get_visible()))
+                kept, shown = [], 0
+                for t, n in self.texts:
+                    t.set_visible(True)
+                    e = t.get_window_extent(renderer)
+                    clash = any(e.x0 < k.x1 + gap and k.x0 < e.x1 + gap for k in kept)
+                    if box is not None and e.x1 + gap > box.x0:
+                        clash = True
+                    t.set_visible(not clash)
+                    if not clash:
+                        kept.append(e)
+                        shown += n
+                if (box is None) == (shown == self.n_events):
+                    break
+            more_box(self.n_events - shown)
+            self.stale = False
+
+    return BadgeSpacer
 
 
 def _anonymity_strip(top, b, lay, anon, merged_bands, band_l, band_r, ppu):

@@ -132,3 +132,23 @@ def test_anonymity_strip_tick_labels_never_overprint(places):
     for ax in strips:
         boxes = sorted((t.get_window_extent(r) for t in ax.get_yticklabels() if t.get_text()), key=lambda b: b.y0)
         assert boxes and all(a.y1 <= b.y0 for a, b in zip(boxes, boxes[1:])), [b.bounds for b in boxes]
+
+
+@pytest.mark.parametrize("size", [(7.16, 2.4), (3.5, 2.4)])
+def test_pair_badges_never_overlap(size):
+    """Algorithm 1 on 3,000 place-name-like values merges hundreds of pairs at once: the badges drawn (on the
+    final layout) never touch each other or the "+N more" box, at page and column size."""
+    import matplotlib.pyplot as plt
+    from test_viz_scale import scale_range
+
+    jr = scale_range(3000, text=True)
+    trace = gp.agglomerate(jr, "L0", 0.1).trace
+    fig, ax = plt.subplots(figsize=size, layout="constrained")
+    gp.viz.plot_merge_matrix(trace, jr, 1, ax)
+    fig.canvas.draw()
+    r = fig.canvas.get_renderer()
+    badges = [t.get_window_extent(r) for t in ax.texts if t.get_gid() == "graphpriv-pair-badge" and t.get_visible()]
+    more = [t for t in ax.texts if t.get_gid() == "graphpriv-pair-more" and t.get_visible()]
+    assert badges and more and re.fullmatch(r"\+\d+ more pairs?", more[0].get_text())
+    boxes = sorted(badges + [more[0].get_window_extent(r)], key=lambda b: b.x0)
+    assert all(a.x1 < b.x0 for a, b in zip(boxes, boxes[1:])), [round(b.x0) for b in boxes]
