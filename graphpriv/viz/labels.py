@@ -242,26 +242,48 @@ def elide_value(text: str, max_chars: int = 24) -> str:
 
 
 def wrap_label(text: str, width: int, lines: int) -> str:
-    """``text`` wrapped to at most ``lines`` lines of ``width`` characters, elided in the middle (:func:`elide`)
-    until it fits, so its end (the count, the last value) is never lost.
+    """``text`` wrapped at spaces to at most ``lines`` lines of about ``width`` characters. Text too long loses
+    whole words from its middle (one ``…`` marks the gap), so its start and its end (the last value, the
+    count) stay and no number is ever cut inside; a single word still too long is elided in its middle
+    (:func:`elide_value`: never a number).
 
     Examples
     --------
     >>> from graphpriv.viz.labels import wrap_label
-    >>> print(wrap_label("Kalobersted, Hamvilleburgford, …, Wickholmstad (120)", 14, 3))
-    Kalobersted, H
-    amvil…Wickholm
-    stad (120)
+    >>> print(wrap_label("Kalobersted, Hamvilleburgford, …, Wickholmstad (120)", 16, 3))
+    Kalobersted, …,
+    Wickholmstad
+    (120)
+    >>> print(wrap_label("3.1, 3.5, …, 60.0 (312)", 10, 2))
+    3.1, …,
+    60.0 (312)
     """
     import textwrap
 
-    text = str(text)
-    n = len(text)
+    def fits(words):
+        out = textwrap.wrap(" ".join(words), width, break_long_words=False)
+        return out if len(out) <= lines and all(len(x) <= width + 3 for x in out) else None
+
+    words = str(text).split()
+    if not words:
+        return ""
     while True:
-        out = textwrap.wrap(elide(text, n), width, break_long_words=True)
-        if len(out) <= lines or n <= 4:
-            return "\n".join(out[:lines])
-        n -= 2
+        out = fits(words)
+        if out is not None:
+            return "\n".join(out)
+        inner = [k for k in range(1, len(words) - 2) if words[k] not in ("…", "…,")]
+        if not inner:
+            break
+        k = inner[len(inner) // 2]
+        words[k] = "…,"
+        # one ellipsis for each gap
+        words = [w for m, w in enumerate(words) if not (w == "…," and m > 0 and words[m - 1] in ("…", "…,"))]
+    words = [elide_value(w, width) for w in words]
+    out = textwrap.wrap(" ".join(words), width, break_long_words=False)
+    if len(out) > lines:   # still too long: the end (last value, count) matters most
+        out = out[-lines:]
+        out[0] = out[0] if out[0].startswith("…") else "… " + out[0]
+    return "\n".join(out)
 
 
 _UNIVERSE_CACHE: list = []   # [(universe object, sorted label keys)], the last few universes seen

@@ -152,3 +152,26 @@ def test_pair_badges_never_overlap(size):
     assert badges and more and re.fullmatch(r"\+\d+ more pairs?", more[0].get_text())
     boxes = sorted(badges + [more[0].get_window_extent(r)], key=lambda b: b.x0)
     assert all(a.x1 < b.x0 for a, b in zip(boxes, boxes[1:])), [round(b.x0) for b in boxes]
+
+
+def test_component_labels_apart_and_numbers_whole():
+    """The component graph in a small panel over 3,000 numbers: labels never touch and never cut a number
+    (no ellipsis next to a digit); a size too wide for its column is written compactly (1.3k)."""
+    import matplotlib.pyplot as plt
+    from test_viz_scale import scale_range
+
+    from graphpriv.viz.components import _compact_count
+
+    assert [_compact_count(n) for n in (312, 1276, 10000, 2_500_000)] == ["(312)", "1.3k", "10k", "2.5M"]
+    jr = scale_range(3000, text=False)
+    trace = gp.agglomerate(jr, "I*", 0.1).trace
+    for width in (1.6, 3.5):
+        fig, ax = plt.subplots(figsize=(width, width * 0.75))
+        gp.viz.plot_component_graph(trace, 1, ax)
+        fig.canvas.draw()
+        r = fig.canvas.get_renderer()
+        labels = [t for t in ax.texts if t.get_gid() == "graphpriv-component-label"]
+        assert labels
+        assert not any(re.search(r"\d…|…\d", t.get_text()) for t in labels), [t.get_text() for t in labels]
+        boxes = [t.get_window_extent(r) for t in labels]
+        assert not any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1:])
