@@ -29,6 +29,9 @@ __all__ = ["column_order", "matrix_bands", "MatrixBands", "matrix_cells", "Matri
 #: Drawing columns of a matrix view: past this many public values the columns away from the merged clusters
 #: are collapsed into aggregate bands (:func:`focus_layout`).
 FOCUS_BUDGET = 320
+#: Fewest drawing units of the collapsed context when the focus is small (a focus of n units gets a context
+#: of max(n, FOCUS_CONTEXT_MIN) units): the merged clusters take most of the width.
+FOCUS_CONTEXT_MIN = 16
 #: Pair badges drawn at most (the first pairs, those that join components first); the rest are counted.
 BADGE_MAX = 12
 #: Neighbouring clusters on each side of a merged cluster kept in full detail (at most ``FOCUS_NEIGHBOUR_COLUMNS``
@@ -345,9 +348,9 @@ def focus_layout(cells: MatrixCells, focus_bands=(), *, budget: int = FOCUS_BUDG
     units_f = sum(-(-(c - a) // g_f) for a, c in runs if focus[a])
     ctx_runs = [(a, c) for a, c in runs if not focus[a]]
     n_c = n - n_f
-    # the context never takes more room than the focus needs (at least a third of the budget): a small focus
-    # is drawn wide, not squeezed to the edge by thousands of collapsed values
-    avail = max(min(budget - units_f, max(units_f, budget // 3)), len(ctx_runs), 1)
+    # the context never takes more room than the focus needs (at least FOCUS_CONTEXT_MIN units): a small focus
+    # (a few merges among 10^4 values) is drawn wide, not squeezed to the edge by thousands of collapsed values
+    avail = max(min(budget - units_f, max(units_f, FOCUS_CONTEXT_MIN)), len(ctx_runs), 1)
     g_c = max(1, -(-n_c // avail)) if n_c else 1
     starts: list[int] = []
     for a, c in runs:

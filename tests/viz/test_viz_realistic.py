@@ -175,3 +175,24 @@ def test_component_labels_apart_and_numbers_whole():
         assert not any(re.search(r"\d…|…\d", t.get_text()) for t in labels), [t.get_text() for t in labels]
         boxes = [t.get_window_extent(r) for t in labels]
         assert not any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1:])
+
+
+def test_few_merges_get_the_width_and_a_low_tree():
+    """Algorithm 2 (I*) on 3,000 values merges a handful: in plot_merge_view the merged clusters and their
+    neighbours take a good part of the matrix width (not squeezed to the left edge) and the hierarchy panel
+    is low (few links to show)."""
+    from test_viz_scale import scale_range
+
+    from graphpriv.viz.matrix import _ever_merged
+
+    jr = scale_range(3000, text=False)
+    trace = gp.agglomerate(jr, "I*", 0.1).trace
+    assert 0 < _ever_merged(trace).sum() < 0.05 * trace.n_public
+    fig = gp.viz.plot_merge_view(trace, jr, 1)
+    fig.canvas.draw()
+    m = fig.axes[1]
+    lay = m.graphpriv_layout
+    focus_units = lay.width - sum(len(set(lay.unit[a:c].tolist())) for a, c in lay.context)
+    assert focus_units >= 0.25 * lay.width, (focus_units, lay.width)
+    h = fig.axes[2]
+    assert h.get_position().height <= 0.5 * m.get_position().height
