@@ -121,7 +121,7 @@ def save_figure(fig, path, formats=("pdf", "png"), **kwargs) -> list[Path]:
     return out
 
 
-def contain_artists(fig, pad: float = 0.06) -> None:
+def contain_artists(fig, pad: float = 0.2) -> None:
     """Grow ``fig`` (and shift its axes) so every title, label, note and legend drawn outside the axes lies
     inside the figure: ``fig.savefig(path)`` then keeps them without ``bbox_inches="tight"``. The axes keep
     their size in inches; a figure whose contents already fit is left unchanged."""

@@ -196,3 +196,18 @@ def test_few_merges_get_the_width_and_a_low_tree():
     assert focus_units >= 0.25 * lay.width, (focus_units, lay.width)
     h = fig.axes[2]
     assert h.get_position().height <= 0.5 * m.get_position().height
+
+
+def test_hierarchy_legend_beside_the_tree(measurement):
+    """plot_merge_hierarchy on the 600 measurements: the legend sits beside the tree (never over its top links),
+    inside the figure as saved, and the merged cluster's label uses the axis' one number format."""
+    _, jr, _ = measurement
+    trace = gp.agglomerate(jr, "I*", 0.1).trace
+    ax = gp.viz.plot_merge_hierarchy(trace, 1)
+    fig = ax.figure
+    fig.canvas.draw()
+    r = fig.canvas.get_renderer()
+    leg, frame = ax.get_legend().get_window_extent(r), ax.get_window_extent(r)
+    assert leg.x0 >= frame.x1 and leg.x1 <= fig.bbox.x1
+    ticks = [t.get_text() for t in ax.get_xticklabels() if t.get_text()]
+    assert ticks and len({len(v.split(".")[1]) for tick in ticks for v in tick.split(", ") if "." in v}) <= 1, ticks
