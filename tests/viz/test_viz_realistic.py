@@ -211,3 +211,32 @@ def test_hierarchy_legend_beside_the_tree(measurement):
     assert leg.x0 >= frame.x1 and leg.x1 <= fig.bbox.x1
     ticks = [t.get_text() for t in ax.get_xticklabels() if t.get_text()]
     assert ticks and len({len(v.split(".")[1]) for tick in ticks for v in tick.split(", ") if "." in v}) <= 1, ticks
+
+
+def test_sanitize_frontier_legend_clear_of_the_line(places, monkeypatch, tmp_path):
+    """graphpriv sanitize's frontier.png (I*, U1 on 2,700 place names): the legend crosses no frontier line."""
+    import argparse
+
+    import graphpriv.viz.style as style
+    from graphpriv.cli.sanitize import _frontier_figure, result_at
+
+    _, jr = places
+    frontier = gp.pareto_frontier(jr, "I*", "U1", None)
+    result = result_at(jr, frontier, "I*", "U1", None, 0.1)
+    seen = []
+
+    def capture(fig, path):   # measured before the CLI closes the figure
+        import numpy as np
+
+        fig.canvas.draw()
+        ax = fig.axes[0]
+        box = ax.get_legend().get_window_extent(fig.canvas.get_renderer())
+        for line in ax.get_lines():
+            v = line._get_transformed_path().get_fully_transformed_path().vertices   # as drawn (staircase)
+            pts = [a + (b - a) * f for a, b in zip(v, v[1:]) for f in np.linspace(0, 1, 40)]
+            seen.append((line.get_label(), any(box.contains(x, y) for x, y in pts)))
+
+    monkeypatch.setattr(style, "save_figure", capture)
+    args = argparse.Namespace(objective="I*", utility="U1", min_utility=None)
+    _frontier_figure(frontier, 0.1, result, args, tmp_path)
+    assert seen and not any(hit for _, hit in seen), seen
