@@ -531,8 +531,15 @@ def _joint_range_figure(jr):
         from ..viz import plot_joint_range
     except ImportError:  # pragma: no cover - viz helpers missing
         return None
+    from ..viz.graphs import TICK_LABEL_CHARS
+
     w = min(PAGE_WIDTH, max(3.5, 0.25 * jr.n_public + 1.0))
-    h = min(6.0, max(2.0, 0.22 * jr.n_sensitive + 1.0))
+    # the matrix rows (at least 0.16 in each, up to 5 in), the title and axis label, and the room of the rotated
+    # public labels (elided to TICK_LABEL_CHARS characters, ~0.06 in each): long place names never take the
+    # matrix's height
+    longest = min(TICK_LABEL_CHARS, max(len(str(v)) for v in jr.public_labels.tolist()))
+    labels_in = 0.06 * longest if jr.n_public > 12 else 0.25
+    h = min(5.0, max(1.2, 0.16 * jr.n_sensitive)) + 0.9 + labels_in
     fig, ax = new_figure(w, h)
     with style_context():
         plot_joint_range(jr, ax, color_by="component", title=True)

@@ -617,7 +617,7 @@ def _frontier_figure(frontier, lam, result, args, tmp: Path) -> list[str]:
     """The frontier (privacy in bits against utility) with the released point starred."""
     import matplotlib.pyplot as plt
 
-    from ..viz import plot_frontier
+    from ..viz import legend_clear_of_lines, plot_frontier
     from ..viz.style import COLUMN_WIDTH, ROLE, new_figure, save_figure, style_context
 
     fig, ax = new_figure(COLUMN_WIDTH, COLUMN_WIDTH * 0.85)
@@ -629,10 +629,11 @@ def _frontier_figure(frontier, lam, result, args, tmp: Path) -> list[str]:
                       xlabel=uname, ylabel=f"privacy leakage {pname} (bits)", legend=False)
         if args.min_utility is not None:
             ax.axvline(args.min_utility, color=ROLE["cut"], lw=0.8, ls="--", label=f"--min-utility {args.min_utility:g}")
-        ax.legend(frameon=False, loc="upper left")
         over = "a grid of λ" if frontier.method == "greedy-per-lambda" else "every λ ≥ 0"
         ax.set_title(f"{args.objective} with {args.utility}: privacy-utility frontier over {over}")
+        ax.locator_params(axis="x", nbins=4)       # long utility ticks (-0.000245) never overprint
         fig.tight_layout()
+        legend_clear_of_lines(ax, frameon=False)   # placed on the final layout, clear of the frontier line
     save_figure(fig, tmp / "frontier")
     plt.close(fig)
     return ["frontier.png", "frontier.pdf"]

@@ -37,7 +37,7 @@ def _component_nodes(trace, t: int, base: np.ndarray, comp0: np.ndarray):
 def _fit_label(vals, universe, fit: int) -> str:
     """A component's label in at most ``fit`` characters per line: its members (short clusters) or its first and
     last value, elided, over its size; only the size when even that does not fit."""
-    from .labels import elide
+    from .labels import elide, elide_value
 
     full = cluster_label(vals, universe, max_members=3, math=True)
     plain = full.replace("$", "")
@@ -48,8 +48,25 @@ def _fit_label(vals, universe, fit: int) -> str:
     each = max(3, (fit - 1) // 2)
     head = cluster_label(vals, universe, max_members=1, max_chars=each)
     rng, _, count = head.rpartition(" (")
-    rng = rng if len(rng) <= max(fit, 7) else elide(rng, max(fit, 7))
-    return f"{rng}\n({count}" if fit >= 5 else f"({count}"
+    if len(rng) <= max(fit, 7):
+        return f"{rng}\n({count}" if fit >= 5 else f"({count}"
+    # never cut inside a number: the range on two lines (each end whole), else only the size
+    lo, dash, hi = rng.partition("–") if "–" in rng else rng.partition(", …, ")
+    parts = [elide_value(p, max(fit, 4)) for p in (lo, hi) if p]
+    if dash and fit >= 5 and all(len(p) <= max(fit, 7) + 1 for p in parts):
+        return f"{parts[0]}{dash.strip()}\n{parts[1]}\n({count}"
+    return f"({count}"
+
+
+def _compact_count(n: int) -> str:
+    """A component's size in at most 5 characters: ``(312)``, ``1.3k``, ``10k``, ``1.2M``."""
+    if n < 1000:
+        return f"({n})"
+    for unit, scale in (("k", 1e3), ("M", 1e6), ("G", 1e9)):
+        v = n / scale
+        if v < 999.5:
+            return f"{v:.1f}{unit}" if v < 9.95 else f"{v:.0f}{unit}"
+    return f"{n:.0e}"
 
 
 @styled
@@ -122,7 +139,8 @@ def plot_component_graph(trace, t: int | None = None, ax=None, *, title: str | b
 
     ax.set_xlim(base.min(axis=0)[0] - 0.75, base.max(axis=0)[0] + 0.75)
     ax.set_ylim(base.min(axis=0)[1] - 0.85, base.max(axis=0)[1] + 0.75)
-    fit = int(0.95 * _points_per_unit(ax) / (0.56 * fs_lab))
+    # digits and parentheses are ~0.62 em wide in DejaVu Sans; keep a gap of about one character between labels
+    fit = int(0.85 * _points_per_unit(ax) / (0.62 * fs_lab))
     for (c, codes, pos, parts), r in zip(nodes, radius):
         start = 90.0
         tot = sum(parts.values())
@@ -141,8 +159,12 @@ def plot_component_graph(trace, t: int | None = None, ax=None, *, title: str | b
             vals = [labels_x[i] for i in codes]
             full = cluster_label(vals, labels_x, max_members=3)
             text = _fit_label(vals, labels_x, fit)
-            ax.text(pos[0], pos[1] - r - 0.05, text, ha="center", va="top", fontsize=fs_lab, url=full,
-                    gid="graphpriv-component-label")
+            # above the dashed ghosts of joined components (zorder 3), on a light ground so a ghost never crosses it
+            if max(map(len, text.split("\n"))) > fit:   # wider than its column: the size alone, compact (1.3k)
+                text = _compact_count(len(vals))
+            ax.text(pos[0], pos[1] - r - 0.05, text, ha="center", va="top", fontsize=fs_lab, url=full, zorder=5,
+                    gid="graphpriv-component-label",
+                    bbox=dict(boxstyle="square,pad=0.05", facecolor="white", alpha=0.8, edgecolor="none"))
     lo = base.min(axis=0) - 0.75
     hi = base.max(axis=0) + 0.75
     ax.set_xlim(lo[0], hi[0])

@@ -27,8 +27,8 @@ import scipy.sparse as sp
 from .._guards import check_plot_labels, check_plot_range
 from ..errors import InputError, InputTypeError
 from ..ranges import JointRange
-from .labels import cluster_label, format_label, wrap_label  # noqa: F401  (format_label stays importable from here)
-from .style import COLUMN_WIDTH, ROLE, _tint, axes_or_new, component_color
+from .labels import _number_of, cluster_label, elide_value, format_label, number_format, wrap_label  # noqa: F401  (format_label stays importable from here)
+from .style import COLUMN_WIDTH, ROLE, _tint, axes_or_new, component_color, contained
 
 __all__ = [
     "plot_joint_range",
@@ -41,6 +41,13 @@ __all__ = [
 
 #: Graphs with more nodes than this are drawn without node labels unless ``labels=True``.
 LABEL_MAX_NODES = 40
+
+#: plot_incidence_matrix draws square cells up to this ratio of columns to rows (or rows to columns), stretched
+#: cells beyond (so a 7 x 2,700 joint range keeps a readable height).
+MATRIX_SQUARE_RATIO = 8
+
+#: Tick labels of plot_incidence_matrix are elided (in the middle; numbers never cut) to this many characters.
+TICK_LABEL_CHARS = 20
 #: Largest G_X drawn node by node by ``plot_confusability(view="auto")``; larger graphs are drawn as one
 #: disc per component (the node-link drawing of 150 values is a hairball).
 NODE_LINK_MAX_NODES = 40
@@ -432,6 +439,9 @@ def plot_incidence_matrix(matrix, ax=None, *, row_labels: Sequence | None = None
     ax = axes_or_new(ax, COLUMN_WIDTH, None)
     filled = m if boolean else m > 0
     img = np.ones((R, C, 4))
+    # square cells unless the matrix is far wider than tall (or the reverse): 7 rows by 2,700 columns drawn
+    # square would be a hairline; then the cells stretch to fill the axes
+    aspect = "equal" if max(R, C) <= MATRIX_SQUARE_RATIO * min(R, C) else "auto"
     im_artist = None
     if cell_colors is not None:
         cc = np.asarray(cell_colors, dtype=object)
@@ -439,13 +449,13 @@ def plot_incidence_matrix(matrix, ax=None, *, row_labels: Sequence | None = None
             raise InputError(f"cell_colors has shape {cc.shape[:2]}, expected {(R, C)}")
         for i, j in zip(*np.nonzero(filled)):
             img[i, j] = to_rgba(cc[i, j])
-        ax.imshow(img, interpolation="nearest", aspect="equal")
+        ax.imshow(img, interpolation="nearest", aspect=aspect)
     elif boolean or np.all((m == 0) | (m == 1)):
         img[filled] = to_rgba(color or ROLE["pair"])
-        ax.imshow(img, interpolation="nearest", aspect="equal")
+        ax.imshow(img, interpolation="nearest", aspect=aspect)
     else:
         masked = np.ma.masked_where(~filled, m)
-        im_artist = ax.imshow(masked, cmap=cmap, interpolation="nearest", aspect="equal", vmin=0, vmax=float(m.max()))
+        im_artist = ax.imshow(masked, cmap=cmap, interpolation="nearest", aspect=aspect, vmin=0, vmax=float(m.max()))
         if colorbar:
             ax.figure.colorbar(im_artist, ax=ax, fraction=0.046, pad=0.04)
     if grid is None:
@@ -462,19 +472,24 @@ def plot_incidence_matrix(matrix, ax=None, *, row_labels: Sequence | None = None
 
     bbox = ax.get_window_extent()
     w_pts, h_pts = bbox.width * 72 / ax.figure.dpi, bbox.height * 72 / ax.figure.dpi
-    # with aspect "equal" the drawn grid is the smaller of the two scales
+    # with aspect "equal" the drawn grid is the smaller of the two scales; stretched cells have one per axis
     cell = min(w_pts / C, h_pts / R)
+    cell_x, cell_y = (cell, cell) if aspect == "equal" else (w_pts / C, h_pts / R)
 
-    def _ticks(n, lab):
+    def _ticks(n, lab, cell):
         fit = max(2, int(n * cell / 8.0))
         limit = min(fit, max_ticks) if max_ticks else fit
         step = max(1, int(np.ceil(n / limit)))
         idx = np.arange(0, n, step)
-        txt = [format_label(lab[i]) if lab is not None else str(i) for i in idx]
+        if lab is None:
+            return idx, [str(i) for i in idx]
+        # numbers: one format for the whole axis (never 3.1 next to 5.3397); text: elided, never a whole margin
+        one = number_format(lab) if all(_number_of(v) is not None for v in lab) else format_label
+        txt = [elide_value(one(lab[i]), TICK_LABEL_CHARS) for i in idx]
         return idx, txt
 
-    xi, xt = _ticks(C, col_labels)
-    yi, yt = _ticks(R, row_labels)
+    xi, xt = _ticks(C, col_labels, cell_x)
+    yi, yt = _ticks(R, row_labels, cell_y)
     ax.set_xticks(xi)
     ax.set_xticklabels(xt, rotation=90 if C > 12 else 0)
     ax.set_yticks(yi)
@@ -549,6 +564,7 @@ def plot_joint_range(jr: JointRange, ax=None, *, color_by: str = "single", title
 # graphs
 # --------------------------------------------------------------------------------------------------
 @styled
+@contained
 def plot_confusability(jr: JointRange, ax=None, *, layout: str | Mapping = "components", bipartite: bool = False,
                        labels: bool | str | None = "auto", title: str | bool | None = True, seed: int = 0,
                        highlight: Sequence[Hashable] | None = None, view: str = "auto"):
@@ -739,6 +755,7 @@ def _plot_bipartite(jr: JointRange, comp: np.ndarray, ax, labels, title, n_comp:
 
 
 @styled
+@contained
 def plot_min_cut(jr: JointRange, cut=None, ax=None, *, layout: str | Mapping = "components",
                  labels: bool | str | None = "auto", title: str | bool | None = True, seed: int = 0,
                  legend: bool = True, view: str = "auto"):

@@ -22,7 +22,7 @@ from .graphs import format_label, styled
 from .labels import elide, hierarchy_linkage
 from .merges import _check_trace, status_color, step_status, step_title
 from .matrix import FOCUS_BUDGET
-from .style import PAGE_WIDTH, ROLE, axes_or_new, component_color
+from .style import PAGE_WIDTH, ROLE, axes_or_new, component_color, contained
 
 __all__ = ["plot_merge_hierarchy"]
 
@@ -33,6 +33,7 @@ REJECTED = "#9a9a9a"
 
 
 @styled
+@contained
 def plot_merge_hierarchy(trace, t: int | None = None, ax=None, *, labels: bool | str = "auto",
                          title: str | bool | None = True, legend: bool = True, align=None):
     """Dendrogram of a merge trace with the cut at step t.
@@ -171,8 +172,9 @@ def plot_merge_hierarchy(trace, t: int | None = None, ax=None, *, labels: bool |
     else:
         from .merges import merge_events
 
-        from .labels import cluster_label
+        from .labels import cluster_label, number_format
 
+        fmt = number_format(labs)   # the matrix's number format: one precision on the public axis
         where = {j: i for i, j in enumerate(leaves)}
         code = {x: i for i, x in enumerate(labs)}
         events = merge_events(trace, t)
@@ -181,8 +183,8 @@ def plot_merge_hierarchy(trace, t: int | None = None, ax=None, *, labels: bool |
             for e in events:
                 members = e.a | e.b
                 ticks.append((float(np.mean([5 + 10 * slot[where[code[x]]] for x in members])),
-                               elide(cluster_label(members, labs, max_members=3, max_chars=9), 22),
-                               cluster_label(members, labs, max_members=3)))
+                               elide(cluster_label(members, labs, max_members=3, max_chars=9, fmt=fmt), 22),
+                               cluster_label(members, labs, max_members=3, fmt=fmt)))
             ticks.sort()
             ax.set_xticks([p for p, _, _ in ticks])
             ax.set_xticklabels([txt for _, txt, _ in ticks], rotation=0, fontsize=6, color=ROLE["merge"])
@@ -224,8 +226,9 @@ def plot_merge_hierarchy(trace, t: int | None = None, ax=None, *, labels: bool |
         entries.append((Line2D([], [], color=COMPLETING), f"{len(roots)} clusters left at the end"))
     ax.graphpriv_legend = entries
     if legend:
-        leg = ax.legend(*zip(*entries), handler_map={tuple: HandlerTuple(ndivide=None, pad=0)}, loc="upper right",
-                        fontsize=6, frameon=True, framealpha=0.92, borderpad=0.4)
+        # beside the tree, never over its top links (the figure of a standalone call grows to hold it)
+        leg = ax.legend(*zip(*entries), handler_map={tuple: HandlerTuple(ndivide=None, pad=0)}, loc="upper left",
+                        bbox_to_anchor=(1.01, 1.0), fontsize=6, frameon=True, framealpha=0.92, borderpad=0.4)
         leg.get_frame().set_edgecolor("#bbbbbb")
         leg.get_frame().set_linewidth(0.5)
         leg.set_zorder(7)

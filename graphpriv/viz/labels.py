@@ -120,6 +120,19 @@ def _is_number(x) -> bool:
     return isinstance(x, numbers.Real) and not isinstance(x, bool)
 
 
+_DECIMAL_RE = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?")
+
+
+def _number_of(x):
+    """The number a public value stands for: a real number itself, or a decimal numeral read from text
+    (``"11.84267"``; not ``"007"``, whose leading zero is part of a code), else None."""
+    if _is_number(x):
+        return x
+    if isinstance(x, str) and len(x) < 40 and _DECIMAL_RE.fullmatch(x):
+        return float(x)
+    return None
+
+
 def _num_text(x) -> str:
     if isinstance(x, float) and x.is_integer():
         return str(int(x))
@@ -154,17 +167,40 @@ def number_format(values, *, max_decimals: int = 3):
     >>> number_format(["Aachen", 3])("Aachen")
     'Aachen'
     """
-    vals = [v for v in values if _is_number(v)]
+    vals = [u for u in map(_number_of, values) if u is not None]
     # the decimals that 95 % of the values need (a few long outliers are rounded, not every label lengthened)
     need = sorted(_decimals(v) for v in vals)
     d = min(max_decimals, need[min(len(need) - 1, int(0.95 * len(need)))] if need else 0)
 
     def fmt(v) -> str:
-        if _is_number(v):
-            return f"{float(v):.{d}f}"
+        u = _number_of(v) if vals else None
+        if u is not None:
+            return f"{float(u):.{d}f}"
         return format_label(v, math=False)
 
     return fmt
+
+
+def band_range(members):
+    """(low, high) of a run of public values collapsed into one band: the smallest and the largest value
+    when every member is a number (whatever order the band is drawn in), otherwise the first and the last
+    member in :func:`label_key` order (text has no range: first–last in label order).
+
+    Examples
+    --------
+    >>> from graphpriv.viz.labels import band_range
+    >>> band_range([3.1, 60.0, 52.0])
+    (3.1, 60.0)
+    >>> band_range(["Upton", "Aachen", "Kiel"])
+    ('Aachen', 'Upton')
+    """
+    ms = list(members)
+    if not ms:
+        raise ValueError("band_range needs at least one member")
+    if all(_number_of(m) is not None for m in ms):   # numbers, or decimal numerals read from a file
+        return min(ms, key=lambda m: float(_number_of(m))), max(ms, key=lambda m: float(_number_of(m)))
+    ms = sort_labels(ms)
+    return ms[0], ms[-1]
 
 
 def elide(text: str, max_chars: int = 24) -> str:
@@ -187,27 +223,67 @@ def elide(text: str, max_chars: int = 24) -> str:
     return text[:head] + "…" + (text[-tail:] if tail else "")
 
 
+def elide_value(text: str, max_chars: int = 24) -> str:
+    """:func:`elide` for the text of one value, except that a number is never cut (``'58.8581'`` stays whole:
+    a number with its middle elided reads as a different number).
+
+    Examples
+    --------
+    >>> from graphpriv.viz.labels import elide_value
+    >>> elide_value("58.8581", 4), elide_value("Kalobersted Hamvilleburgford", 16)
+    ('58.8581', 'Kalobers…urgford')
+    """
+    text = str(text)
+    try:
+        float(text.replace(",", ""))
+        return text
+    except ValueError:
+        return elide(text, max_chars)
+
+
 def wrap_label(text: str, width: int, lines: int) -> str:
-    """``text`` wrapped to at most ``lines`` lines of ``width`` characters, elided in the middle (:func:`elide`)
-    until it fits, so its end (the count, the last value) is never lost.
+    """``text`` wrapped at spaces to at most ``lines`` lines of about ``width`` characters. Text too long loses
+    whole words from its middle (one ``…`` marks the gap), so its start and its end (the last value, the
+    count) stay and no number is ever cut inside; a single word still too long is elided in its middle
+    (:func:`elide_value`: never a number).
 
     Examples
     --------
     >>> from graphpriv.viz.labels import wrap_label
-    >>> print(wrap_label("Kalobersted, Hamvilleburgford, …, Wickholmstad (120)", 14, 3))
-    Kalobersted, H
-    amvil…Wickholm
-    stad (120)
+    >>> print(wrap_label("Kalobersted, Hamvilleburgford, …, Wickholmstad (120)", 16, 3))
+    Kalobersted, …,
+    Wickholmstad
+    (120)
+    >>> print(wrap_label("3.1, 3.5, …, 60.0 (312)", 10, 2))
+    3.1, …,
+    60.0 (312)
     """
     import textwrap
 
-    text = str(text)
-    n = len(text)
+    def fits(words):
+        out = textwrap.wrap(" ".join(words), width, break_long_words=False)
+        return out if len(out) <= lines and all(len(x) <= width + 3 for x in out) else None
+
+    words = str(text).split()
+    if not words:
+        return ""
     while True:
-        out = textwrap.wrap(elide(text, n), width, break_long_words=True)
-        if len(out) <= lines or n <= 4:
-            return "\n".join(out[:lines])
-        n -= 2
+        out = fits(words)
+        if out is not None:
+            return "\n".join(out)
+        inner = [k for k in range(1, len(words) - 2) if words[k] not in ("…", "…,")]
+        if not inner:
+            break
+        k = inner[len(inner) // 2]
+        words[k] = "…,"
+        # one ellipsis for each gap
+        words = [w for m, w in enumerate(words) if not (w == "…," and m > 0 and words[m - 1] in ("…", "…,"))]
+    words = [elide_value(w, width) for w in words]
+    out = textwrap.wrap(" ".join(words), width, break_long_words=False)
+    if len(out) > lines:   # still too long: the end (last value, count) matters most
+        out = out[-lines:]
+        out[0] = out[0] if out[0].startswith("…") else "… " + out[0]
+    return "\n".join(out)
 
 
 _UNIVERSE_CACHE: list = []   # [(universe object, sorted label keys)], the last few universes seen
@@ -287,7 +363,7 @@ def cluster_label(members, universe=None, *, max_members: int = 4, math: bool = 
         return "{}"
     if fmt is not None or max_chars is not None:
         one = fmt or (lambda m: _num_text(m) if _is_number(m) else format_label(m, math=False))
-        text = (lambda m: elide(one(m), max_chars)) if max_chars is not None else one
+        text = (lambda m: elide_value(one(m), max_chars)) if max_chars is not None else one
         if len(ms) <= max_members:
             return ", ".join(text(m) for m in ms)
         if universe is not None and _contiguous(ms, universe):

@@ -19,7 +19,7 @@ import numpy as np
 from ..errors import InputTypeError
 from ..ranges import JointRange
 from .graphs import styled
-from .labels import cluster_label, elide, hierarchy_order, label_key, label_ranks, number_format
+from .labels import _number_of, band_range, cluster_label, elide, elide_value, hierarchy_order, label_key, label_ranks, number_format
 from .merges import merge_events, status_color, step_title
 from .style import PAGE_WIDTH, ROLE, axes_or_new, component_color
 
@@ -29,6 +29,9 @@ __all__ = ["column_order", "matrix_bands", "MatrixBands", "matrix_cells", "Matri
 #: Drawing columns of a matrix view: past this many public values the columns away from the merged clusters
 #: are collapsed into aggregate bands (:func:`focus_layout`).
 FOCUS_BUDGET = 320
+#: Fewest drawing units of the collapsed context when the focus is small (a focus of n units gets a context
+#: of max(n, FOCUS_CONTEXT_MIN) units): the merged clusters take most of the width.
+FOCUS_CONTEXT_MIN = 16
 #: Pair badges drawn at most (the first pairs, those that join components first); the rest are counted.
 BADGE_MAX = 12
 #: Neighbouring clusters on each side of a merged cluster kept in full detail (at most ``FOCUS_NEIGHBOUR_COLUMNS``
@@ -346,9 +349,9 @@ def focus_layout(cells: MatrixCells, focus_bands=(), *, budget: int = FOCUS_BUDG
     units_f = sum(-(-(c - a) // g_f) for a, c in runs if focus[a])
     ctx_runs = [(a, c) for a, c in runs if not focus[a]]
     n_c = n - n_f
-    # the context never takes more room than the focus needs (at least a third of the budget): a small focus
-    # is drawn wide, not squeezed to the edge by thousands of collapsed values
-    avail = max(min(budget - units_f, max(units_f, budget // 3)), len(ctx_runs), 1)
+    # the context never takes more room than the focus needs (at least FOCUS_CONTEXT_MIN units): a small focus
+    # (a few merges among 10^4 values) is drawn wide, not squeezed to the edge by thousands of collapsed values
+    avail = max(min(budget - units_f, max(units_f, FOCUS_CONTEXT_MIN)), len(ctx_runs), 1)
     g_c = max(1, -(-n_c // avail)) if n_c else 1
     starts: list[int] = []
     for a, c in runs:
@@ -366,6 +369,10 @@ def focus_layout(cells: MatrixCells, focus_bands=(), *, budget: int = FOCUS_BUDG
     context = ctx_runs if g_c > 1 else []
     return FocusLayout(xpos=(left + right) / 2, left=left, right=right, width=float(len(sizes)), unit=unit,
                        unit_start=unit_start, context=context, bands=b)
+
+
+#: Vertical room of one tick label of the anonymity strip (points): 5.5 pt text and its spacing.
+ANON_TICK_PTS = 9.0
 
 
 def _axes_points(ax) -> tuple[float, float]:
@@ -543,10 +550,13 @@ def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, t
             items.append(((band_l[k] + band_r[k]) / 2, elide(cluster_label(members, labels_x, fmt=fmt, max_chars=8), TICK_CHARS), full,
                           0 if k in joined_bands else 1, ROLE["merge"]))
         for a, c in lay.context:
-            members = [labels_x[b.order[a]], labels_x[b.order[c - 1]]]
-            rng = f"{elide(fmt(members[0]), 8)}–{elide(fmt(members[1]), 8)}"
+            # the band's range: smallest and largest number (text: first and last in label order), never the
+            # first and last column of the display order
+            members = band_range(labels_x[i] for i in b.order[a:c])
+            rng = f"{elide_value(fmt(members[0]), 8)}–{elide_value(fmt(members[1]), 8)}"
+            how = "smallest to largest" if all(_number_of(m) is not None for m in members) else "first to last in label order"
             items.append(((lay.left[a] + lay.right[c - 1]) / 2, f"[{c - a:,}: {rng}]",
-                          f"{c - a} values: {fmt(members[0])} to {fmt(members[1])} (collapsed)", 2, "#707070"))
+                          f"{c - a} values: {fmt(members[0])} to {fmt(members[1])} ({how}; collapsed)", 2, "#707070"))
         if len(items) < 400:   # the other clusters, as room allows
             for k, (a, c) in enumerate(b.cluster_bounds):
                 if k not in merged_bands and lay.right[a] - lay.left[a] > 0.999 and (c - a) <= 400:   # own units
@@ -689,7 +699,8 @@ def _pair_badges(ax, b, merged_bands, joined_bands, band_l, band_r, ppu, h_pts, 
             lo, hi = xc * ppu - half, xc * ppu + half
             if hi > w_pts - reserve:
                 continue
-            level = next((r for r in range(2) if all(hi + 1.0 <= a or lo >= b + 1.0 for a, b in rows[r])), None)
+            # one row: a second, staggered row was hidden under the strip above in short panels
+            level = next((r for r in range(1) if all(hi + 1.0 <= a or lo >= b + 1.0 for a, b in rows[r])), None)
             if level is None:
                 continue
             rows[level].append((lo, hi))
@@ -701,16 +712,65 @@ def _pair_badges(ax, b, merged_bands, joined_bands, band_l, band_r, ppu, h_pts, 
         placed = place(58.0)
     shown_pairs = sum(len(merged_bands[k]) for *_, k in placed)
     levels = max((level + 1 for _, level, _, _ in placed), default=1)
-    for xc, level, text, _ in placed:
-        ax.text(xc, y0 + 0.005 + level * row_h, text, ha="center", va="bottom", fontsize=fs, color="white", zorder=5,
-                transform=ax.get_xaxis_transform(), clip_on=False, gid="graphpriv-pair-badge",
-                bbox=dict(boxstyle="round,pad=0.12", facecolor=ROLE["merge"], edgecolor="none"))
+    texts = []
+    for xc, level, text, k in placed:
+        texts.append((ax.text(xc, y0 + 0.005 + level * row_h, text, ha="center", va="bottom", fontsize=fs, color="white",
+                              zorder=5, transform=ax.get_xaxis_transform(), clip_on=False, gid="graphpriv-pair-badge",
+                              bbox=dict(boxstyle="round,pad=0.12", facecolor=ROLE["merge"], edgecolor="none")),
+                      len(merged_bands[k])))
     rest = n_events - shown_pairs
-    if rest > 0:
-        ax.text(1.0, y0 + 0.005, f"+{rest} more pair{'s' if rest != 1 else ''}", ha="right", va="bottom", fontsize=fs,
-                color=ROLE["merge"], transform=ax.transAxes, clip_on=False, gid="graphpriv-pair-more",
-                bbox=dict(boxstyle="round,pad=0.12", facecolor="white", edgecolor=ROLE["merge"], linewidth=0.5))
+    more = ax.text(1.0, y0 + 0.005, f"+{rest} more pair{'s' if rest != 1 else ''}", ha="right", va="bottom", fontsize=fs,
+                   color=ROLE["merge"], transform=ax.transAxes, clip_on=False, gid="graphpriv-pair-more", zorder=5,
+                   visible=rest > 0,
+                   bbox=dict(boxstyle="round,pad=0.12", facecolor="white", edgecolor=ROLE["merge"], linewidth=0.5))
+    ax.add_artist(_badge_spacer_class()(texts, more, n_events))
     return y0 + 0.01 + max(levels, 1) * row_h
+
+
+def _badge_spacer_class():
+    from matplotlib.artist import Artist
+
+    class BadgeSpacer(Artist):
+        """Drawn just before the pair badges, on the final layout (constrained layout moves the axes after the
+        badges are placed): hides every badge that would touch one already kept (in priority order) or the
+        "+N more" box, and counts the hidden pairs in that box, so badges never overlap at any panel size."""
+
+        def __init__(self, texts, more, n_events):
+            super().__init__()
+            self.texts, self.more, self.n_events = texts, more, n_events
+            self.set_zorder(4.95)
+
+        def draw(self, renderer):
+            for t, _ in self.texts:
+                t.set_visible(True)
+            shown = 0
+            kept = []
+            gap = renderer.points_to_pixels(1.5)
+
+            def more_box(rest):
+                self.more.set_text(f"+{rest} more pair{'s' if rest != 1 else ''}")
+                self.more.set_visible(rest > 0)
+                return self.more.get_window_extent(renderer) if rest > 0 else None
+
+            for _attempt in range(3):   # the "+N more" box grows with N: settle in a few passes
+                box = more_box(self.n_events - sum(n for t, n in self.texts if t.get_visible()))
+                kept, shown = [], 0
+                for t, n in self.texts:
+                    t.set_visible(True)
+                    e = t.get_window_extent(renderer)
+                    clash = any(e.x0 < k.x1 + gap and k.x0 < e.x1 + gap for k in kept)
+                    if box is not None and e.x1 + gap > box.x0:
+                        clash = True
+                    t.set_visible(not clash)
+                    if not clash:
+                        kept.append(e)
+                        shown += n
+                if (box is None) == (shown == self.n_events):
+                    break
+            more_box(self.n_events - shown)
+            self.stale = False
+
+    return BadgeSpacer
 
 
 def _anonymity_strip(top, b, lay, anon, merged_bands, band_l, band_r, ppu):
@@ -753,4 +813,11 @@ def _anonymity_strip(top, b, lay, anon, merged_bands, band_l, band_r, ppu):
     top.set_ylabel(r"$|[\![S|\hat x]\!]|$", fontsize=7, rotation=0, ha="right", va="center")
     top.spines["top"].set_visible(False)
     top.spines["right"].set_visible(False)
-    top.yaxis.set_major_locator(MaxNLocator(3, integer=True))
+    # as many y ticks as the strip's height holds apart (5.5 pt labels): 0, middle and max; 0 and max; or the
+    # max alone in a thin strip (plot_trace's panels), so tick labels never overprint
+    peak = max(1, int(np.max(anon)))
+    room = _axes_points(top)[1]
+    if room >= 4 * ANON_TICK_PTS:
+        top.yaxis.set_major_locator(MaxNLocator(3, integer=True))
+    else:
+        top.set_yticks([0, peak] if room >= 2 * ANON_TICK_PTS else [peak])

@@ -9,7 +9,7 @@ from __future__ import annotations
 from .components import plot_component_graph
 from .graphs import styled
 from .hierarchy import plot_merge_hierarchy
-from .matrix import plot_merge_matrix
+from .matrix import _ever_merged, plot_merge_matrix
 from .merges import _check_pair, status_color, step_title
 from .style import PAGE_WIDTH, new_figure
 
@@ -27,8 +27,12 @@ def draw_merge_view(fig, trace, jr, t: int) -> dict:
     order (:func:`graphpriv.viz.hierarchy_order`): every leaf of the tree sits under its matrix column. The
     component graph and the hierarchy's legend take the narrow column on the right.
     """
-    # a trace of a few steps has a low tree: its panel gets less height
-    gs = fig.add_gridspec(3, 2, height_ratios=[0.32, 1.3, 1.0 if len(trace) > 4 else 0.6], width_ratios=[1, 0.26])
+    # the tree's panel is as tall as it has something to show: a trace of a few steps has a low tree, a trace
+    # that merges few of many values a nearly empty one (mostly the joins that complete it), and a trace that
+    # merges nothing has none (a one-line note says so)
+    merged = int(_ever_merged(trace).sum()) if trace.n_public > 1 else 0
+    tree = 0.0 if merged == 0 else (1.0 if len(trace) > 4 else 0.6) * (1.0 if merged >= 0.05 * trace.n_public else 0.6)
+    gs = fig.add_gridspec(3, 2, height_ratios=[0.32, 1.3, tree or 0.08], width_ratios=[1, 0.26])
     top = fig.add_subplot(gs[0, 0])
     m = fig.add_subplot(gs[1, 0])
     h = fig.add_subplot(gs[2, 0])
@@ -37,6 +41,15 @@ def draw_merge_view(fig, trace, jr, t: int) -> dict:
     note = fig.add_subplot(gs[0, 1])
     plot_merge_matrix(trace, jr, t, m, title=False, anonymity=top, order="hierarchy")
     align = getattr(m, "graphpriv_layout", None) if trace.n_public > 1 else None
+    if not tree:   # nothing merged: no tree to draw
+        for ax_ in (h, key):
+            ax_.axis("off")
+        h.text(0.0, 0.5, f"merge hierarchy not drawn: the trace merges none of the {trace.n_public:,} values",
+               ha="left", va="center", fontsize=6.5, color="#505050", transform=h.transAxes, gid="graphpriv-no-tree")
+        _step_numbers(note, trace, t)
+        plot_component_graph(trace, t, c)
+        fig.suptitle(step_title(trace, t), fontsize=10, color=status_color(trace, t))
+        return {"matrix": m, "anonymity": top, "hierarchy": h, "components": c}
     plot_merge_hierarchy(trace, t, h, title=False, legend=True, align=align)
     if h.get_legend() is not None:
         h.get_legend().remove()

@@ -119,3 +119,45 @@ def save_figure(fig, path, formats=("pdf", "png"), **kwargs) -> list[Path]:
                 fig.savefig(fh, format=fmt, **({"metadata": meta} if meta and "metadata" not in kwargs else {}), **kwargs)
             out.append(target)
     return out
+
+
+def contain_artists(fig, pad: float = 0.2) -> None:
+    """Grow ``fig`` (and shift its axes) so every title, label, note and legend drawn outside the axes lies
+    inside the figure: ``fig.savefig(path)`` then keeps them without ``bbox_inches="tight"``. The axes keep
+    their size in inches; a figure whose contents already fit is left unchanged."""
+    from matplotlib.transforms import Bbox
+
+    renderer = fig.canvas.get_renderer()
+    bb = fig.get_tightbbox(renderer)
+    if bb is None:
+        return
+    W, H = fig.get_size_inches()
+    left, bottom = max(0.0, pad - bb.x0), max(0.0, pad - bb.y0)
+    right, top = max(0.0, bb.x1 - W + pad), max(0.0, bb.y1 - H + pad)
+    if max(left, bottom, right, top) <= 1e-3:
+        return
+    W2, H2 = W + left + right, H + bottom + top
+    for ax in fig.axes:
+        p = ax.get_position()
+        ax.set_position(Bbox.from_extents((p.x0 * W + left) / W2, (p.y0 * H + bottom) / H2,
+                                          (p.x1 * W + left) / W2, (p.y1 * H + bottom) / H2))
+    fig.set_size_inches(W2, H2)
+
+
+def contained(fn):
+    """Decorate a single-panel plotting function: when it drew a new figure (no ``ax`` given), the figure is
+    grown to contain its title, notes and legend (:func:`contain_artists`)."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        import matplotlib.pyplot as plt
+
+        before = set(plt.get_fignums())
+        out = fn(*args, **kwargs)
+        fig = getattr(out, "figure", None)
+        if fig is not None and getattr(fig, "number", None) not in before and len(fig.axes) == 1:
+            contain_artists(fig)
+        return out
+
+    return wrapper

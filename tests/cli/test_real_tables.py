@@ -255,9 +255,6 @@ def test_explorer_tick_labels_are_not_cut_at_the_frame_edges(sanitized):
         p.stop()
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="graphpriv analyze's joint-range figure collapses on 2,700 place names: the long rotated "
-                          "labels take the height and the 7-row matrix is 0.014 in tall (its row labels overprint)")
 def test_analyze_joint_range_figure_keeps_its_matrix(tables):
     """The joint-range figure of ``graphpriv analyze`` keeps its matrix readable: at least 0.1 in per
     sensitive row (up to 1 in), whatever the length of the public labels."""
@@ -272,10 +269,6 @@ def test_analyze_joint_range_figure_keeps_its_matrix(tables):
     assert height >= min(1.0, 0.1 * jr.n_sensitive), (height, fig.get_size_inches())
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="a collapsed band's '[count: range]' label gives the first and last value in display order, "
-                          "not the band's range: all 600 values (3.1 to 60.0) are labelled '[600: 3.1–52.0]' by "
-                          "plot_trace and '[600: 3.1–58.8581]' by plot_merge_view")
 def test_collapsed_band_label_gives_the_range_of_its_values(tables):
     """No merge (Algorithm 1 at λ = 1): every value is in one collapsed band whose label states the
     smallest and the largest measurement."""
