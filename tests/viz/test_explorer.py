@@ -317,7 +317,7 @@ def test_bokeh_is_a_dependency():
     import pathlib
     import tomllib
 
-    path = pathlib.Path(__file__).resolve().parent.parent / "pyproject.toml"
+    path = pathlib.Path(__file__).resolve().parents[2] / "pyproject.toml"
     if not path.exists():
         pytest.skip("not a source checkout")
     project = tomllib.loads(path.read_text())["project"]
