@@ -53,7 +53,7 @@ from ...ranges import JointRange
 from ..utilities import _BoundU2
 from .frontier import Frontier, FrontierPoint, pareto_filter
 from .mechanism import _evaluate_groups
-from .problem import _Problem
+from .problem import _Problem, n_components_after
 
 __all__ = ["interval_frontier", "interval_labels", "interval_release"]
 
@@ -377,21 +377,7 @@ def order_index(order_codes: np.ndarray, group: np.ndarray) -> int:
 
 
 def _n_components(prob: _Problem, groups) -> int:
-    parent = list(range(prob.n_comp0))
-
-    def find(a):
-        while parent[a] != a:
-            parent[a] = parent[parent[a]]
-            a = parent[a]
-        return a
-    for g in groups:
-        cs = prob.comp0[np.asarray(g)].tolist()
-        r = find(cs[0])
-        for c in cs[1:]:
-            rc = find(c)
-            if rc != r:
-                parent[rc] = r
-    return len({find(c) for c in range(prob.n_comp0)})
+    return n_components_after(prob.comp0, prob.n_comp0, groups)
 
 
 def _utility_of_cost(prob: _Problem, costs: _Costs, c: float) -> float:

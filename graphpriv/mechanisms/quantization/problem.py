@@ -18,6 +18,7 @@ from ..._validation import check_base
 from ...errors import InputError, InputTypeError
 from ...graphs.support import components
 from ...ranges import JointRange
+from ..trace import _UnionFind
 from ..utilities import U2, as_utility
 
 #: objectives accepted by :func:`graphpriv.agglomerate` (aliases map to the canonical name)
@@ -230,3 +231,14 @@ def upper_pair_blocks(k: int, max_pairs: int):
         I = np.repeat(np.arange(r0, r1), counts)
         starts = np.cumsum(counts) - counts
         yield I, np.arange(counts.sum()) - np.repeat(starts, counts) + I + 1
+
+
+def n_components_after(comp0, n_comp0: int, groups) -> int:
+    """Number of components of G_X once every cluster of ``groups`` is merged: the original components
+    (``comp0[code]``, ``n_comp0`` of them) joined whenever one cluster spans several."""
+    uf = _UnionFind(n_comp0)
+    for g in groups:
+        first = int(comp0[g[0]])
+        for e in g[1:]:
+            uf.union(first, int(comp0[e]))
+    return len({uf.find(c) for c in range(n_comp0)})

@@ -90,7 +90,7 @@ from typing import Any
 import numpy as np
 
 from ...errors import GraphprivError, InputError
-from .problem import _Problem
+from .problem import _Problem, n_components_after
 from ..utilities import _BoundU2
 
 __all__ = ["SOLVERS"]
@@ -170,20 +170,7 @@ class _Inst:
         return out
 
     def ncomp_of(self, groups) -> int:
-        parent = list(range(self.n_comp0))
-
-        def find(a):
-            while parent[a] != a:
-                parent[a] = parent[parent[a]]
-                a = parent[a]
-            return a
-        for g in groups:
-            c0 = find(self.comp[g[0]])
-            for e in g[1:]:
-                c = find(self.comp[e])
-                if c != c0:
-                    parent[c] = c0
-        return len({find(c) for c in range(self.n_comp0)})
+        return n_components_after(self.comp, self.n_comp0, groups)
 
     def cost_of(self, groups):
         """Utility cost: the largest cluster size (U1) or the largest distortion as a Fraction of scaled units (U2)."""
