@@ -28,38 +28,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("MPLBACKEND", "Agg")
 
-import numpy as np  # noqa: E402
-
 import graphpriv as gp  # noqa: E402
 import time  # noqa: E402
 
-_SYLLABLES = ["ka", "lo", "ber", "sted", "ham", "ville", "ton", "burg", "ford", "wick", "mar", "ne", "ri", "os", "an",
-              "del", "fjord", "holm", "by", "stad"]
-
-
-def scale_range(n: int, text: bool, seed: int = 0, n_sensitive: int = 35, groups: int = 7) -> gp.JointRange:
-    """A joint range of ``n`` public values (numbers or place-name-like text) in ``groups`` components."""
-    rng = np.random.default_rng(seed)
-    if text:
-        names: set[str] = set()
-        while len(names) < n:
-            w = "".join(rng.choice(_SYLLABLES, rng.integers(3, 9))).capitalize()
-            if rng.random() < 0.4:
-                w += " " + "".join(rng.choice(_SYLLABLES, rng.integers(2, 5))).capitalize()
-            if 10 <= len(w) <= 40:
-                names.add(w)
-        public = sorted(names)
-    else:
-        raw = np.sort(rng.choice(np.arange(10 * n), n, replace=False)) / 10.0 + 5.0
-        public = [round(float(v) + (0.00267 if k % 97 == 0 else 0.0), 5) for k, v in enumerate(raw)]
-    group = rng.integers(0, groups, n)
-    per = n_sensitive // groups
-    s, x = [], []
-    for j, v in enumerate(public):
-        for _ in range(int(rng.integers(1, 4))):
-            s.append(int(group[j] * per + rng.integers(0, per)))
-            x.append(v)
-    return gp.JointRange.from_pairs(s, x)
+# the ranges of the views' scale tests (tests/viz/test_viz_scale.py), so the benchmark times what the tests draw
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "viz"))
+from test_viz_scale import scale_range  # noqa: E402
 
 
 MECHANISMS = {"Alg. 1 (L0)": ("L0", 0.0), "Alg. 2 (I*)": ("I*", 0.1), "Sec. V-C": ("L0|I*=0", 0.1)}
