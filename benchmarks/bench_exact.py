@@ -22,30 +22,16 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import time
-
-import numpy as np
+from pathlib import Path
 
 import graphpriv as gp
 
-PAIRS = [(o, u) for o in ("L0", "I*", "L0|I*=0") for u in ("U1", "U2")]
-
-
-def random_range(n: int, n_s: int, seed: int, decimals: int = 1):
-    """Each public value with one or two sensitive values (every sensitive value used); values on [0, 10]."""
-    rng = np.random.default_rng(seed)
-    sens, pub = [], []
-    for x in range(n):
-        for s in rng.choice(n_s, size=int(rng.integers(1, 3)), replace=False).tolist():
-            sens.append(f"s{s}")
-            pub.append(x)
-    for s in range(n_s):
-        if f"s{s}" not in sens:
-            sens.append(f"s{s}")
-            pub.append(int(rng.integers(n)))
-    jr = gp.JointRange.from_pairs(sens, pub)
-    values = {x: float(np.round(rng.uniform(0, 10), decimals)) for x in jr.public_labels}
-    return jr, values
+# the random ranges of the solver's tests (tests/mechanisms/quantization/test_exact_solver.py): the benchmark
+# times the family the tests check against enumeration
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "mechanisms" / "quantization"))
+from test_exact_solver import PAIRS, random_range  # noqa: E402
 
 
 def timed(fn):
