@@ -9,14 +9,17 @@ which import it from here (below all of them) rather than from the entry point.
 from __future__ import annotations
 
 from ..utilities import _BoundU2
-from .algorithm1 import alg1
-from .algorithm2 import alg2_u1, alg2_u2
 from .problem import _Problem, _Stopper, _Traj
 from .section_vc import problem10
 
 
 def _trajectory(prob: _Problem, lam: float | None) -> _Traj:
     """Run the mechanism. ``lam=None`` gives the full λ-free trajectory of Algorithms 1/2."""
+    # Algorithms 1 and 2 hold numba kernels: imported on first use, so `import graphpriv` (and every
+    # command that runs no mechanism) does not import numba (about 0.17 s)
+    from .algorithm1 import alg1
+    from .algorithm2 import alg2_u1, alg2_u2
+
     if prob.objective == "L0":
         return alg1(prob, _Stopper(lam))
     if prob.objective == "I*":
