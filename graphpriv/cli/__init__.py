@@ -170,13 +170,8 @@ def _main(argv: list[str] | None) -> int:
     if getattr(args, "out", None) is not None and not str(args.out).strip():
         return _error("--out is empty; give an output folder, e.g. --out report", hint)
     configure_logging(getattr(args, "quiet", False), getattr(args, "verbose", False))
-    import numpy as np
-
     try:
-        # numpy's floating-point warnings (e.g. λ·U overflowing to inf at --lam 1e308, which is the value
-        # meant) print a source line, not a message: the command reports what matters in its own lines
-        with np.errstate(all="ignore"):
-            return int(args.func(args) or 0)
+        return int(args.func(args) or 0)
     except UsageError as exc:
         return _error(exc, exc.prog)
     except GraphprivError as exc:

@@ -165,11 +165,12 @@ def result_at(jr, frontier, objective: str, utility: str, values, lam: float):
     util = np.asarray(full.step_utility, dtype=float)
     T = len(priv) - 1
     nonempty = np.array([len(m) > 0 for m in full.step_merges[1:]], dtype=bool)
-    acc = ((np.diff(priv) - lam * np.diff(util)) < -_DL_TOL) & nonempty
-    rejected = np.flatnonzero(~acc)
-    returned = int(rejected[0]) if len(rejected) else T
-    last = returned + 1 if len(rejected) else T          # a stopped run records its rejected step
-    L = priv[:last + 1] - lam * util[:last + 1]
+    with np.errstate(over="ignore"):     # λ·U overflowing to ±inf at a huge λ (--lam 1e308) is the value meant
+        acc = ((np.diff(priv) - lam * np.diff(util)) < -_DL_TOL) & nonempty
+        rejected = np.flatnonzero(~acc)
+        returned = int(rejected[0]) if len(rejected) else T
+        last = returned + 1 if len(rejected) else T          # a stopped run records its rejected step
+        L = priv[:last + 1] - lam * util[:last + 1]
     trace = dataclasses.replace(
         full, lam=float(lam), step_merges=full.step_merges[:last + 1], step_privacy=full.step_privacy[:last + 1],
         step_utility=full.step_utility[:last + 1], step_L=tuple(L.tolist()),
