@@ -1,24 +1,27 @@
 """Distinct (s, x) pairs of integer columns with their counts, streamed as packed 63-bit keys.
 
 Each row's pair becomes one key ``(s - offset_s) << 32 | (x - offset_x)`` (S in a 31-bit field, X in
-a 32-bit field, a missing value as a reserved field value). Keys are copied into a chunk buffer of
-:data:`CHUNK_ROWS` rows; a full chunk is sorted (``numpy.sort``: vectorised, cache-friendly, and it
-releases the GIL, so two chunks are sorted on two worker threads while the next chunk fills), its
-distinct keys are counted, and the result is merged (one chunk at a time, in order) into the
-distinct keys seen so far (one sorted array) by a linear merge: the keys are the column indices of
-a one-row canonical ``scipy.sparse`` matrix, so the merge is scipy's compiled addition of two
-sorted sparse rows (about 6 ns a key on a quiet machine).
+a 32-bit field, a missing value as a reserved field value), counted by a :class:`PackedCounter`:
 
-Work per row: its share of one sort of its chunk, plus ``distinct pairs / chunk rows`` merged keys.
-Random-access structures (hash tables, binary searches) over ~10^7 pairs cost a cache miss or a
-branch misprediction per row and level, several times more. Memory: three chunk buffers (one
-filling, two sorting) and twice the distinct pairs (16 bytes each), never the rows.
+- The first :data:`STAGING_ROWS` keys are collected in one buffer; a source no larger is sorted and
+  counted at once (NumPy only: small files never load the compiled kernels).
+- Past it, the key space is cut into buckets (consecutive key ranges): each bucket holds its
+  distinct keys and counts as sorted arrays, and a pending row of at most :data:`CHUNK_ROWS` keys.
+  Every key is appended to its bucket's pending row (one table lookup); a full row is radix-sorted
+  over the bucket's span and merged into the bucket in one linear pass; a bucket grown past
+  ``2 * SLICE_KEYS`` distinct keys is split in pieces of :data:`SLICE_KEYS`. The buckets follow the
+  data: their cuts come from the keys seen, wherever they lie.
+
+Work per row: the lookup and append, its share of one radix sort of a pending row (a few passes in
+cache), and ``(distinct keys of its bucket + CHUNK_ROWS) / CHUNK_ROWS`` merged keys, at most about
+three: it does not grow with the number of distinct pairs (a merge of every chunk into all distinct
+keys, as before, cost ~60 passes over 10^8 keys at 10^9 rows). Memory: 12 bytes a distinct pair
+(8 with a 32-bit count, 16 once more than 2^32 - 1 rows were counted) plus the pending rows (8
+bytes a slot, about 5 bytes a distinct pair), never the rows. The kernels are in
+:mod:`graphpriv.ingest.packed_kernels`.
 """
 
 from __future__ import annotations
-
-from collections import deque
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -28,14 +31,17 @@ _SHIFT = np.uint64(32)
 _LOW = np.uint64(2**32 - 1)
 #: Field values of a missing S and a missing X; a present value's field is below them.
 NULL_S, NULL_X = 2**31 - 1, 2**32 - 2
-#: Rows per sorted chunk. One size from the first chunk on: a 10^7-row input is one sort and no merge
-#: (2.49-2.69 s instead of 2.62-2.94 s for a 10^7-row integer CSV whose chunks grew from 2^21 rows), and
-#: at 2*10^8 rows the time is the same with a lower peak RSS (1.38 GiB instead of 1.70 GiB).
-CHUNK_ROWS = 1 << 24
-#: Distinct keys per slice of the merged keys (a slice is split when it grows past twice this).
-SLICE_KEYS = 1 << 20
-#: One past the largest key (a key is a column index of a one-row sparse matrix with this many columns).
-_N_KEYS = 2**63 - 1
+#: Keys collected before the counter switches to buckets (a source of at most this many rows is one
+#: NumPy sort).
+STAGING_ROWS = 1 << 20
+#: Pending keys per bucket: a full pending row is sorted and merged into its bucket.
+CHUNK_ROWS = 1 << 16
+#: Distinct keys per bucket after a split (a bucket is split when it grows past twice this).
+SLICE_KEYS = 1 << 16
+#: Table cells per bucket for the lookup of a key's bucket (at most 2^16 cells).
+_CELLS_PER_BUCKET = 16
+#: Largest count a 32-bit counter holds.
+_MAX_U32 = 2**32 - 1
 
 
 def _integers(a):
@@ -117,32 +123,27 @@ def _counted(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return key[start], counts
 
 
-def _add(a: np.ndarray, ca: np.ndarray, b: np.ndarray, cb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Merge two sorted arrays of distinct keys, adding the counts of shared keys, in linear time:
-    the keys are the column indices of two one-row canonical sparse matrices, added by scipy."""
-    import scipy.sparse as sp
-
-    ptr = np.array([0, 0], dtype=np.int64)
-    rows = []
-    for k, c in ((a, ca), (b, cb)):
-        ptr[1] = len(k)
-        rows.append(sp.csr_array((c, k.view(np.int64), ptr.copy()), shape=(1, _N_KEYS)))
-    t = rows[0] + rows[1]
-    return t.indices.view(np.uint64), t.data
-
-
 class PackedCounter:
-    """Counts of packed keys: sorted chunks merged into sorted slices of the distinct keys.
+    """Counts of packed keys in sorted buckets (see the module's docstring).
 
-    Use as a context manager (it owns ``workers`` threads): :meth:`add` the fields of each batch, then
-    :meth:`result`. The distinct keys are held as consecutive slices of about :data:`SLICE_KEYS`
-    keys, so a merge needs memory for one slice besides the chunk and the keys.
+    Use as a context manager: :meth:`add` the fields of each batch, then :meth:`columns` (or
+    :meth:`result`).
+
+    Parameters
+    ----------
+    chunk_rows : int, optional
+        Pending keys per bucket (default :data:`CHUNK_ROWS`).
+    workers : int
+        Accepted for compatibility; counting runs on the calling thread (the kernels release the
+        GIL, so the scan's threads decode the next batches meanwhile).
+    staging_rows : int, optional
+        Keys collected before buckets are made (default :data:`STAGING_ROWS`).
 
     Examples
     --------
     >>> import numpy as np
     >>> from graphpriv.ingest.packed import PackedCounter
-    >>> with PackedCounter(chunk_rows=2) as pc:                     # chunks of at most 2 rows
+    >>> with PackedCounter(chunk_rows=2, staging_rows=2) as pc:       # buckets from the third key on
     ...     pc.add(np.array([1, 0, 1], np.uint64), np.array([5, 3, 5], np.uint64))
     ...     pc.add(np.array([0, 1], np.uint64), np.array([1, 5], np.uint64))
     ...     keys, counts = pc.result()
@@ -150,88 +151,157 @@ class PackedCounter:
     ([0, 0, 1], [1, 3, 5], [1, 1, 3])
     """
 
-    def __init__(self, chunk_rows: int | None = None, workers: int = 2):
-        self.chunk_rows = CHUNK_ROWS if chunk_rows is None else chunk_rows
-        self.workers = max(1, workers)
-        self._buf = None
-        self._n = 0
-        self._slices: list[tuple[np.ndarray, np.ndarray]] = []
-        self._n_keys = 0
-        self._inflight: deque = deque()
-        self._pool = ThreadPoolExecutor(max_workers=self.workers)
+    def __init__(self, chunk_rows: int | None = None, workers: int = 2, staging_rows: int | None = None):
+        self.chunk_rows = max(1, CHUNK_ROWS if chunk_rows is None else int(chunk_rows))
+        self.staging_rows = max(1, STAGING_ROWS if staging_rows is None else int(staging_rows))
+        self.slice_keys = max(1, SLICE_KEYS)
+        self._stage = None              # staging buffer of packed keys (None once buckets exist)
+        self._n = 0                     # keys in the staging buffer
+        self._rows = 0                  # rows counted
+        self._count_type = np.uint32
+        #: Each bucket: [keys, counts, size]; the first ``size`` entries of the arrays are in use.
+        self._buckets: list[list] | None = None
+        self._k = None                  # the compiled kernels, once buckets exist
+        self._arena = None              # the pending rows of the buckets
 
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
-        self._pool.shutdown(wait=True, cancel_futures=True)
+        return None
 
+    # ------------------------------------------------------------------ adding keys
     def add(self, s_fields: np.ndarray, x_fields: np.ndarray) -> None:
-        """Count the pairs of one batch (from :func:`packed_fields`)."""
+        """Count the pairs of one batch (uint64 fields from :func:`packed_fields`)."""
+        n = len(s_fields)
+        self._rows += n
+        if self._rows > _MAX_U32 and self._count_type is np.uint32:
+            self._count_type = np.int64
+            for b in self._buckets or ():
+                b[1] = b[1].astype(np.int64)
         done = 0
-        while done < len(s_fields):
-            if self._buf is None:
-                self._buf = np.empty(self.chunk_rows, dtype=np.uint64)
-            take = min(len(s_fields) - done, len(self._buf) - self._n)
-            out = self._buf[self._n:self._n + take]
-            np.left_shift(s_fields[done:done + take], _SHIFT, out=out)
-            np.bitwise_or(out, x_fields[done:done + take], out=out)
+        if self._buckets is None:
+            if self._stage is None:
+                self._stage = np.empty(self.staging_rows, dtype=np.uint64)
+            take = min(n, len(self._stage) - self._n)
+            out = self._stage[self._n:self._n + take]
+            np.left_shift(s_fields[:take], _SHIFT, out=out)
+            np.bitwise_or(out, x_fields[:take], out=out)
             self._n += take
-            done += take
-            if self._n == len(self._buf):
-                self._submit()
+            done = take
+            if done == n:
+                return
+            self._start_buckets()
+        self._route(np.ascontiguousarray(s_fields[done:], dtype=np.uint64),
+                    np.ascontiguousarray(x_fields[done:], dtype=np.uint64))
 
-    def _submit(self) -> None:
-        """Hand the full chunk to the workers: up to ``workers`` chunks are sorted at once (numpy's
-        sort releases the GIL, so they use the other cores while this thread packs the next chunk);
-        each then waits for the previous chunk's merge, so merges happen one at a time, in order."""
-        buf, n = self._buf, self._n
-        self._buf, self._n = None, 0
-        while len(self._inflight) >= self.workers:   # memory stays workers + 1 chunk buffers
-            self._inflight.popleft().result()
-        prev = self._inflight[-1] if self._inflight else None
-        self._inflight.append(self._pool.submit(self._sort_merge, buf, n, prev))
+    def _route(self, s: np.ndarray, x: np.ndarray) -> None:
+        k, i = self._k, 0
+        while i < len(s):
+            i, full = k.route(s, x, i, self._splitters, self._table, self._base, self._shift, self._slot_of,
+                              self._arena, self._fill)
+            if full >= 0:
+                self._flush(full, split=True)
 
-    def _sort_merge(self, buf: np.ndarray, n: int, prev) -> None:
-        k, c = _counted(buf[:n])
-        del buf
-        if prev is not None:
-            prev.result()                        # the previous chunk is merged (or its error is raised here)
-        self._merge(k, c)
+    def _start_buckets(self) -> None:
+        """The staged keys, counted, become the first buckets (cut by their own quantiles)."""
+        from . import packed_kernels
 
-    def _merge(self, k: np.ndarray, c: np.ndarray) -> None:
-        """Merge the distinct keys ``k`` (sorted) and counts ``c`` of one chunk into the slices."""
-        if not self._slices:
-            self._slices = [(k, c)]
-        else:
-            firsts = np.array([sk[0] for sk, _ in self._slices[1:]], dtype=np.uint64)
-            cut = np.concatenate([[0], np.searchsorted(k, firsts), [len(k)]])
-            merged = []
-            for i, (sk, sc) in enumerate(self._slices):
-                a, b = cut[i], cut[i + 1]
-                merged.append(_add(sk, sc, k[a:b], c[a:b]) if b > a else (sk, sc))
-                self._slices[i] = None           # the old slice is freed as soon as it is merged
-            self._slices = merged
-        out = []
-        for sk, sc in self._slices:             # split slices grown past twice the size
-            parts = max(1, len(sk) // SLICE_KEYS)
-            step = -(-len(sk) // parts)
-            out.extend((sk[i:i + step], sc[i:i + step]) for i in range(0, len(sk), step))
-        self._slices = out
-        self._n_keys = sum(len(sk) for sk, _ in out)
+        self._k = packed_kernels
+        keys, counts = _counted(self._stage[:self._n])
+        self._stage, self._n = None, 0
+        self._buckets = [_bucket(keys, counts.astype(self._count_type))]
+        self._splitters = np.empty(0, np.uint64)
+        self._slot_of = np.zeros(1, np.int64)
+        self._arena = np.empty((4, self.chunk_rows), np.uint64)
+        self._fill = np.zeros(4, np.int64)
+        self._free = [3, 2, 1]
+        self._tmp = np.empty(self.chunk_rows, np.uint64)
+        self._kmin, self._kmax = (keys[0], keys[-1]) if len(keys) else (np.uint64(0), np.uint64(0))
+        self._split(0)
+        self._make_table()
+
+    def _flush(self, p: int, split: bool = False) -> None:
+        """Sort bucket ``p``'s pending keys and merge them into its distinct keys (then split it when
+        it grew past twice :data:`SLICE_KEYS`, with ``split``)."""
+        r = self._slot_of[p]
+        n = self._fill[r]
+        if not n:
+            return
+        pend = self._k.sort_keys(self._arena[r, :n], self._tmp[:n])
+        b = self._buckets[p]
+        size = self._k.merge_into(pend, b[0], b[1], b[2])
+        if size < 0:                                   # no room left: grow by a quarter, then merge
+            b[0], b[1] = _grown(b[0], b[2], -size), _grown(b[1], b[2], -size)
+            size = self._k.merge_into(pend, b[0], b[1], b[2])
+        b[2] = size
+        self._fill[r] = 0
+        self._kmin, self._kmax = min(self._kmin, b[0][0]), max(self._kmax, b[0][size - 1])
+        if split and self._split(p):
+            self._make_table()
+
+    def _split(self, p: int) -> bool:
+        """Split bucket ``p`` (its pending row empty) into pieces of about :data:`SLICE_KEYS` keys
+        when it holds more than twice that; whether it did."""
+        keys, counts, size = self._buckets[p]
+        parts = size // self.slice_keys
+        if parts < 2:
+            return False
+        step = -(-size // parts)
+        cuts = range(step, size, step)
+        self._buckets[p:p + 1] = [_bucket(keys[a:min(a + step, size)], counts[a:min(a + step, size)])
+                                  for a in range(0, size, step)]
+        self._splitters = np.insert(self._splitters, p, keys[list(cuts)])
+        rows = [self._new_row() for _ in cuts]
+        self._slot_of = np.insert(self._slot_of, p + 1, rows)
+        return True
+
+    def _new_row(self) -> int:
+        """A free pending row of the arena (which doubles when none is left)."""
+        if not self._free:
+            old = len(self._arena)
+            arena = np.empty((2 * old, self.chunk_rows), np.uint64)
+            for r in range(old):                       # the filled part of each row only
+                arena[r, :self._fill[r]] = self._arena[r, :self._fill[r]]
+            self._arena = arena
+            self._fill = np.concatenate([self._fill, np.zeros(old, np.int64)])
+            self._free = list(range(2 * old - 1, old - 1, -1))
+        return self._free.pop()
+
+    def _make_table(self) -> None:
+        """The lookup table of a key's bucket: cells of ``1 << shift`` keys from ``base``, the smallest
+        key seen so far, over the keys seen so far (keys outside fall in the first or last cell)."""
+        nsp = len(self._splitters)
+        bits = min(16, max(1, int(_CELLS_PER_BUCKET * (nsp + 1)).bit_length()))
+        span = int(self._kmax) - int(self._kmin)
+        shift = max(0, span.bit_length() - bits)
+        ncell = (span >> shift) + 1
+        lows = self._kmin + (np.arange(ncell, dtype=np.uint64) << np.uint64(shift))
+        table = np.empty(ncell + 1, np.int64)
+        table[:ncell] = np.searchsorted(self._splitters, lows, side="right")
+        table[0] = 0                                    # keys below the smallest seen fall in cell 0
+        table[ncell] = nsp
+        self._table, self._base, self._shift = table, self._kmin, np.uint64(shift)
 
     def _finish(self) -> None:
-        if self._n:
-            self._submit()
-        while self._inflight:
-            self._inflight.popleft().result()
+        """Merge every pending key: the buckets then hold all counts."""
+        if self._buckets is None:
+            keys, counts = _counted(self._stage[:self._n]) if self._n else (np.empty(0, np.uint64), np.empty(0, np.int64))
+            self._stage, self._n = None, 0
+            self._buckets = [[keys, counts, len(keys)]] if len(keys) else []
+            return
+        if self._arena is not None:
+            for p in range(len(self._buckets)):
+                self._flush(p)
+            self._arena = self._fill = self._tmp = None
 
+    # ------------------------------------------------------------------ results
     def columns(self, offsets) -> tuple:
-        """The S and X columns of the distinct pairs (as :func:`unpack`) and their counts, built slice by
-        slice while the slices are freed: memory stays near that of the distinct keys and counts (16
-        bytes a pair), where :meth:`result` then :func:`unpack` need about twice as much."""
+        """The S and X columns of the distinct pairs (as :func:`unpack`) and their counts (int64),
+        built bucket by bucket while the buckets are freed: memory stays near that of the distinct
+        keys and counts, where :meth:`result` then :func:`unpack` need about twice as much."""
         self._finish()
-        slices, self._slices = self._slices, []
+        slices, self._buckets = [(k[:n], c[:n]) for k, c, n in self._buckets], []
         total = sum(len(sk) for sk, _ in slices)
         s_code = np.empty(total, dtype=np.int32)
         x_field = np.empty(total, dtype=np.uint32)
@@ -272,14 +342,27 @@ class PackedCounter:
         return cols[0], cols[1], counts
 
     def result(self) -> tuple[np.ndarray, np.ndarray]:
-        """(sorted distinct keys, their counts)."""
+        """(sorted distinct keys, their counts as int64)."""
         self._finish()
-        if not self._slices:
+        buckets, self._buckets = self._buckets, []
+        if not buckets:
             return np.empty(0, np.uint64), np.empty(0, np.int64)
-        keys = np.concatenate([sk for sk, _ in self._slices])
-        counts = np.concatenate([sc for _, sc in self._slices])
-        self._slices = []
+        keys = np.concatenate([k[:n] for k, _, n in buckets])
+        counts = np.concatenate([c[:n] for _, c, n in buckets]).astype(np.int64, copy=False)
         return keys, counts
+
+
+def _bucket(keys: np.ndarray, counts: np.ndarray) -> list:
+    """A bucket of sorted distinct ``keys`` and ``counts``: copies with room for a quarter more."""
+    return [_grown(keys, len(keys), len(keys)), _grown(counts, len(counts), len(counts)), len(keys)]
+
+
+def _grown(a: np.ndarray, used: int, need: int) -> np.ndarray:
+    """A new array of ``a``'s type with room for ``need`` entries and a quarter more (at least 16),
+    holding ``a[:used]``."""
+    out = np.empty(need + max(16, need // 4), dtype=a.dtype)
+    out[:used] = a[:used]
+    return out
 
 
 def _codes(field: np.ndarray, is_sorted: bool = False) -> tuple[np.ndarray, np.ndarray]:
