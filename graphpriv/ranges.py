@@ -139,12 +139,14 @@ class JointRange:
     def _from_pair_table(cls, pt, counts: bool = True) -> "JointRange":
         """From a :class:`graphpriv.ingest.PairTable` (distinct pairs with record counts)."""
         n_s, n_x = len(pt.s_labels), len(pt.x_labels)
-        idx_dtype = np.int32 if max(n_s, n_x) < 2**31 - 1 else np.int64
-        c = sp.coo_array((np.asarray(pt.counts, dtype=np.int64),
-                          (np.asarray(pt.s_codes).astype(idx_dtype, copy=False), np.asarray(pt.x_codes).astype(idx_dtype, copy=False))),
-                         shape=(n_s, n_x)).tocsr()
-        c.sum_duplicates()
-        c.sort_indices()
+        c = _sorted_csr(pt.s_codes, pt.x_codes, pt.counts, (n_s, n_x))
+        if c is None:
+            idx_dtype = np.int32 if max(n_s, n_x) < 2**31 - 1 else np.int64
+            c = sp.coo_array((np.asarray(pt.counts, dtype=np.int64),
+                              (np.asarray(pt.s_codes).astype(idx_dtype, copy=False), np.asarray(pt.x_codes).astype(idx_dtype, copy=False))),
+                             shape=(n_s, n_x)).tocsr()
+            c.sum_duplicates()
+            c.sort_indices()
         matrix = sp.csr_array((np.ones(c.nnz, dtype=bool), c.indices, c.indptr), shape=(n_s, n_x))
         return cls(matrix, pt.s_labels, pt.x_labels, counts=c if counts else None, source=RangeSource(**pt.report), _checked=True)
 
@@ -546,6 +548,26 @@ def _read_pair_table(source, sensitive: str, public: str, missing: str = "error"
 
 
 # ---------------------------------------------------------------------- helpers
+def _sorted_csr(s_codes, x_codes, counts, shape, block: int = 1 << 22):
+    """The CSR matrix of distinct pairs already in CSR order (S codes non-decreasing, X codes
+    increasing within each S code), sharing their arrays (the streamed readers deliver them so); None
+    when they are not in that order. Saves the COO -> CSR copy: 1.2 GB at 10^8 pairs."""
+    s = np.asarray(s_codes)
+    x = np.asarray(x_codes)
+    n = len(s)
+    if n == 0 or s.dtype != x.dtype or s.dtype not in (np.int32, np.int64) or n >= np.iinfo(s.dtype).max:
+        return None
+    for a in range(0, n - 1, block):
+        b = min(n, a + block + 1)
+        ds = s[a + 1:b] - s[a:b - 1]
+        if (ds < 0).any() or ((ds == 0) & (x[a + 1:b] <= x[a:b - 1])).any():
+            return None
+    if s[0] < 0 or s[-1] >= shape[0] or x.min() < 0 or x.max() >= shape[1]:
+        return None
+    indptr = np.searchsorted(s, np.arange(shape[0] + 1, dtype=s.dtype)).astype(s.dtype)
+    return sp.csr_array((np.asarray(counts, dtype=np.int64), x, indptr), shape=shape)
+
+
 def _preview(labels: np.ndarray, k: int = 5) -> str:
     items = [repr(v) for v in labels[:k].tolist()]
     return "[" + ", ".join(items) + (", ...]" if len(labels) > k else "]")

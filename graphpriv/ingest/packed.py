@@ -4,21 +4,16 @@ Each row's pair becomes one key ``(s - offset_s) << 32 | (x - offset_x)`` (S in 
 a 32-bit field, a missing value as a reserved field value), counted by a :class:`PackedCounter`:
 
 - The first :data:`STAGING_ROWS` keys are collected in one buffer; a source no larger is sorted and
-  counted at once (NumPy only: small files never load the compiled kernels).
-- Past it, the key space is cut into buckets (consecutive key ranges): each bucket holds its
-  distinct keys and counts as sorted arrays, and a pending row of at most :data:`CHUNK_ROWS` keys.
-  Every key is appended to its bucket's pending row (one table lookup); a full row is radix-sorted
-  over the bucket's span and merged into the bucket in one linear pass; a bucket grown past
-  ``2 * SLICE_KEYS`` distinct keys is split in pieces of :data:`SLICE_KEYS`. The buckets follow the
-  data: their cuts come from the keys seen, wherever they lie.
+  counted at once (NumPy only: such files never load the compiled kernels, about 1.5 s).
+- Past it, the staged keys give ``workers`` key ranges of about as many rows each, and each range is
+  counted by a :class:`~graphpriv.ingest.buckets.KeyBuckets` on a thread of its own: every thread
+  reads every batch and keeps the keys of its range, so the threads share nothing. A range's keys
+  live in sorted buckets that follow the data (see :mod:`graphpriv.ingest.buckets`), so the work per
+  row does not grow with the number of distinct pairs: merging every chunk into all distinct keys,
+  as before, cost about 60 passes over 10^8 keys at 10^9 rows.
 
-Work per row: the lookup and append, its share of one radix sort of a pending row (a few passes in
-cache), and ``(distinct keys of its bucket + CHUNK_ROWS) / CHUNK_ROWS`` merged keys, at most about
-three: it does not grow with the number of distinct pairs (a merge of every chunk into all distinct
-keys, as before, cost ~60 passes over 10^8 keys at 10^9 rows). Memory: 12 bytes a distinct pair
-(8 with a 32-bit count, 16 once more than 2^32 - 1 rows were counted) plus the pending rows (8
-bytes a slot, about 5 bytes a distinct pair), never the rows. The kernels are in
-:mod:`graphpriv.ingest.packed_kernels`.
+Memory: 12 bytes a distinct pair (16 once more than 2^32 - 1 rows were counted) plus the pending
+rows (about 5 bytes a distinct pair), never the rows.
 """
 
 from __future__ import annotations
@@ -33,13 +28,16 @@ _LOW = np.uint64(2**32 - 1)
 NULL_S, NULL_X = 2**31 - 1, 2**32 - 2
 #: Keys collected before the counter switches to buckets (a source of at most this many rows is one
 #: NumPy sort).
-STAGING_ROWS = 1 << 20
+STAGING_ROWS = 1 << 23
 #: Pending keys per bucket: a full pending row is sorted and merged into its bucket.
-CHUNK_ROWS = 1 << 16
+CHUNK_ROWS = 131072
 #: Distinct keys per bucket after a split (a bucket is split when it grows past twice this).
 SLICE_KEYS = 1 << 16
-#: Table cells per bucket for the lookup of a key's bucket (at most 2^16 cells).
-_CELLS_PER_BUCKET = 16
+#: Keys a bucket page holds.
+PAGE_KEYS = 1 << 12
+#: Address space reserved at once for the pending rows and for the bucket pages (all ranges together;
+#: pages of memory are only touched when used).
+ARENA_BYTES, POOL_BYTES = 1 << 30, 1 << 31
 #: Largest count a 32-bit counter holds.
 _MAX_U32 = 2**32 - 1
 
@@ -124,20 +122,22 @@ def _counted(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 class PackedCounter:
-    """Counts of packed keys in sorted buckets (see the module's docstring).
+    """Counts of packed keys (see the module's docstring).
 
-    Use as a context manager: :meth:`add` the fields of each batch, then :meth:`columns` (or
-    :meth:`result`).
+    Use as a context manager (it owns ``workers - 1`` threads): :meth:`add` the fields of each batch,
+    then :meth:`columns` (or :meth:`result`).
 
     Parameters
     ----------
     chunk_rows : int, optional
         Pending keys per bucket (default :data:`CHUNK_ROWS`).
     workers : int
-        Accepted for compatibility; counting runs on the calling thread (the kernels release the
-        GIL, so the scan's threads decode the next batches meanwhile).
+        Key ranges counted in parallel, one thread each.
     staging_rows : int, optional
         Keys collected before buckets are made (default :data:`STAGING_ROWS`).
+    reserve_bytes : (int, int), optional
+        Address space reserved for the pending rows and the bucket pages, all ranges together
+        (default :data:`ARENA_BYTES`, :data:`POOL_BYTES`).
 
     Examples
     --------
@@ -151,36 +151,52 @@ class PackedCounter:
     ([0, 0, 1], [1, 3, 5], [1, 1, 3])
     """
 
-    def __init__(self, chunk_rows: int | None = None, workers: int = 2, staging_rows: int | None = None):
+    def __init__(self, chunk_rows: int | None = None, workers: int = 2, staging_rows: int | None = None, *,
+                 reserve_bytes: tuple[int, int] | None = None):
+        self.reserve_bytes = (ARENA_BYTES, POOL_BYTES) if reserve_bytes is None else reserve_bytes
         self.chunk_rows = max(1, CHUNK_ROWS if chunk_rows is None else int(chunk_rows))
         self.staging_rows = max(1, STAGING_ROWS if staging_rows is None else int(staging_rows))
+        self.workers = max(1, int(workers))
         self.slice_keys = max(1, SLICE_KEYS)
-        self._stage = None              # staging buffer of packed keys (None once buckets exist)
+        self.page_keys = max(1, min(PAGE_KEYS, self.slice_keys))
+        self._stage = None              # staging buffer of packed keys (None once ranges exist)
         self._n = 0                     # keys in the staging buffer
         self._rows = 0                  # rows counted
-        self._count_type = np.uint32
-        #: Each bucket: [keys, counts, size]; the first ``size`` entries of the arrays are in use.
-        self._buckets: list[list] | None = None
-        self._k = None                  # the compiled kernels, once buckets exist
-        self._arena = None              # the pending rows of the buckets
+        self._ranges = None             # the KeyBuckets of each key range, in key order
+        self._pool = None               # threads of the ranges but the first
+        self._sorted = None             # a staged count: (sorted distinct keys, counts)
+        self._warm = None               # the thread loading the compiled kernels
 
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
-        return None
+        self._stop()
+
+    def _stop(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+    def _each(self, method: str, *args, per_range=None) -> list:
+        """Call ``method`` of every range with ``args`` (and the range's item of ``per_range``): the
+        first on this thread, the others on the pool (made again if the context was left)."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        if self._pool is None and len(self._ranges) > 1:
+            self._pool = ThreadPoolExecutor(max_workers=len(self._ranges) - 1, thread_name_prefix="graphpriv-count")
+        calls = [(getattr(r, method), args if per_range is None else (per_range[i], *args)) for i, r in enumerate(self._ranges)]
+        rest = [self._pool.submit(f, *a) for f, a in calls[1:]]
+        out = [calls[0][0](*calls[0][1])]
+        return out + [f.result() for f in rest]
 
     # ------------------------------------------------------------------ adding keys
     def add(self, s_fields: np.ndarray, x_fields: np.ndarray) -> None:
         """Count the pairs of one batch (uint64 fields from :func:`packed_fields`)."""
         n = len(s_fields)
         self._rows += n
-        if self._rows > _MAX_U32 and self._count_type is np.uint32:
-            self._count_type = np.int64
-            for b in self._buckets or ():
-                b[1] = b[1].astype(np.int64)
         done = 0
-        if self._buckets is None:
+        if self._ranges is None:
             if self._stage is None:
                 self._stage = np.empty(self.staging_rows, dtype=np.uint64)
             take = min(n, len(self._stage) - self._n)
@@ -189,151 +205,94 @@ class PackedCounter:
             np.bitwise_or(out, x_fields[:take], out=out)
             self._n += take
             done = take
+            if self._warm is None and self._n >= len(self._stage) // 4 and len(self._stage) >= 1 << 20:
+                # a large source: load the kernels (about 1.5 s) while the staging buffer fills
+                import threading
+
+                self._warm = threading.Thread(target=warm_up, name="graphpriv-kernels", daemon=True)
+                self._warm.start()
             if done == n:
                 return
-            self._start_buckets()
-        self._route(np.ascontiguousarray(s_fields[done:], dtype=np.uint64),
-                    np.ascontiguousarray(x_fields[done:], dtype=np.uint64))
+            self._start_ranges()
+        if self._rows > _MAX_U32:                 # a count could pass 2^32 - 1
+            self._each("widen_counts")
+        self._each("route", np.ascontiguousarray(s_fields[done:], dtype=np.uint64),
+                   np.ascontiguousarray(x_fields[done:], dtype=np.uint64))
 
-    def _route(self, s: np.ndarray, x: np.ndarray) -> None:
-        k, i = self._k, 0
-        while i < len(s):
-            i, full = k.route(s, x, i, self._splitters, self._table, self._base, self._shift, self._slot_of,
-                              self._arena, self._fill)
-            if full >= 0:
-                self._flush(full, split=True)
+    def _start_ranges(self) -> None:
+        """The staged keys, counted, give the key ranges (about as many rows each) and their first buckets."""
+        from .buckets import KEY_END, KeyBuckets
 
-    def _start_buckets(self) -> None:
-        """The staged keys, counted, become the first buckets (cut by their own quantiles)."""
-        from . import packed_kernels
-
-        self._k = packed_kernels
         keys, counts = _counted(self._stage[:self._n])
         self._stage, self._n = None, 0
-        self._buckets = [_bucket(keys, counts.astype(self._count_type))]
-        self._splitters = np.empty(0, np.uint64)
-        self._slot_of = np.zeros(1, np.int64)
-        self._arena = np.empty((4, self.chunk_rows), np.uint64)
-        self._fill = np.zeros(4, np.int64)
-        self._free = [3, 2, 1]
-        self._tmp = np.empty(self.chunk_rows, np.uint64)
-        self._kmin, self._kmax = (keys[0], keys[-1]) if len(keys) else (np.uint64(0), np.uint64(0))
-        self._split(0)
-        self._make_table()
-
-    def _flush(self, p: int, split: bool = False) -> None:
-        """Sort bucket ``p``'s pending keys and merge them into its distinct keys (then split it when
-        it grew past twice :data:`SLICE_KEYS`, with ``split``)."""
-        r = self._slot_of[p]
-        n = self._fill[r]
-        if not n:
-            return
-        pend = self._k.sort_keys(self._arena[r, :n], self._tmp[:n])
-        b = self._buckets[p]
-        size = self._k.merge_into(pend, b[0], b[1], b[2])
-        if size < 0:                                   # no room left: grow by a quarter, then merge
-            b[0], b[1] = _grown(b[0], b[2], -size), _grown(b[1], b[2], -size)
-            size = self._k.merge_into(pend, b[0], b[1], b[2])
-        b[2] = size
-        self._fill[r] = 0
-        self._kmin, self._kmax = min(self._kmin, b[0][0]), max(self._kmax, b[0][size - 1])
-        if split and self._split(p):
-            self._make_table()
-
-    def _split(self, p: int) -> bool:
-        """Split bucket ``p`` (its pending row empty) into pieces of about :data:`SLICE_KEYS` keys
-        when it holds more than twice that; whether it did."""
-        keys, counts, size = self._buckets[p]
-        parts = size // self.slice_keys
-        if parts < 2:
-            return False
-        step = -(-size // parts)
-        cuts = range(step, size, step)
-        self._buckets[p:p + 1] = [_bucket(keys[a:min(a + step, size)], counts[a:min(a + step, size)])
-                                  for a in range(0, size, step)]
-        self._splitters = np.insert(self._splitters, p, keys[list(cuts)])
-        rows = [self._new_row() for _ in cuts]
-        self._slot_of = np.insert(self._slot_of, p + 1, rows)
-        return True
-
-    def _new_row(self) -> int:
-        """A free pending row of the arena (which doubles when none is left)."""
-        if not self._free:
-            old = len(self._arena)
-            arena = np.empty((2 * old, self.chunk_rows), np.uint64)
-            for r in range(old):                       # the filled part of each row only
-                arena[r, :self._fill[r]] = self._arena[r, :self._fill[r]]
-            self._arena = arena
-            self._fill = np.concatenate([self._fill, np.zeros(old, np.int64)])
-            self._free = list(range(2 * old - 1, old - 1, -1))
-        return self._free.pop()
-
-    def _make_table(self) -> None:
-        """The lookup table of a key's bucket: cells of ``1 << shift`` keys from ``base``, the smallest
-        key seen so far, over the keys seen so far (keys outside fall in the first or last cell)."""
-        nsp = len(self._splitters)
-        bits = min(16, max(1, int(_CELLS_PER_BUCKET * (nsp + 1)).bit_length()))
-        span = int(self._kmax) - int(self._kmin)
-        shift = max(0, span.bit_length() - bits)
-        ncell = (span >> shift) + 1
-        lows = self._kmin + (np.arange(ncell, dtype=np.uint64) << np.uint64(shift))
-        table = np.empty(ncell + 1, np.int64)
-        table[:ncell] = np.searchsorted(self._splitters, lows, side="right")
-        table[0] = 0                                    # keys below the smallest seen fall in cell 0
-        table[ncell] = nsp
-        self._table, self._base, self._shift = table, self._kmin, np.uint64(shift)
+        if self._warm is not None:
+            self._warm.join()
+        cum = np.cumsum(counts)
+        at = np.searchsorted(cum, cum[-1] * np.arange(1, self.workers) / self.workers, side="right")
+        cuts = np.unique(at[(at > 0) & (at < len(keys))])
+        bounds = [np.uint64(0), *keys[cuts], KEY_END]
+        starts = [0, *cuts.tolist(), len(keys)]
+        count_type = np.uint32 if self._rows <= _MAX_U32 else np.int64
+        w = len(bounds) - 1
+        self._ranges = [KeyBuckets(keys[starts[i]:starts[i + 1]], counts[starts[i]:starts[i + 1]], bounds[i], bounds[i + 1],
+                                   chunk_rows=self.chunk_rows, slice_keys=self.slice_keys, page_keys=self.page_keys,
+                                   count_type=count_type, arena_bytes=self.reserve_bytes[0] // w,
+                                   pool_bytes=self.reserve_bytes[1] // w)
+                        for i in range(w)]
 
     def _finish(self) -> None:
         """Merge every pending key: the buckets then hold all counts."""
-        if self._buckets is None:
-            keys, counts = _counted(self._stage[:self._n]) if self._n else (np.empty(0, np.uint64), np.empty(0, np.int64))
-            self._stage, self._n = None, 0
-            self._buckets = [[keys, counts, len(keys)]] if len(keys) else []
+        if self._ranges is None:
+            if self._sorted is None:
+                self._sorted = (_counted(self._stage[:self._n]) if self._n else
+                                (np.empty(0, np.uint64), np.empty(0, np.int64)))
+                self._stage, self._n = None, 0
             return
-        if self._arena is not None:
-            for p in range(len(self._buckets)):
-                self._flush(p)
-            self._arena = self._fill = self._tmp = None
+        self._each("finish")
 
     # ------------------------------------------------------------------ results
     def columns(self, offsets) -> tuple:
         """The S and X columns of the distinct pairs (as :func:`unpack`) and their counts (int64),
-        built bucket by bucket while the buckets are freed: memory stays near that of the distinct
-        keys and counts, where :meth:`result` then :func:`unpack` need about twice as much."""
+        each range writing its part on its thread: memory is that of the buckets plus the columns
+        (16 bytes a pair), where :meth:`result` then :func:`unpack` need more."""
+        import pyarrow as pa
+
+        from .buckets import reserve
+
         self._finish()
-        slices, self._buckets = [(k[:n], c[:n]) for k, c, n in self._buckets], []
-        total = sum(len(sk) for sk, _ in slices)
-        s_code = np.empty(total, dtype=np.int32)
-        x_field = np.empty(total, dtype=np.uint32)
-        counts = np.empty(total, dtype=np.int64)
-        s_values, last, at = [], None, 0
-        slices.reverse()
-        while slices:
-            sk, sc = slices.pop()                # the slice is freed once copied
-            n = len(sk)
-            if not n:
+        if self._ranges is None:                 # a staged count: NumPy only
+            keys, counts = self.result()
+            s, x = unpack(keys, offsets)
+            return s, x, counts
+        sizes = [r.n_keys for r in self._ranges]
+        starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+        total = int(starts[-1])
+        # reserve(): no huge pages (see graphpriv.ingest.buckets.reserve), so writing 16 bytes a pair
+        # into fresh memory does not stall on memory compaction
+        s_code = reserve((total,), np.int32)
+        x_field = reserve((total,), np.uint32)
+        counts = reserve((total,), np.int64)
+        s_parts = self._each("unpack_into", s_code, x_field, counts, per_range=[int(a) for a in starts[:-1]])
+        self._ranges = None
+        _release_freed()
+        # each range ranked its own S fields: shift the ranks of the later ranges (a field that ends
+        # one range and starts the next is one value)
+        s_values, base, last = [], 0, None
+        for i, part in enumerate(s_parts):
+            if not len(part):
                 continue
-            sf = sk >> _SHIFT
-            new = np.empty(n, dtype=bool)
-            new[0] = last is None or sf[0] != last
-            np.not_equal(sf[1:], sf[:-1], out=new[1:])
-            s_values.append(sf[new])
-            code = np.cumsum(new, dtype=np.int32)
-            code += (sum(len(v) for v in s_values[:-1]) - 1)
-            s_code[at:at + n] = code
-            last = sf[-1]
-            np.bitwise_and(sk, _LOW, out=sf)
-            x_field[at:at + n] = sf
-            counts[at:at + n] = sc
-            at += n
-            del sk, sc, sf, new, code
+            shared = last is not None and last == part[0]
+            shift = base - (1 if shared else 0)
+            if shift:
+                s_code[starts[i]:starts[i + 1]] += shift
+            s_values.append(part[1:] if shared else part)
+            base, last = shift + len(part), part[-1]
         s_vals = np.concatenate(s_values) if s_values else np.empty(0, np.uint64)
-        x_vals = _codes_in_place(x_field)
+        x_vals = _codes_in_place(x_field, self._pool)
+        self._stop()
         x_code = x_field.view(np.int32)
         cols = []
         for values, idx, off, null in ((s_vals, s_code, offsets[0], NULL_S), (x_vals, x_code, offsets[1], NULL_X)):
-            import pyarrow as pa
-
             missing = bool(len(values)) and values[-1] == null
             if missing:
                 values = values[:-1]
@@ -344,25 +303,30 @@ class PackedCounter:
     def result(self) -> tuple[np.ndarray, np.ndarray]:
         """(sorted distinct keys, their counts as int64)."""
         self._finish()
-        buckets, self._buckets = self._buckets, []
-        if not buckets:
-            return np.empty(0, np.uint64), np.empty(0, np.int64)
-        keys = np.concatenate([k[:n] for k, _, n in buckets])
-        counts = np.concatenate([c[:n] for _, c, n in buckets]).astype(np.int64, copy=False)
-        return keys, counts
+        if self._ranges is None:
+            keys, counts = self._sorted
+            self._sorted = None
+            return keys, counts.astype(np.int64, copy=False)
+        parts = [r.arrays() for r in self._ranges]
+        self._ranges = None
+        self._stop()
+        return np.concatenate([k for k, _ in parts]), np.concatenate([c for _, c in parts])
 
 
-def _bucket(keys: np.ndarray, counts: np.ndarray) -> list:
-    """A bucket of sorted distinct ``keys`` and ``counts``: copies with room for a quarter more."""
-    return [_grown(keys, len(keys), len(keys)), _grown(counts, len(counts), len(counts)), len(keys)]
+def warm_up() -> None:
+    """Load the compiled kernels of the buckets (from numba's cache; compiled the first time on a
+    machine) by counting a few keys with them."""
+    s, x = np.arange(64, dtype=np.uint64) % np.uint64(5), np.arange(64, dtype=np.uint64)
+    with PackedCounter(chunk_rows=4, staging_rows=4, workers=1, reserve_bytes=(1 << 12, 1 << 16)) as pc:
+        pc.add(s, x)
+        pc.columns((0, 0))
 
 
-def _grown(a: np.ndarray, used: int, need: int) -> np.ndarray:
-    """A new array of ``a``'s type with room for ``need`` entries and a quarter more (at least 16),
-    holding ``a[:used]``."""
-    out = np.empty(need + max(16, need // 4), dtype=a.dtype)
-    out[:used] = a[:used]
-    return out
+def _release_freed() -> None:
+    """Hand memory freed by the counter back to the system (see :func:`graphpriv.ingest.pairs._release_freed`)."""
+    from .pairs import _release_freed as release
+
+    release()
 
 
 def _codes(field: np.ndarray, is_sorted: bool = False) -> tuple[np.ndarray, np.ndarray]:
@@ -395,29 +359,42 @@ def _codes(field: np.ndarray, is_sorted: bool = False) -> tuple[np.ndarray, np.n
     return values, np.searchsorted(values, field).astype(np.int32)
 
 
-def _codes_in_place(field: np.ndarray) -> np.ndarray:
+def _codes_in_place(field: np.ndarray, pool=None) -> np.ndarray:
     """The sorted distinct values of a uint32 ``field``; ``field`` is overwritten with the int32 code
-    of every entry (read it through ``field.view(np.int32)``), a block at a time."""
+    of every entry (read it through ``field.view(np.int32)``). When the values span not much more
+    than their number, one table of ranks (compiled; the halves of ``field`` on two threads of
+    ``pool``, when given), else a sort and binary searches a block at a time."""
     if not len(field):
         return field.astype(np.uint64)
     lo, hi = int(field.min()), int(field.max())
-    block = 1 << 22
     if hi - lo <= max(1 << 20, 4 * len(field)):
-        seen = np.zeros(hi - lo + 1, dtype=bool)
-        for a in range(0, len(field), block):
-            seen[field[a:a + block] - np.uint32(lo)] = True
-        values = np.flatnonzero(seen).astype(np.uint64) + np.uint64(lo)
-        table = np.cumsum(seen, dtype=np.int32) - 1
+        from . import packed_kernels as k
+
+        lo = np.uint32(lo)
+        parts = np.array_split(field, 2 if pool is not None and len(field) > 1 << 20 else 1)
+        seen = [np.zeros(hi - int(lo) + 1, np.uint8) for _ in parts]
+        _run(pool, [(k.mark_values, part, lo, s) for part, s in zip(parts, seen)])
+        for s in seen[1:]:
+            np.bitwise_or(seen[0], s, out=seen[0])
+        values, table = k.rank_values(seen[0], np.uint64(lo))
         del seen
-        out = field.view(np.int32)
-        for a in range(0, len(field), block):
-            out[a:a + block] = table[field[a:a + block] - np.uint32(lo)]
+        _run(pool, [(k.rank_in_place, part, lo, table) for part in parts])
         return values
+    block = 1 << 22
     values = np.unique(field)
     out = field.view(np.int32)
     for a in range(0, len(field), block):
         out[a:a + block] = np.searchsorted(values, field[a:a + block])
     return values.astype(np.uint64)
+
+
+def _run(pool, calls) -> None:
+    """Run ``(function, *args)`` calls: the first here, the others on ``pool`` (or here when None)."""
+    futures = [pool.submit(f, *a) for f, *a in calls[1:]] if pool is not None else []
+    for f, *a in calls[:1] + ([] if pool is not None else calls[1:]):
+        f(*a)
+    for fut in futures:
+        fut.result()
 
 
 def unpack(keys: np.ndarray, offsets) -> tuple:

@@ -1,13 +1,16 @@
-"""Compiled kernels of the bucketed counter of packed keys (:class:`graphpriv.ingest.packed.PackedCounter`).
+"""Compiled kernels of the buckets of packed keys (:class:`graphpriv.ingest.buckets.KeyBuckets`).
 
-- :func:`route`: packs each row's key ``s << 32 | x`` and appends it to the pending row of its bucket
+- :func:`route`: packs each row's key ``s << 32 | x`` and, when it lies in the caller's key range,
+  appends it to the pending row of its bucket
   (buckets are consecutive key ranges cut at ``splitters``, found through a table over the key's high
   bits, so a lookup is one table read and usually no comparison); stops when a pending row is full.
 - :func:`sort_keys`: least-significant-digit radix sort (11-bit digits) of one bucket's pending keys
   over their span only (a bucket spans a small part of the key space, so few passes).
-- :func:`merge_into`: merges sorted pending keys (with repeats) into a bucket's sorted distinct keys
-  and counts, in place from the back (the bucket's arrays keep some room, so a merge seldom
-  allocates).
+- :func:`merge_pages` and :func:`store_pages`: merge sorted pending keys (with repeats) with a
+  bucket's sorted distinct keys and counts, which live in fixed-size pages of two pools (no array
+  is allocated or freed while counting, and a bucket splits by handing out its pages).
+- :func:`unpack_pages`, :func:`mark_values`, :func:`rank_values` and :func:`rank_in_place`: the S and X
+  columns of the result.
 
 numba compiles them once per machine (``cache=True``); they release the GIL.
 """
@@ -17,7 +20,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["locate", "merge_into", "route", "sort_keys"]
+__all__ = ["locate", "mark_values", "merge_pages", "rank_in_place", "rank_values", "route", "sort_keys",
+           "store_pages", "unpack_pages"]
 
 _RADIX_BITS = 11
 _RADIX = 1 << _RADIX_BITS
@@ -51,23 +55,33 @@ def locate(k, splitters, table, kmin, shift):
 
 
 @numba.njit(cache=True, nogil=True)
-def route(s, x, start, splitters, table, kmin, shift, slot_of, arena, fill):
-    """Append the keys ``s[i] << 32 | x[i]`` from row ``start`` on to the pending rows of their buckets
-    (``arena[slot_of[bucket]]``, ``fill`` keys each). Returns ``(next row, bucket)`` as soon as a
-    pending row is full (the caller merges that bucket, then calls again from the next row), or
-    ``(len(s), -1)``."""
+def route(s, x, start, lo, hi, splitters, table, rows, kmin, shift, slot_of, bucket_of, arena, fill):
+    """Append the keys ``s[i] << 32 | x[i]`` in ``[lo, hi)``, from row ``start`` on, to the pending rows
+    of their buckets (``arena[slot_of[bucket]]``, ``fill`` keys each); other keys are skipped. A key's
+    cell (as in :func:`locate`) names its pending row at once (``rows[cell]``) when the cell lies in
+    one bucket, else :func:`locate` finds the bucket. Returns ``(next row, bucket)`` as soon as a
+    pending row is full (``bucket_of`` maps a pending row to its bucket; the caller merges that
+    bucket, then calls again from the next row), or ``(len(s), -1)``."""
     cap = arena.shape[1]
     n = s.shape[0]
+    ncell = rows.shape[0]
     for i in range(start, n):
         k = (s[i] << np.uint64(32)) | x[i]
-        p = locate(k, splitters, table, kmin, shift)
-        r = slot_of[p]
+        if k < lo or k >= hi:
+            continue
+        c = 0
+        if k > kmin:
+            cu = (k - kmin) >> shift
+            c = ncell - 1 if cu >= np.uint64(ncell) else np.int64(cu)
+        r = rows[c]
+        if r < 0:
+            r = slot_of[locate(k, splitters, table, kmin, shift)]
         f = fill[r]
         arena[r, f] = k
         f += 1
         fill[r] = f
         if f == cap:
-            return i + 1, p
+            return i + 1, bucket_of[r]
     return n, -1
 
 
@@ -118,44 +132,140 @@ def sort_keys(a, tmp):
 
 
 @numba.njit(cache=True, nogil=True)
-def merge_into(pending, keys, counts, m):
-    """Merge ``pending`` (sorted, with repeats; a key counts once per occurrence) into the sorted
-    distinct ``keys[:m]`` with ``counts[:m]``, in place (from the back). Returns the new number of
-    keys, or minus the number needed when ``keys`` is too short (then nothing is changed)."""
+def merge_pages(pending, pending_counts, pool_keys, pool_counts, pages, m, out_keys, out_counts):
+    """Merge ``pending`` (sorted, with repeats; a key counts once per occurrence) with a bucket's ``m``
+    sorted distinct keys and counts, held in the ``pages`` (rows of ``pool_keys``/``pool_counts``, all
+    full but the last), into ``out_keys``/``out_counts`` (long enough for both). Returns the number of
+    keys of the result.
+
+    ``pending`` is first made distinct in place (``pending_counts`` receives the multiplicities),
+    then the merge takes one of the two heads or both (equal keys) at every step, with selects
+    rather than branches: which head is smaller is a coin toss the processor cannot predict."""
     n = pending.shape[0]
-    new = 0
+    page = pool_keys.shape[1]
+    u = 0
+    if n:
+        pending_counts[0] = 1
+        for i in range(1, n):
+            k = pending[i]
+            new = k != pending[u]
+            u += 1 if new else 0
+            pending[u] = k
+            pending_counts[u] = (1 if new else pending_counts[u] + 1)
+        u += 1
     i = 0
     j = 0
-    while i < n:
-        k = pending[i]
-        while j < m and keys[j] < k:
-            j += 1
-        if j == m or keys[j] != k:
-            new += 1
+    o = 0
+    while j < m:
+        row = pages[j // page]
+        end = min(m, (j // page + 1) * page)
+        keys = pool_keys[row]
+        counts = pool_counts[row]
+        off = j - (j // page) * page
+        while i < u and j < end:
+            a = pending[i]
+            b = keys[off]
+            le = a <= b
+            ge = a >= b
+            out_keys[o] = a if le else b
+            out_counts[o] = (pending_counts[i] if le else 0) + (counts[off] if ge else 0)
+            i += 1 if le else 0
+            j += 1 if ge else 0
+            off += 1 if ge else 0
+            o += 1
+        if i == u:
+            while j < end:
+                out_keys[o] = keys[off]
+                out_counts[o] = counts[off]
+                j += 1
+                off += 1
+                o += 1
+    while i < u:
+        out_keys[o] = pending[i]
+        out_counts[o] = pending_counts[i]
         i += 1
-        while i < n and pending[i] == k:
-            i += 1
-    total = m + new
-    if total > keys.shape[0]:
-        return -total
-    i = n - 1
-    j = m - 1
-    o = total - 1
-    while i >= 0:
-        k = pending[i]
-        c = 0
-        while i >= 0 and pending[i] == k:
-            c += 1
-            i -= 1
-        while j >= 0 and keys[j] > k:
-            keys[o] = keys[j]
-            counts[o] = counts[j]
-            o -= 1
-            j -= 1
-        if j >= 0 and keys[j] == k:
-            c += counts[j]
-            j -= 1
-        keys[o] = k
-        counts[o] = c
-        o -= 1
-    return total
+        o += 1
+    return o
+
+
+@numba.njit(cache=True, nogil=True)
+def store_pages(keys, counts, n, pool_keys, pool_counts, pages):
+    """Write ``keys[:n]``/``counts[:n]`` into the ``pages`` (rows of the pools), filling each in turn."""
+    page = pool_keys.shape[1]
+    for q in range(pages.shape[0]):
+        row = pages[q]
+        a = q * page
+        for t in range(min(page, n - a)):
+            pool_keys[row, t] = keys[a + t]
+            pool_counts[row, t] = counts[a + t]
+
+
+@numba.njit(cache=True, nogil=True)
+def unpack_pages(pool_keys, pool_counts, pages, n, at, s_code, x_field, out_counts, s_values, n_s, last):
+    """Copy a bucket's ``n`` sorted keys (in ``pages`` of the pools) into the columns from row ``at``:
+    the S field's rank among the distinct S fields so far (``s_values[:n_s]``, the last one ``last``),
+    the X field, the count. Returns ``(n_s, last)``, or ``(-1, last)`` when ``s_values`` is full
+    (nothing is written then)."""
+    page = pool_keys.shape[1]
+    need = n_s
+    prev = last
+    for q in range(pages.shape[0]):
+        keys = pool_keys[pages[q]]
+        for t in range(min(page, n - q * page)):
+            s = keys[t] >> np.uint64(32)
+            if need == 0 or s != prev:
+                need += 1
+                prev = s
+    if need > s_values.shape[0]:
+        return -1, last
+    low = np.uint64(0xFFFFFFFF)
+    j = at
+    for q in range(pages.shape[0]):
+        keys = pool_keys[pages[q]]
+        counts = pool_counts[pages[q]]
+        for t in range(min(page, n - q * page)):
+            k = keys[t]
+            s = k >> np.uint64(32)
+            if n_s == 0 or s != last:
+                s_values[n_s] = s
+                n_s += 1
+                last = s
+            s_code[j] = n_s - 1
+            x_field[j] = np.uint32(k & low)
+            out_counts[j] = counts[t]
+            j += 1
+    return n_s, last
+
+
+@numba.njit(cache=True, nogil=True)
+def mark_values(field, lo, seen):
+    """``seen[v - lo] = 1`` for every value ``v`` of ``field`` (uint32, all at least ``lo``)."""
+    for i in range(field.shape[0]):
+        seen[field[i] - lo] = 1
+
+
+@numba.njit(cache=True, nogil=True)
+def rank_values(seen, lo):
+    """The values ``lo + v`` with ``seen[v]`` (sorted, uint64) and the table of their ranks (int32,
+    -1 where not seen)."""
+    table = np.empty(seen.shape[0], np.int32)
+    n = 0
+    for v in range(seen.shape[0]):
+        if seen[v]:
+            table[v] = n
+            n += 1
+        else:
+            table[v] = -1
+    values = np.empty(n, np.uint64)
+    for v in range(seen.shape[0]):
+        if seen[v]:
+            values[table[v]] = v + lo
+    return values, table
+
+
+@numba.njit(cache=True, nogil=True)
+def rank_in_place(field, lo, table):
+    """Overwrite every value ``v`` of ``field`` (uint32) with its rank ``table[v - lo]`` (read the
+    result as int32)."""
+    for i in range(field.shape[0]):
+        field[i] = np.uint32(table[field[i] - lo])
