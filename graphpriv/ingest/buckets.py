@@ -7,7 +7,7 @@ pages of two pools, and a pending row of at most ``chunk_rows`` keys:
 - :meth:`KeyBuckets.route` appends every key of the range to its bucket's pending row (a table over
   the key's high bits finds the bucket, usually with no comparison);
 - a full pending row is radix-sorted over the bucket's span and merged with the bucket's keys in one
-  linear pass, the result written back to the bucket's pages;
+  linear pass into free pages, and the bucket's old pages are freed;
 - a bucket grown past ``2 * slice_keys`` keys is split into pieces of about ``slice_keys`` keys by
   handing out its pages, so the buckets follow the data wherever its keys lie.
 
@@ -62,10 +62,8 @@ class KeyBuckets:
         self._pool_keys = reserve((n_pages, page_keys), np.uint64)
         self._pool_counts = reserve((n_pages, page_keys), count_type)
         self._pages_used = 0
+        self._free: list[int] = []                 # pages given back by merges
         self._tmp = np.empty(chunk_rows, np.uint64)
-        # a merge's output: at most a bucket before its split plus a full pending row
-        self._out_keys = np.empty(2 * slice_keys + 1 + chunk_rows, np.uint64)
-        self._out_counts = np.empty(len(self._out_keys), count_type)
         self._pend_counts = np.empty(chunk_rows, count_type)
         self._splitters = np.empty(0, np.uint64)
         self._slot_of = np.array([self._new_row()], np.int64)
@@ -90,7 +88,6 @@ class KeyBuckets:
         wide[:self._pages_used] = self._pool_counts[:self._pages_used]
         self._pool_counts = wide
         self._pend_counts = self._pend_counts.astype(np.int64)
-        self._out_counts = self._out_counts.astype(np.int64)
 
     # ------------------------------------------------------------------ counting
     def route(self, s: np.ndarray, x: np.ndarray) -> None:
@@ -108,7 +105,7 @@ class KeyBuckets:
             return
         for p in range(len(self._buckets)):
             self._flush(p)
-        self._arena = self._fill = self._tmp = self._out_keys = self._out_counts = self._pend_counts = None
+        self._arena = self._fill = self._tmp = self._pend_counts = None
 
     def _flush(self, p: int, split: bool = False) -> None:
         """Sort bucket ``p``'s pending keys and merge them with its keys (then split it when it holds
@@ -120,15 +117,15 @@ class KeyBuckets:
         k = self._k
         pend = k.sort_keys(self._arena[r, :n], self._tmp[:n])
         b = self._buckets[p]
-        size = k.merge_pages(pend, self._pend_counts, self._pool_keys, self._pool_counts, b[0], b[1],
-                             self._out_keys, self._out_counts)
-        need = -(-size // self.page_keys)
-        if need > len(b[0]):
-            b[0] = np.concatenate([b[0], self._pages(need - len(b[0]))])
-        k.store_pages(self._out_keys, self._out_counts, size, self._pool_keys, self._pool_counts, b[0])
-        b[1] = size
+        out = self._pages(-(-(n + b[1]) // self.page_keys))       # room for the largest result
+        size = k.merge_pages(pend, self._pend_counts, self._pool_keys, self._pool_counts, b[0], b[1], out)
+        used = -(-size // self.page_keys)
+        self._free.extend(b[0].tolist())                          # the bucket's old pages, and the ones left over
+        self._free.extend(out[used:].tolist())
+        b[0], b[1] = out[:used], size
         self._fill[r] = 0
-        self._kmin, self._kmax = min(self._kmin, self._out_keys[0]), max(self._kmax, self._out_keys[size - 1])
+        last = self._pool_keys[b[0][-1], (size - 1) % self.page_keys]
+        self._kmin, self._kmax = min(self._kmin, self._pool_keys[b[0][0], 0]), max(self._kmax, last)
         if split and self._split(p):
             self._make_table()
 
@@ -148,7 +145,12 @@ class KeyBuckets:
         return True
 
     def _pages(self, n: int) -> np.ndarray:
-        """``n`` unused pages of the pools (which double when too few are left)."""
+        """``n`` free pages of the pools: pages given back first, then unused ones (the pools double
+        when too few are left)."""
+        reuse = min(n, len(self._free))
+        taken = self._free[len(self._free) - reuse:]
+        del self._free[len(self._free) - reuse:]
+        n -= reuse
         old = len(self._pool_keys)
         if self._pages_used + n > old:
             new = max(2 * old, self._pages_used + n)
@@ -159,7 +161,7 @@ class KeyBuckets:
                 setattr(self, name, grown)
                 del pool, grown
         self._pages_used += n
-        return np.arange(self._pages_used - n, self._pages_used, dtype=np.int64)
+        return np.concatenate([np.array(taken, np.int64), np.arange(self._pages_used - n, self._pages_used, dtype=np.int64)])
 
     def _new_row(self) -> int:
         """An unused pending row of the arena (twice as many rows are made when none is left)."""

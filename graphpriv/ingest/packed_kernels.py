@@ -6,9 +6,10 @@
   bits, so a lookup is one table read and usually no comparison); stops when a pending row is full.
 - :func:`sort_keys`: least-significant-digit radix sort (11-bit digits) of one bucket's pending keys
   over their span only (a bucket spans a small part of the key space, so few passes).
-- :func:`merge_pages` and :func:`store_pages`: merge sorted pending keys (with repeats) with a
-  bucket's sorted distinct keys and counts, which live in fixed-size pages of two pools (no array
-  is allocated or freed while counting, and a bucket splits by handing out its pages).
+- :func:`merge_pages`: merges sorted pending keys (with repeats) with a bucket's sorted distinct keys
+  and counts, which live in fixed-size pages of two pools, into other pages of the pools (no array
+  is allocated or freed while counting, and a bucket splits by handing out its pages);
+  :func:`store_pages` writes the first buckets.
 - :func:`unpack_pages`, :func:`mark_values`, :func:`rank_values` and :func:`rank_in_place`: the S and X
   columns of the result.
 
@@ -132,11 +133,11 @@ def sort_keys(a, tmp):
 
 
 @numba.njit(cache=True, nogil=True)
-def merge_pages(pending, pending_counts, pool_keys, pool_counts, pages, m, out_keys, out_counts):
+def merge_pages(pending, pending_counts, pool_keys, pool_counts, pages, m, out_pages):
     """Merge ``pending`` (sorted, with repeats; a key counts once per occurrence) with a bucket's ``m``
     sorted distinct keys and counts, held in the ``pages`` (rows of ``pool_keys``/``pool_counts``, all
-    full but the last), into ``out_keys``/``out_counts`` (long enough for both). Returns the number of
-    keys of the result.
+    full but the last), into the ``out_pages`` (other rows of the pools, as many as the result can
+    need), filled in turn. Returns the number of keys of the result.
 
     ``pending`` is first made distinct in place (``pending_counts`` receives the multiplicities),
     then the merge takes one of the two heads or both (equal keys) at every step, with selects
@@ -156,35 +157,51 @@ def merge_pages(pending, pending_counts, pool_keys, pool_counts, pages, m, out_k
     i = 0
     j = 0
     o = 0
-    while j < m:
-        row = pages[j // page]
-        end = min(m, (j // page + 1) * page)
-        keys = pool_keys[row]
-        counts = pool_counts[row]
-        off = j - (j // page) * page
-        while i < u and j < end:
-            a = pending[i]
-            b = keys[off]
-            le = a <= b
-            ge = a >= b
-            out_keys[o] = a if le else b
-            out_counts[o] = (pending_counts[i] if le else 0) + (counts[off] if ge else 0)
-            i += 1 if le else 0
-            j += 1 if ge else 0
-            off += 1 if ge else 0
-            o += 1
-        if i == u:
-            while j < end:
-                out_keys[o] = keys[off]
-                out_counts[o] = counts[off]
-                j += 1
-                off += 1
+    in_k = pool_keys[pages[0] if m else out_pages[0]]
+    in_c = pool_counts[pages[0] if m else out_pages[0]]
+    out_k = pool_keys[out_pages[0]]
+    out_c = pool_counts[out_pages[0]]
+    joff = 0
+    ooff = 0
+    while i < u or j < m:
+        in_left = min(page - joff, m - j)
+        out_left = page - ooff
+        if i < u and j < m:
+            while i < u and joff < page and j < m and ooff < page:
+                a = pending[i]
+                b = in_k[joff]
+                le = a <= b
+                ge = a >= b
+                out_k[ooff] = a if le else b
+                out_c[ooff] = (pending_counts[i] if le else 0) + (in_c[joff] if ge else 0)
+                i += 1 if le else 0
+                j += 1 if ge else 0
+                joff += 1 if ge else 0
+                ooff += 1
                 o += 1
-    while i < u:
-        out_keys[o] = pending[i]
-        out_counts[o] = pending_counts[i]
-        i += 1
-        o += 1
+        elif j < m:
+            t = min(in_left, out_left)
+            out_k[ooff:ooff + t] = in_k[joff:joff + t]
+            out_c[ooff:ooff + t] = in_c[joff:joff + t]
+            j += t
+            joff += t
+            ooff += t
+            o += t
+        else:
+            t = min(u - i, out_left)
+            out_k[ooff:ooff + t] = pending[i:i + t]
+            out_c[ooff:ooff + t] = pending_counts[i:i + t]
+            i += t
+            ooff += t
+            o += t
+        if joff == page and j < m:
+            in_k = pool_keys[pages[j // page]]
+            in_c = pool_counts[pages[j // page]]
+            joff = 0
+        if ooff == page and (i < u or j < m):
+            out_k = pool_keys[out_pages[o // page]]
+            out_c = pool_counts[out_pages[o // page]]
+            ooff = 0
     return o
 
 

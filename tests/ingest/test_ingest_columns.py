@@ -1,6 +1,6 @@
-"""The distinct pairs of packed integer keys built slice by slice (``PackedCounter.columns``) equal the
-keys and counts of ``PackedCounter.result`` unpacked at once, for many chunks and slices, negative
-values and missing values."""
+"""The distinct pairs of packed integer keys built range by range (``PackedCounter.columns``) equal the
+keys and counts of ``PackedCounter.result`` unpacked at once, staged or in buckets, for many ranges,
+buckets and pages, negative values and missing values."""
 
 from collections import Counter
 
@@ -11,12 +11,12 @@ from hypothesis import strategies as st
 from graphpriv.ingest import packed
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(st.lists(st.tuples(st.integers(-3, 40), st.integers(-5, 3000)), min_size=1, max_size=120),
-       st.integers(1, 6), st.booleans())
-def test_columns_equal_unpacked_result(pairs, slice_keys, with_null):
-    old = packed.SLICE_KEYS
-    packed.SLICE_KEYS = slice_keys                      # many slices
+       st.integers(1, 6), st.booleans(), st.sampled_from([3, 40, 1 << 20]), st.integers(1, 3))
+def test_columns_equal_unpacked_result(pairs, slice_keys, with_null, staging, workers):
+    old = packed.SLICE_KEYS, packed.PAGE_KEYS
+    packed.SLICE_KEYS, packed.PAGE_KEYS = slice_keys, 2          # many buckets and pages
     try:
         s = np.array([p[0] for p in pairs])
         x = np.array([p[1] for p in pairs])
@@ -28,7 +28,7 @@ def test_columns_equal_unpacked_result(pairs, slice_keys, with_null):
             xf[1::4] = packed.NULL_X
         outs = []
         for how in ("result", "columns"):
-            with packed.PackedCounter(chunk_rows=7) as pc:
+            with packed.PackedCounter(chunk_rows=7, staging_rows=staging, workers=workers) as pc:
                 for a in range(0, len(sf), 5):
                     pc.add(sf[a:a + 5], xf[a:a + 5])
                 if how == "result":
@@ -45,4 +45,4 @@ def test_columns_equal_unpacked_result(pairs, slice_keys, with_null):
                        for v, w, f, g in zip(s, x, sf, xf))
         assert got == want
     finally:
-        packed.SLICE_KEYS = old
+        packed.SLICE_KEYS, packed.PAGE_KEYS = old
