@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .memory import release_freed
+
 __all__ = ["CHUNK_ROWS", "PackedCounter", "field_offset", "packed_fields", "unpack"]
 
 _SHIFT = np.uint64(32)
@@ -274,7 +276,7 @@ class PackedCounter:
         counts = reserve((total,), np.int64)
         s_parts = self._each("unpack_into", s_code, x_field, counts, per_range=[int(a) for a in starts[:-1]])
         self._ranges = None
-        _release_freed()
+        release_freed()
         # each range ranked its own S fields: shift the ranks of the later ranges (a field that ends
         # one range and starts the next is one value)
         s_values, base, last = [], 0, None
@@ -320,13 +322,6 @@ def warm_up() -> None:
     with PackedCounter(chunk_rows=4, staging_rows=4, workers=1, reserve_bytes=(1 << 12, 1 << 16)) as pc:
         pc.add(s, x)
         pc.columns((0, 0))
-
-
-def _release_freed() -> None:
-    """Hand memory freed by the counter back to the system (see :func:`graphpriv.ingest.pairs._release_freed`)."""
-    from .pairs import _release_freed as release
-
-    release()
 
 
 def _codes(field: np.ndarray, is_sorted: bool = False) -> tuple[np.ndarray, np.ndarray]:

@@ -4,8 +4,9 @@
   appends it to the pending row of its bucket
   (buckets are consecutive key ranges cut at ``splitters``, found through a table over the key's high
   bits, so a lookup is one table read and usually no comparison); stops when a pending row is full.
-- :func:`sort_keys`: least-significant-digit radix sort (11-bit digits) of one bucket's pending keys
-  over their span only (a bucket spans a small part of the key space, so few passes).
+- :func:`sort_keys`: least-significant-digit radix sort (11-bit digits) of one bucket's pending keys,
+  made compact first (a bucket spans few S values, and the X fields often leave bits unused, so
+  few passes).
 - :func:`merge_pages`: merges sorted pending keys (with repeats) with a bucket's sorted distinct keys
   and counts, which live in fixed-size pages of two pools, into other pages of the pools (no array
   is allocated or freed while counting, and a bucket splits by handing out its pages);
@@ -87,31 +88,47 @@ def route(s, x, start, lo, hi, splitters, table, rows, kmin, shift, slot_of, buc
 
 
 @numba.njit(cache=True, nogil=True)
+def _bit_length(v):
+    bits = 0
+    while v > 0:
+        bits += 1
+        v >>= np.uint64(1)
+    return bits
+
+
+@numba.njit(cache=True, nogil=True)
 def sort_keys(a, tmp):
     """``a`` sorted (a or ``tmp``, which must be as long, holds the result; both are overwritten).
-    The histograms of every digit are counted in one pass, then one scatter pass per digit."""
+
+    The keys are first made compact: ``(s - smallest s) << w | x`` with ``w`` the bit width of the
+    largest X field, which orders them as the keys do, and spans fewer bits when the X fields are
+    small (X values below 2^24 leave 8 bits of every key unused). The compact keys are sorted by
+    least significant 11-bit digits (the histograms of every digit counted in one pass, then one
+    scatter pass per digit), then turned back into keys."""
     n = a.shape[0]
     if n <= _SMALL:
         a.sort()
         return a
-    lo = a[0]
-    hi = a[0]
+    low = np.uint64(0xFFFFFFFF)
+    s_lo = a[0] >> np.uint64(32)
+    x_or = np.uint64(0)
     for i in range(n):
-        v = a[i]
-        if v < lo:
-            lo = v
+        s = a[i] >> np.uint64(32)
+        if s < s_lo:
+            s_lo = s
+        x_or |= a[i] & low
+    w = np.uint64(_bit_length(x_or))
+    hi = np.uint64(0)
+    for i in range(n):
+        v = (((a[i] >> np.uint64(32)) - s_lo) << w) | (a[i] & low)
+        a[i] = v
         if v > hi:
             hi = v
-    bits = 0
-    span = hi - lo
-    while span > 0:
-        bits += 1
-        span >>= np.uint64(1)
-    passes = (bits + _RADIX_BITS - 1) // _RADIX_BITS
+    passes = (_bit_length(hi) + _RADIX_BITS - 1) // _RADIX_BITS
     mask = np.uint64(_RADIX - 1)
     count = np.zeros((passes, _RADIX), np.int64)
     for i in range(n):
-        v = a[i] - lo
+        v = a[i]
         for d in range(passes):
             count[d, (v >> np.uint64(d * _RADIX_BITS)) & mask] += 1
     src = a
@@ -125,10 +142,14 @@ def sort_keys(a, tmp):
         sh = np.uint64(d * _RADIX_BITS)
         for i in range(n):
             v = src[i]
-            b = ((v - lo) >> sh) & mask
+            b = (v >> sh) & mask
             dst[count[d, b]] = v
             count[d, b] += 1
         src, dst = dst, src
+    x_mask = (np.uint64(1) << w) - np.uint64(1) if w < np.uint64(64) else ~np.uint64(0)
+    for i in range(n):
+        v = src[i]
+        src[i] = (((v >> w) + s_lo) << np.uint64(32)) | (v & x_mask)
     return src
 
 

@@ -11,7 +11,6 @@ with a missing value are recorded during the scan for the error message.
 from __future__ import annotations
 
 import itertools
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
@@ -20,6 +19,7 @@ import numpy as np
 from .._validation import MISSING, check_missing_policy
 from ..errors import InputError, InputTypeError, MissingValueError
 from .labels import labels_from_values
+from .memory import release_freed, scan_memory_pool
 from .packed import PackedCounter, field_offset, packed_fields, unpack
 
 __all__ = ["PairCounts", "PairTable", "aggregate_pairs", "merge_pair_counts", "pair_table", "scan_pairs"]
@@ -262,9 +262,9 @@ def _packed_aggregate(batches: Iterable):
             take(pending.popleft().result())
         del first, batches, pending, take, b
         counter._finish()                      # every pending key merged
-        _release_freed()                       # the scan's batches, kept by arrow's allocator
+        release_freed()                        # the scan's batches, kept by arrow's allocator
         s, x, c = counter.columns(offsets)     # range by range: about 16 bytes a distinct pair
-    _release_freed()
+    release_freed()
     tables = []
     if len(c):
         tables.append(pa.table({"s": s, "x": x, "n": pa.array(c)}))
@@ -273,23 +273,6 @@ def _packed_aggregate(batches: Iterable):
     if len(tables) == 1 and not generic:
         return tables[0]
     return _group_by_sum(_concat(tables))
-
-
-def _release_freed() -> None:
-    """Hand memory freed by the scan back to the system: arrow's allocator keeps freed batches, and
-    glibc's keeps the freed medium-size arrays of the merging threads in per-thread arenas (GiBs after
-    10^9 rows); both would count in the peak of what follows."""
-    import ctypes
-    import ctypes.util
-
-    import pyarrow as pa
-
-    pa.default_memory_pool().release_unused()
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        libc.malloc_trim(0)
-    except (OSError, AttributeError):    # not glibc: nothing to trim
-        pass
 
 
 #: The streamed aggregator of integer columns (the name of its earlier sorted-runs version).
@@ -451,33 +434,6 @@ def _used(idx: np.ndarray, n: int, block: int = 1 << 22) -> np.ndarray:
         part = idx[a:a + block]
         used[part[part >= 0]] = True
     return used
-
-
-@contextmanager
-def scan_memory_pool():
-    """Arrow's jemalloc pool as its default memory pool while a source is scanned, when pyarrow has
-    it and the user did not choose a pool (``ARROW_DEFAULT_MEMORY_POOL``); the pool before is
-    restored after. The default mimalloc pool hands the memory of each decoded batch back to the
-    system at once, so the next batch faults its pages in again: a 10^8-row Parquet read took 25%
-    more CPU time so (10.9 s against 8.3 s on 2 cores)."""
-    import os
-
-    import pyarrow as pa
-
-    try:
-        pool = pa.jemalloc_memory_pool()
-    except (NotImplementedError, pa.ArrowNotImplementedError):
-        pool = None
-    old = pa.default_memory_pool()
-    if pool is None or os.environ.get("ARROW_DEFAULT_MEMORY_POOL") or old.backend_name == pool.backend_name:
-        yield
-        return
-    pa.set_memory_pool(pool)
-    try:
-        yield
-    finally:
-        pa.set_memory_pool(old)
-        pool.release_unused()
 
 
 def scan_pairs(source: Any, sensitive: str, public: str, *, sep: str | None = None, encoding: str | None = "utf-8",
