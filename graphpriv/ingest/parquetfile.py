@@ -57,14 +57,14 @@ def parquet_footers(files: Sequence[Path], columns: Sequence[str] | None, roles:
 
 
 def dataset_batches(dataset, columns: Sequence[str], *, on_rows: Callable[[int], None] | None = None,
-                    batch_rows: int = SCAN_BATCH_ROWS) -> Iterator["object"]:
+                    batch_rows: int | None = None) -> Iterator["object"]:
     """Record batches of ``columns`` of a pyarrow Dataset (multi-threaded scan)."""
     import pyarrow as pa
 
     # Two batches of one file decoded ahead keep two cores busy; deeper readahead only holds more
     # decoded batches (peak RSS of a bare scan of 6*10^7 rows: 0.33 GiB at (2, 1), 0.59 at (4, 2),
     # 1.07 at pyarrow's default (16, 4)), and took more CPU time, not less, on a loaded machine.
-    scanner = dataset.scanner(columns=list(columns), batch_size=batch_rows, use_threads=True, batch_readahead=2,
+    scanner = dataset.scanner(columns=list(columns), batch_size=batch_rows or SCAN_BATCH_ROWS, use_threads=True, batch_readahead=2,
                               fragment_readahead=1)
     done = 0
     try:
