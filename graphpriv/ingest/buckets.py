@@ -4,8 +4,9 @@ A :class:`KeyBuckets` owns the keys in ``[lo, hi)``. It cuts them into buckets (
 ranges, cut at ``splitters``); each bucket holds its distinct keys and counts, sorted, in fixed-size
 pages of two pools, and a pending row of at most ``chunk_rows`` keys:
 
-- :meth:`KeyBuckets.route` appends every key of the range to its bucket's pending row (a table over
-  the key's high bits finds the bucket, usually with no comparison);
+- :meth:`KeyBuckets.route` keeps the keys of the range (without a branch per key) and appends each to
+  its bucket's pending row (a table over the key's high bits finds the bucket, usually with no
+  comparison);
 - a full pending row is radix-sorted over the bucket's span and merged with the bucket's keys in one
   linear pass into free pages, and the bucket's old pages are freed;
 - a bucket grown past ``2 * slice_keys`` keys is split into pieces of about ``slice_keys`` keys by
@@ -64,6 +65,7 @@ class KeyBuckets:
         self._pages_used = 0
         self._free: list[int] = []                 # pages given back by merges
         self._tmp = np.empty(chunk_rows, np.uint64)
+        self._keys = None                          # the keys of a batch in the range
         self._pend_counts = np.empty(chunk_rows, count_type)
         self._splitters = np.empty(0, np.uint64)
         self._slot_of = np.array([self._new_row()], np.int64)
@@ -92,10 +94,13 @@ class KeyBuckets:
     # ------------------------------------------------------------------ counting
     def route(self, s: np.ndarray, x: np.ndarray) -> None:
         """Count the keys ``s << 32 | x`` (uint64 fields) that lie in the range."""
-        k, i = self._k, 0
-        while i < len(s):
-            i, full = k.route(s, x, i, self.lo, self.hi, self._splitters, self._table, self._rows, self._base,
-                              self._shift, self._slot_of, self._bucket_of, self._arena, self._fill)
+        k = self._k
+        if self._keys is None or len(self._keys) < len(s):
+            self._keys = np.empty(len(s), np.uint64)
+        n, i = k.select(s, x, self.lo, self.hi, self._keys), 0
+        while i < n:
+            i, full = k.route(self._keys, n, i, self._splitters, self._table, self._rows, self._base, self._shift,
+                              self._slot_of, self._bucket_of, self._arena, self._fill)
             if full >= 0:
                 self._flush(full, split=True)
 
@@ -105,7 +110,7 @@ class KeyBuckets:
             return
         for p in range(len(self._buckets)):
             self._flush(p)
-        self._arena = self._fill = self._tmp = self._pend_counts = None
+        self._arena = self._fill = self._tmp = self._pend_counts = self._keys = None
 
     def _flush(self, p: int, split: bool = False) -> None:
         """Sort bucket ``p``'s pending keys and merge them with its keys (then split it when it holds

@@ -1,7 +1,7 @@
 """Compiled kernels of the buckets of packed keys (:class:`graphpriv.ingest.buckets.KeyBuckets`).
 
-- :func:`route`: packs each row's key ``s << 32 | x`` and, when it lies in the caller's key range,
-  appends it to the pending row of its bucket
+- :func:`select` packs each row's key ``s << 32 | x`` and keeps those of the caller's key range;
+  :func:`route` appends each to the pending row of its bucket
   (buckets are consecutive key ranges cut at ``splitters``, found through a table over the key's high
   bits, so a lookup is one table read and usually no comparison); stops when a pending row is full.
 - :func:`sort_keys`: least-significant-digit radix sort (11-bit digits) of one bucket's pending keys,
@@ -22,8 +22,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["locate", "mark_values", "merge_pages", "rank_in_place", "rank_values", "route", "sort_keys",
-           "store_pages", "unpack_pages"]
+__all__ = ["locate", "mark_values", "merge_pages", "rank_in_place", "rank_values", "route", "select",
+           "sort_keys", "store_pages", "unpack_pages"]
 
 _RADIX_BITS = 11
 _RADIX = 1 << _RADIX_BITS
@@ -57,20 +57,29 @@ def locate(k, splitters, table, kmin, shift):
 
 
 @numba.njit(cache=True, nogil=True)
-def route(s, x, start, lo, hi, splitters, table, rows, kmin, shift, slot_of, bucket_of, arena, fill):
-    """Append the keys ``s[i] << 32 | x[i]`` in ``[lo, hi)``, from row ``start`` on, to the pending rows
-    of their buckets (``arena[slot_of[bucket]]``, ``fill`` keys each); other keys are skipped. A key's
-    cell (as in :func:`locate`) names its pending row at once (``rows[cell]``) when the cell lies in
-    one bucket, else :func:`locate` finds the bucket. Returns ``(next row, bucket)`` as soon as a
-    pending row is full (``bucket_of`` maps a pending row to its bucket; the caller merges that
-    bucket, then calls again from the next row), or ``(len(s), -1)``."""
+def select(s, x, lo, hi, out):
+    """The keys ``s[i] << 32 | x[i]`` that lie in ``[lo, hi)``, in row order, into ``out`` (as long as
+    ``s``); returns how many. Every key is written and the count advances only for the kept ones:
+    no branch on a coin toss."""
+    j = 0
+    for i in range(s.shape[0]):
+        k = (s[i] << np.uint64(32)) | x[i]
+        out[j] = k
+        j += 1 if (k >= lo) & (k < hi) else 0
+    return j
+
+
+@numba.njit(cache=True, nogil=True)
+def route(keys, n, start, splitters, table, rows, kmin, shift, slot_of, bucket_of, arena, fill):
+    """Append ``keys[start:n]`` to the pending rows of their buckets (``arena[slot_of[bucket]]``,
+    ``fill`` keys each). A key's cell (as in :func:`locate`) names its pending row at once
+    (``rows[cell]``) when the cell lies in one bucket, else :func:`locate` finds the bucket. Returns
+    ``(next key, bucket)`` as soon as a pending row is full (``bucket_of`` maps a pending row to its
+    bucket; the caller merges that bucket, then calls again from the next key), or ``(n, -1)``."""
     cap = arena.shape[1]
-    n = s.shape[0]
     ncell = rows.shape[0]
     for i in range(start, n):
-        k = (s[i] << np.uint64(32)) | x[i]
-        if k < lo or k >= hi:
-            continue
+        k = keys[i]
         c = 0
         if k > kmin:
             cu = (k - kmin) >> shift
