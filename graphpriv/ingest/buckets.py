@@ -13,7 +13,7 @@ pages of two pools, and a pending row of at most ``chunk_rows`` keys:
   handing out its pages, so the buckets follow the data wherever its keys lie.
 
 Work per row: the lookup and the append, its share of one radix sort of a pending row (in cache),
-and ``(keys of its bucket + chunk_rows) / chunk_rows`` merged keys (about 2.5). Memory: the pages
+and ``(keys of its bucket + chunk_rows) / chunk_rows`` merged keys (about 1.75 by default). Memory: the pages
 (12 bytes a distinct key with 32-bit counts, 16 with 64-bit ones) and the pending rows (8 bytes a
 slot), reserved as address space and touched only when used; nothing is allocated or freed per
 merge, so the C allocator holds no freed memory. The compiled kernels are in
