@@ -21,8 +21,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .memory import release_freed
-
 __all__ = ["CHUNK_ROWS", "PackedCounter", "field_offset", "packed_fields", "unpack"]
 
 _SHIFT = np.uint64(32)
@@ -278,8 +276,7 @@ class PackedCounter:
         x_field = reserve((total,), np.uint32)
         counts = reserve((total,), np.int64)
         s_parts = self._each("unpack_into", s_code, x_field, counts, per_range=[int(a) for a in starts[:-1]])
-        self._ranges = None
-        release_freed()
+        self._ranges = None                      # the pages and pending rows are memory maps: unmapped here
         # each range ranked its own S fields: shift the ranks of the later ranges (a field that ends
         # one range and starts the next is one value)
         s_values, base, last = [], 0, None
