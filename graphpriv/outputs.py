@@ -7,10 +7,12 @@ of it succeeded is ``--out`` replaced by the staging folder in one step (an atom
 two folders on Linux, two renames elsewhere). Afterwards ``--out`` is either the old folder,
 untouched, or the complete new output -- never a mixture:
 
-- an existing ``--out`` written by graphpriv (it holds the marker file :data:`OUTPUT_MARKER`, or the
-  ``report.json``/``summary.json`` of an older version) is replaced whole, so no stale file of an
-  earlier run survives beside the new one; any other non-empty folder is refused unless
-  ``overwrite=True`` (``--overwrite``);
+- an existing ``--out`` written by graphpriv (it holds the marker file :data:`OUTPUT_MARKER`, and
+  nothing that the marker does not list) is replaced whole, so no stale file of an earlier run survives
+  beside the new one; any other non-empty folder -- including a graphpriv output into which the user
+  has since put files of their own -- is refused unless ``overwrite=True`` (``--overwrite``);
+- an ``--out`` that holds one of the command's inputs is refused, even with ``overwrite=True``:
+  graphpriv never deletes what it reads;
 - concurrent runs into one ``--out`` are serialised at the commit (a lock on the parent folder), each
   commit swapping in one whole output;
 - a run that fails or is interrupted removes its staging folder; one killed outright (SIGKILL) leaves
@@ -49,9 +51,6 @@ logger = logging.getLogger(__name__)
 
 #: Hidden file graphpriv writes into every output folder: what wrote it, and the files it holds.
 OUTPUT_MARKER = ".graphpriv-output.json"
-#: Files by which an output folder of an older graphpriv (before the marker) is recognised.
-_LEGACY_MARKERS = ("report.json", "summary.json")
-_FIGURES_MANIFEST_HEAD = b"# graphpriv figures\n"
 _STAGE_TAG = ".graphpriv-stage"
 _TRASH_TAG = ".graphpriv-old"
 #: How long a run waits for another run committing into the same parent folder (seconds).
@@ -134,21 +133,67 @@ def _check_out(out_dir) -> Path:
     return out
 
 
+def _foreign_entries(folder: Path) -> list[str] | None:
+    """The files and folders in ``folder`` that graphpriv did not write, or None if it holds no marker.
+
+    Only the marker file :data:`OUTPUT_MARKER` (``"written_by": "graphpriv"`` and the list of files the
+    run wrote) makes a folder graphpriv's: a ``summary.json`` or ``README.md`` any tool could write does
+    not. A file the marker does not list (the user's own data saved there later) is foreign.
+    """
+    marker = folder / OUTPUT_MARKER
+    if not marker.is_file() or marker.is_symlink():
+        return None
+    try:
+        doc = json.loads(marker.read_text(encoding="utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+    if not isinstance(doc, dict) or doc.get("written_by") != "graphpriv" or not isinstance(doc.get("files"), list):
+        return None
+    listed = {str(f) for f in doc["files"]} | {OUTPUT_MARKER}
+    dirs = {str(Path(f).parent) for f in listed} | {"."}
+    for f in list(dirs):
+        dirs |= {str(p) for p in Path(f).parents}
+    foreign = []
+    for root, subdirs, names in os.walk(folder, followlinks=False):
+        rel = Path(root).relative_to(folder)
+        for d in subdirs:
+            r = str(rel / d)
+            if r not in dirs or (Path(root) / d).is_symlink():
+                foreign.append(r)
+        subdirs[:] = [d for d in subdirs if str(rel / d) in dirs and not (Path(root) / d).is_symlink()]
+        foreign.extend(str(rel / n) for n in names if str(rel / n) not in listed)
+    return sorted(foreign)
+
+
 def _is_graphpriv_output(folder: Path) -> bool:
-    if (folder / OUTPUT_MARKER).is_file():
-        return True
-    for name in _LEGACY_MARKERS:
-        f = folder / name
-        if f.is_file() and not f.is_symlink():
-            with contextlib.suppress(OSError, ValueError, UnicodeDecodeError):
-                doc = json.loads(f.read_text(encoding="utf-8"))
-                if isinstance(doc, dict) and "schema_version" in doc:
-                    return True
-    manifest = folder / "README.md"           # ``graphpriv figures`` output written before the marker existed
-    if manifest.is_file() and not manifest.is_symlink():
-        with contextlib.suppress(OSError), open(manifest, "rb") as fh:
-            return fh.read(len(_FIGURES_MANIFEST_HEAD)) == _FIGURES_MANIFEST_HEAD
-    return False
+    return _foreign_entries(folder) == []
+
+
+def input_paths(data) -> list[str]:
+    """The files or folder a command's DATA argument names (a path, or the files a glob matches)."""
+    import glob as _glob
+
+    text = str(data)
+    if os.path.lexists(text):
+        return [text]
+    if any(ch in text for ch in "*?["):
+        return _glob.glob(text, recursive=True)
+    return []
+
+
+def _check_inputs_outside(out: Path, inputs) -> None:
+    """Refuse an output folder that holds (or is) one of the command's inputs: replacing it would delete them."""
+    o = out.resolve()
+    for item in inputs or ():
+        if item is None or not os.path.lexists(item):
+            continue
+        try:
+            p = Path(item).resolve()
+        except (OSError, RuntimeError, ValueError):
+            continue
+        if p == o or o in p.parents:
+            raise InputError(f"--out {str(out)!r} holds the input {str(item)!r}; writing there would replace the "
+                             "folder and delete the input. Choose another --out (graphpriv never deletes what it reads)")
 
 
 def _check_replaceable(out: Path, overwrite: bool) -> None:
@@ -158,9 +203,17 @@ def _check_replaceable(out: Path, overwrite: bool) -> None:
         entries = os.listdir(out)
     except OSError as exc:
         raise InputError(f"cannot read the output folder {str(out)!r} ({exc.strerror}); choose another --out") from None
-    if entries and not _is_graphpriv_output(out):
+    if not entries:
+        return
+    foreign = _foreign_entries(out)
+    if foreign is None:
         raise InputError(f"output folder {str(out)!r} is not empty and was not written by graphpriv; choose a new "
                          "or empty --out, or pass --overwrite to replace it whole")
+    if foreign:
+        shown = ", ".join(repr(f) for f in foreign[:3]) + (f" and {len(foreign) - 3} more" if len(foreign) > 3 else "")
+        raise InputError(f"output folder {str(out)!r} was written by graphpriv but now also holds {shown}, which "
+                         "graphpriv did not write; move them out, choose another --out, or pass --overwrite to "
+                         "replace the folder whole")
 
 
 def _pid_alive(pid: int) -> bool:
@@ -254,12 +307,13 @@ def _exchange(a: Path, b: Path) -> bool:
     raise OSError(err, os.strerror(err), str(b))
 
 
-def _commit(stage: Path, out: Path, overwrite: bool) -> None:
+def _commit(stage: Path, out: Path, overwrite: bool, inputs=()) -> None:
     parent = out.parent
     with _parent_lock(parent, out):
         if out.is_symlink() or (out.exists() and not out.is_dir()):
             raise InputError(f"output path {str(out)!r} changed into a link or file while graphpriv ran; "
                              "choose another --out")
+        _check_inputs_outside(out, inputs)
         _check_replaceable(out, overwrite)
         if not out.exists():
             os.rename(stage, out)
@@ -274,7 +328,8 @@ def _commit(stage: Path, out: Path, overwrite: bool) -> None:
 
 
 @contextlib.contextmanager
-def staged_output(out_dir: str | os.PathLike, *, overwrite: bool = False, command: str | None = None) -> Iterator[Path]:
+def staged_output(out_dir: str | os.PathLike, *, overwrite: bool = False, command: str | None = None,
+                  inputs=()) -> Iterator[Path]:
     """Collect a command's output files in a staging folder next to ``out_dir``; swap it in at the end.
 
     Yields the staging folder. When the block finishes without an exception, the marker file
@@ -291,12 +346,15 @@ def staged_output(out_dir: str | os.PathLike, *, overwrite: bool = False, comman
         Replace ``out_dir`` even when it is a non-empty folder that graphpriv did not write.
     command : str, optional
         Recorded in the marker file.
+    inputs : iterable of paths, optional
+        The files and folders the command reads. An ``out_dir`` that is or holds one of them is
+        refused, whatever ``overwrite`` says.
 
     Raises
     ------
     InputError
-        ``out_dir`` is empty, a link, a file, not writable, or a non-empty foreign folder without
-        ``overwrite``.
+        ``out_dir`` is empty, a link, a file, not writable, holds an input, or is a non-empty folder
+        with files graphpriv did not write (without ``overwrite``).
 
     Examples
     --------
@@ -309,6 +367,7 @@ def staged_output(out_dir: str | os.PathLike, *, overwrite: bool = False, comman
     ['.graphpriv-output.json', 'report.md']
     """
     out = _check_out(out_dir)
+    _check_inputs_outside(out, inputs)
     _check_replaceable(out, overwrite)
     parent = out.absolute().parent
     out = parent / out.name
@@ -343,7 +402,7 @@ def staged_output(out_dir: str | os.PathLike, *, overwrite: bool = False, comman
         for f in [stage, *stage.rglob("*")]:   # whatever wrote them (mkstemp gives 0600), honour the umask
             if not f.is_symlink():
                 _chmod_default(f, folder=f.is_dir())
-        _commit(stage, out, overwrite)
+        _commit(stage, out, overwrite, inputs)
         ok = True
     finally:
         if stage.exists() and not ok:

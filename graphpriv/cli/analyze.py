@@ -288,6 +288,7 @@ def run(args) -> int:
     import json
 
     from .. import io as gio
+    from ..outputs import input_paths
 
     apply_verbosity(args)
     if args.max_cut_edges < 0:
@@ -301,7 +302,8 @@ def run(args) -> int:
         with progress.step("measures"):
             report = gio.analysis_report(jr, input_info=input_info(args), max_cut_edges=args.max_cut_edges)
         if args.out is not None:
-            with gio.staged_output(args.out, overwrite=args.overwrite, command="analyze") as tmp:
+            with gio.staged_output(args.out, overwrite=args.overwrite, command="analyze",
+                                    inputs=input_paths(args.data)) as tmp:
                 with progress.step("figures"):
                     omitted: list[dict] = []
                     skipped: list[dict] = []

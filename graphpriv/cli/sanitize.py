@@ -347,6 +347,7 @@ def _check_out_outside(args, out_dir: Path) -> None:
 def run(args) -> int:
     import graphpriv as gp
     from .. import io as gio
+    from ..outputs import input_paths
     from ..errors import InputError
     from ..release.labels import default_release
     from ..release.mapping import Release, json_document
@@ -423,7 +424,8 @@ def run(args) -> int:
             }
         if interval:   # the release is the optimal interval partition, not the greedy mechanism's
             summary["search"] = "interval"
-        with gio.staged_output(out_dir, overwrite=args.overwrite, command="sanitize") as tmp:
+        with gio.staged_output(out_dir, overwrite=args.overwrite, command="sanitize",
+                                inputs=input_paths(args.data)) as tmp:
             with progress.step("write"):
                 name = "sanitized.parquet" if fmt == "parquet" else "sanitized.csv"
                 if builtin:

@@ -510,6 +510,18 @@ def _partition(rep: AuditReport, release, xr: np.ndarray, x_seen: np.ndarray, r_
         rep.problems.append(f"two clusters under one label: the released value {r_ids.value(r)!r} stands for "
                             f"{int(r_n.max())} clusters of the mechanism (e.g. values {members!r}); a reader cannot "
                             "tell them apart")
+    # codewords are numbers: a numeric reader must see as many values as a text reader ("4.0" is "4")
+    if getattr(release, "mode", None) == "codeword":
+        from .labels import reader_key
+
+        seen_num: dict = {}
+        for r in r_u.tolist():
+            v = r_ids.value(r)
+            other = seen_num.setdefault(reader_key(v), v)
+            if other is not v and other != v:
+                rep.problems.append(f"the released values {_show(other)} and {_show(v)} are one number to a numeric "
+                                    "reader of the table; two clusters would read as one")
+                break
     # one released value per cluster
     k_u, k_n = np.unique(pk, return_counts=True)
     if (k_n > 1).any():

@@ -9,6 +9,7 @@ holds the :class:`~graphpriv.release.mapping.Release` that applies them.
 """
 
 from __future__ import annotations
+import contextlib
 import math
 import numbers
 import re
@@ -301,6 +302,55 @@ def released_key(v) -> tuple:
     return ("text", str(v))
 
 
+def reader_key(v) -> tuple:
+    """:func:`released_key` as a *numeric* reader of the table sees it: a text that parses as a finite
+    number (``"4"``, ``"4.0"``) is that number. Used where codewords (numbers) are written beside
+    unchanged values of a column read as text, so that a codeword ``4.0`` is never released beside an
+    unchanged ``"4"``."""
+    if isinstance(v, str):
+        with contextlib.suppress(ValueError, OverflowError):
+            f = float(v)
+            if math.isfinite(f):
+                return ("number", f + 0.0)
+    return released_key(v)
+
+
+def separate_codewords(codewords: Sequence, others: Sequence = (), decimals: int | None = None) -> tuple[list, int | None]:
+    """Codewords that no reader can confuse with each other or with a value released unchanged.
+
+    A centroid may equal, as a number, a public value that is released unchanged (the centroid 4 of
+    {2.5, 5.5} beside an unchanged 4), or another cluster's centroid. Such a codeword moves up by the
+    smallest step the release can write -- one unit in the last place after the column's ``decimals``
+    plus one (4 -> 4.01 for a column written with one decimal), or the next float when nothing is
+    rounded -- until it is distinct; its cluster's distortion grows by that step, and the audit reports
+    the written value's distortion. Returns the codewords and the precision of
+    :func:`distinct_decimals` for them.
+
+    Examples
+    --------
+    >>> from graphpriv.release.labels import separate_codewords
+    >>> separate_codewords([4.0], ["2", "4", "7"], 1)
+    ([4.01], 2)
+    >>> separate_codewords([1.5, 2.5], [], 0)
+    ([1.5, 2.5], 1)
+    """
+    taken = {reader_key(v) for v in others}
+    out = []
+    step_decimals = None if decimals is None else int(decimals) + 1
+    for cw in codewords:
+        c = cw
+        if _is_finite_number(c) and not isinstance(c, tuple):
+            c = float(c)
+            for _ in range(1000):
+                if reader_key(c) not in taken:
+                    break
+                c = (round(c + 10.0 ** -step_decimals, step_decimals) if step_decimals is not None
+                     and step_decimals <= MAX_CODEWORD_DECIMALS and abs(c) < 1e15 else float(np.nextafter(c, math.inf)))
+            taken.add(reader_key(c))
+        out.append(c)
+    return out, distinct_decimals(out, others, decimals)
+
+
 def distinct_decimals(codewords: Sequence, others: Sequence = (), decimals: int | None = None) -> int | None:
     """The precision codewords are released with: ``decimals`` (the column's), increased until the
     rounded codewords of distinct clusters are distinct from each other and from ``others`` (the
@@ -322,9 +372,9 @@ def distinct_decimals(codewords: Sequence, others: Sequence = (), decimals: int 
         if isinstance(decimals, bool) or not isinstance(decimals, (int, np.integer)) or not 0 <= decimals <= MAX_CODEWORD_DECIMALS:
             raise InputError(f"decimals={decimals!r} must be an integer from 0 to {MAX_CODEWORD_DECIMALS} (digits after the point)")
         d = int(decimals)
-    fixed = {released_key(v) for v in others}
+    fixed = {reader_key(v) for v in others}
     while True:
-        keys = [released_key(_round_codeword(c, d)) for c in codewords]
+        keys = [reader_key(_round_codeword(c, d)) for c in codewords]
         clash = len(set(keys)) < len(keys) or any(k in fixed for k in keys)
         if not clash:
             return d

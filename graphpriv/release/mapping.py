@@ -59,6 +59,8 @@ from .labels import (
     _round_codeword,
     decode_value,
     distinct_decimals,
+    reader_key,
+    separate_codewords,
     released_key,
 )
 
@@ -151,10 +153,10 @@ class Release:
                 released[k] = labels[int(first[k])]
             merged = np.flatnonzero(changed)
             if mode == "codeword":
-                decimals = distinct_decimals([codewords[k] for k in merged.tolist()],
-                                             [released[k] for k in np.flatnonzero(~changed).tolist()], decimals)
-                for k in merged.tolist():
-                    released[k] = _round_codeword(codewords[k], decimals)
+                separated, decimals = separate_codewords([codewords[k] for k in merged.tolist()],
+                                                         [released[k] for k in np.flatnonzero(~changed).tolist()], decimals)
+                for k, cw in zip(merged.tolist(), separated):
+                    released[k] = _round_codeword(cw, decimals)
             elif len(merged) and (nums := _numeric_values(labels)) is not None:
                 _numeric_labels(labels, nums, cluster, n_k, merged, released)
             elif len(merged):
@@ -164,7 +166,7 @@ class Release:
                 for k in merged.tolist():
                     ms = sorted((labels[i] for i in order[bounds[k]:bounds[k + 1]].tolist()), key=label_key)
                     released[k] = _label(ms, present)
-        _check_distinct(released, changed)
+        _check_distinct(released, changed, numeric=mode == "codeword")
         return cls(labels, cluster, tuple(released), changed, mode, str(utility), objective,
                    decimals if mode == "codeword" else None)
 
@@ -461,11 +463,13 @@ class Release:
                                      objective=objective)
 
 
-def _check_distinct(released, changed) -> None:
-    """Refuse two clusters with one released value (a reader could not tell them apart)."""
+def _check_distinct(released, changed, numeric: bool = False) -> None:
+    """Refuse two clusters with one released value (a reader could not tell them apart); with
+    ``numeric`` (codewords beside unchanged values), texts that are numbers count as those numbers."""
     seen: dict = {}
+    key_of = reader_key if numeric else released_key
     for k, v in enumerate(released):
-        key = released_key(v)
+        key = key_of(v)
         j = seen.setdefault(key, k)
         if j != k:
             what = "is also a public value released unchanged" if not (changed[j] and changed[k]) else \

@@ -128,11 +128,14 @@ def test_symlink_inside_out_never_followed(tmp_path, previous):
     out = _copy_previous(previous, tmp_path)
     outside = tmp_path / "outside"
     outside.mkdir()
-    (out / "figures").symlink_to(outside, target_is_directory=True)
+    argv = ["analyze", "hungarian", "-s", "age", "-x", "chol", "--missing", "keep", "-q", "--out", str(out)]
+    (out / "figures").symlink_to(outside, target_is_directory=True)      # a link graphpriv did not write
+    assert main(argv) == 2                                                # refused: not graphpriv's
+    assert (out / "figures").is_symlink() and list(outside.iterdir()) == []
+    (out / "figures").unlink()
     (out / "frontier.png").unlink()
-    (out / "frontier.png").symlink_to(outside / "victim.png")
-    rc = main(["analyze", "hungarian", "-s", "age", "-x", "chol", "--missing", "keep", "-q", "--out", str(out)])
-    assert rc == 0
+    (out / "frontier.png").symlink_to(outside / "victim.png")            # a file it wrote, now a link
+    assert main(argv) == 0
     assert list(outside.iterdir()) == []                  # nothing written through the links
     assert (out / "figures").is_dir() and not (out / "figures").is_symlink()
     assert not (out / "frontier.png").exists()            # the old output was replaced whole

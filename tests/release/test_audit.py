@@ -131,8 +131,9 @@ def test_codeword_precision_keeps_clusters_apart():
     rel = gp.Release.from_quantization(labels, [{0, 1}, {3, 4}, {9}], "codeword", utility="U2",
                                        codewords=[0.5, 3.5, 9], decimals=0)
     assert rel.decimals == 0 and rel.released == (0, 4, 9)
-    with pytest.raises(InputError, match="equals a public value released unchanged"):
-        gp.Release.from_quantization([1, 2, 3], [{1, 3}, {2}], "codeword", utility="U2", codewords=[2.0, 2], decimals=0)
+    # the centroid 2 of {1, 3} equals the unchanged 2: it moves up one step past the column's precision
+    rel = gp.Release.from_quantization([1, 2, 3], [{1, 3}, {2}], "codeword", utility="U2", codewords=[2.0, 2], decimals=0)
+    assert rel.released == (2.1, 2) and rel.decimals == 1
 
 
 # ---------------------------------------------------------------------- the mapping document
