@@ -47,6 +47,14 @@ _VERSION = 1
 #: custom merge rule (:class:`graphpriv.Contraction`, whose traces carry ``info["mechanism"]``) names its own.
 TRACE_OBJECTIVES = ("L0", "I*", "L0|I*=0", "k-anonymity", "components of G_X")
 
+#: Merge mechanisms on a joint *distribution* whose traces carry a per-step criterion
+#: (:attr:`MergeTrace.step_criteria`): the privacy watchdog and its variants, (ε, δ) log-lift
+#: partitioning, the agglomerative privacy funnel and information bottleneck. Their traces name the
+#: criterion that drove each step in ``info["criterion"]`` (a key of every step's criterion dict) and
+#: their measures in ``info["privacy_measure"]`` / ``info["utility_measure"]``.
+STOCHASTIC_OBJECTIVES = ("watchdog", "eps-delta", "privacy funnel", "information bottleneck",
+                         "watchdog subset", "alpha-lift watchdog")
+
 
 @dataclass(frozen=True)
 class MergeStep:
@@ -70,6 +78,10 @@ class MergeStep:
         False for a final tentative step that the stopping rule rejected.
     merged_index : tuple of (int, int)
         The same pairs as cluster indices (smallest member code of each cluster, before the merge).
+    criterion : dict
+        The mechanism's own criterion at this step, by name (e.g. the merged symbol's max |log-lift|
+        against ε for the watchdog; δ spent and left and NMIL for (ε, δ) partitioning; ΔL of the
+        privacy funnel). Empty for paper 003's mechanisms, whose criterion is ``delta_L``.
     """
 
     t: int
@@ -82,6 +94,7 @@ class MergeStep:
     n_components: int
     accepted: bool = True
     merged_index: tuple = ()
+    criterion: dict = field(default_factory=dict)
 
     def __repr__(self) -> str:
         pairs = ", ".join("{" + ",".join(map(str, sorted(map(str, a)))) + "}+{" + ",".join(sorted(map(str, b))) + "}" for a, b in self.merged[:3])
@@ -156,6 +169,10 @@ class MergeTrace:
         Logarithm base of privacy, utility and L.
     info : dict
         Free-form settings (tie rule, codeword, distance, ...), JSON-serialisable.
+    step_criteria : tuple of dict
+        Empty, or one dict per step: the mechanism's criterion at that step by name (numbers, strings
+        or booleans), for the mechanisms of :data:`STOCHASTIC_OBJECTIVES`; ``info["criterion"]`` names
+        the entry that decided the step. Views read it by name.
 
     Examples
     --------
@@ -186,14 +203,20 @@ class MergeTrace:
     returned: int
     base: float = 2.0
     info: dict = field(default_factory=dict)
+    step_criteria: tuple = ()
 
     def __post_init__(self):
         custom = isinstance(self.info, dict) and bool(self.info.get("mechanism"))    # a rule of gp.Contraction
+        known = TRACE_OBJECTIVES + STOCHASTIC_OBJECTIVES
         if not isinstance(self.objective, str) or not self.objective.strip() or (
-                self.objective not in TRACE_OBJECTIVES and not custom):
-            raise InputError(f"MergeTrace objective {self.objective!r} is not known; use one of {list(TRACE_OBJECTIVES)} "
+                self.objective not in known and not custom):
+            raise InputError(f"MergeTrace objective {self.objective!r} is not known; use one of {list(known)} "
                              "(the trace of a custom merge rule, gp.Contraction(...).trace(name=...), names its own)")
         n = len(self.step_merges)
+        if self.step_criteria:
+            if len(self.step_criteria) != n or not all(isinstance(c, dict) for c in self.step_criteria):
+                raise InputError(f"MergeTrace.step_criteria must be empty or hold one dict per step ({n}), "
+                                 f"got {len(self.step_criteria)}")
         for name in ("step_privacy", "step_utility", "step_L", "step_delta_L", "step_n_clusters", "step_n_components", "step_accepted"):
             if len(getattr(self, name)) != n:
                 raise InputError(f"MergeTrace.{name} has {len(getattr(self, name))} entries, expected one per step ({n})")
@@ -396,7 +419,8 @@ class MergeTrace:
                 t=t, merged=tuple(merged), privacy=float(self.step_privacy[t]), utility=float(self.step_utility[t]),
                 L=float(self.step_L[t]), delta_L=float(self.step_delta_L[t]), n_clusters=int(self.step_n_clusters[t]),
                 n_components=int(self.step_n_components[t]), accepted=bool(self.step_accepted[t]),
-                merged_index=tuple((int(a), int(b)) for a, b in pairs)))
+                merged_index=tuple((int(a), int(b)) for a, b in pairs),
+                criterion=dict(self.step_criteria[t]) if self.step_criteria else {}))
         return tuple(out)
 
     def to_linkage(self) -> np.ndarray:
@@ -454,10 +478,41 @@ class MergeTrace:
             join(roots[0], r, len(self))
         return np.asarray(rows, dtype=float).reshape(-1, 4)
 
+    @property
+    def has_criteria(self) -> bool:
+        """True when every step records the mechanism's own criterion (:attr:`step_criteria`)."""
+        return bool(self.step_criteria)
+
+    def criterion(self, name: str | None = None) -> np.ndarray:
+        """The per-step values of criterion ``name`` (default ``info["criterion"]``) as floats (NaN where
+        a step does not record it).
+
+        Raises
+        ------
+        InputError
+            The trace records no criterion, or none called ``name``.
+        """
+        if not self.step_criteria:
+            raise InputError(f"this {self.objective} trace records no per-step criterion (its criterion is delta_L)")
+        key = self.info.get("criterion") if name is None else name
+        names = sorted({k for c in self.step_criteria for k in c})
+        if key not in names:
+            raise InputError(f"criterion {key!r} is not recorded in this trace; it records {names}")
+        out = np.full(len(self), np.nan)
+        for t, c in enumerate(self.step_criteria):
+            v = c.get(key)
+            if isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool):
+                out[t] = float(v)
+        return out
+
     def to_frame(self) -> pd.DataFrame:
         """Per-step scalars as a DataFrame (columns t, privacy, utility, L, delta_L, n_clusters,
-        n_components, n_merged, accepted, returned)."""
+        n_components, n_merged, accepted, returned, then one column per recorded criterion)."""
         n = len(self)
+        crit = {}
+        if self.step_criteria:
+            for k in sorted({k for c in self.step_criteria for k in c}):
+                crit[k] = [c.get(k) for c in self.step_criteria]
         return pd.DataFrame({
             "t": np.arange(n),
             "privacy": np.asarray(self.step_privacy, dtype=float),
@@ -469,6 +524,7 @@ class MergeTrace:
             "n_merged": np.array([len(m) for m in self.step_merges], dtype=np.int64),
             "accepted": np.asarray(self.step_accepted, dtype=bool),
             "returned": np.arange(n) == self.returned,
+            **crit,
         })
 
     # ------------------------------------------------------------------ serialisation
@@ -496,6 +552,8 @@ class MergeTrace:
                     "n_clusters": int(self.step_n_clusters[t]),
                     "n_components": int(self.step_n_components[t]),
                     "accepted": bool(self.step_accepted[t]),
+                    **({"criterion": {k: _crit_out(v) for k, v in self.step_criteria[t].items()}}
+                       if self.step_criteria else {}),
                 }
                 for t in range(len(self))
             ],
@@ -526,6 +584,8 @@ class MergeTrace:
                 step_n_components=tuple(int(s["n_components"]) for s in steps),
                 step_accepted=tuple(bool(s["accepted"]) for s in steps),
                 returned=int(d["returned"]), base=_num_in(d.get("base", 2.0)), info=dict(d.get("info") or {}),
+                step_criteria=(tuple({str(k): _crit_in(v) for k, v in s["criterion"].items()} for s in steps)
+                               if all(isinstance(s.get("criterion"), dict) for s in steps) else ()),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise InputError(f"malformed serialised MergeTrace: {exc!r}") from None
@@ -573,6 +633,28 @@ def _fmt(v) -> str:
 def _num_out(v) -> float | None:
     v = float(v)
     return None if math.isnan(v) else v
+
+
+def _crit_out(v):
+    """A criterion value as JSON: booleans and strings as they are, numbers with NaN/inf as None/strings."""
+    if isinstance(v, (bool, np.bool_)):
+        return bool(v)
+    if isinstance(v, (int, np.integer)):
+        return int(v)
+    if isinstance(v, (float, np.floating)):
+        f = float(v)
+        return f if math.isfinite(f) else (None if f != f else ("inf" if f > 0 else "-inf"))
+    if v is None:
+        return None
+    return str(v)
+
+
+def _crit_in(v):
+    if v is None:
+        return math.nan
+    if v in ("inf", "-inf"):
+        return float(v)
+    return v
 
 
 def _num_in(v) -> float:
