@@ -315,7 +315,7 @@ class MergeTrace:
         """P(t): components of G_X̂(t) as frozensets of original public labels (unions of clusters)."""
         return self._label_groups(self.component_ids(t))
 
-    def partition_at(self, lam: float | None = None) -> list[frozenset]:
+    def partition_at(self, lam: float | None = None, *, eps: float | None = None) -> list[frozenset]:
         """The quantisation Q a run of the same mechanism at λ = ``lam`` returns, read off this trace.
 
         Algorithms 1 and 2 of Ding & Farokhi, *Developing Non-Stochastic Privacy-Preserving Policies
@@ -330,7 +330,15 @@ class MergeTrace:
         Parameters
         ----------
         lam : float >= 0, optional
-            The Lagrange multiplier λ; default: the λ the trace was recorded at (its returned Q).
+            The Lagrange multiplier λ; default: the λ the trace was recorded at (its returned Q). A trace
+            of a mechanism without λ (the watchdog, (ε, δ) log-lift partitioning) gives its released
+            partition for ``lam=None``.
+        eps : float, optional
+            For a trace whose merges follow a threshold on a per-step criterion (``info["threshold_criterion"]``:
+            the privacy watchdog of Sadeghi, Ding & Rakotoarivelo merges X_ε^c, most risky symbol first,
+            so the watchdog at a larger ε merges a prefix): the partition of the same mechanism at
+            threshold ``eps`` >= the recorded one (in the trace's unit). Other traces answer only for
+            the ε they were recorded at (``info["eps"]``).
 
         Returns
         -------
@@ -359,6 +367,10 @@ class MergeTrace:
         >>> len(tr.partition_at(lam=5.0))                                # a large λ keeps every value apart
         7
         """
+        if eps is not None:
+            if lam is not None:
+                raise InputError("give lam or eps, not both")
+            return self._partition_at_eps(eps)
         recorded = float(self.lam)
         if lam is None:
             return self.quantization(self.returned)
@@ -390,6 +402,32 @@ class MergeTrace:
                              f"recorded at λ = {recorded:g}); use a trace recorded at a smaller λ, e.g. "
                              "gp.pareto_frontier(jr, objective, utility, values).trace (the whole trajectory)")
         return self.quantization(len(self) - 1)
+
+    def _partition_at_eps(self, eps) -> list[frozenset]:
+        if isinstance(eps, (bool, np.bool_)) or not isinstance(eps, (int, float, np.integer, np.floating)):
+            raise InputTypeError(f"eps (the log-lift threshold) must be a number >= 0, got {eps!r}")
+        eps = float(eps)
+        if not eps >= 0:
+            raise InputError(f"eps (the log-lift threshold) must be a number >= 0, got {eps!r}")
+        key = self.info.get("threshold_criterion")
+        recorded = self.info.get("threshold", self.info.get("eps"))
+        recorded = float(recorded) if isinstance(recorded, (int, float)) else math.nan
+        tol = 1e-12 * max(1.0, abs(recorded)) if recorded == recorded else 0.0
+        if not key or not self.step_criteria:
+            if recorded == recorded and abs(eps - recorded) <= tol:
+                return self.quantization(self.returned)
+            at = f"at ε = {recorded:g}" if recorded == recorded else "without a threshold ε"
+            raise InputError(f"this {self.objective} trace was recorded {at} and its merges are not a prefix of a "
+                             f"threshold rule, so it cannot give the partition at ε = {eps:g}; run the mechanism at ε = {eps:g}")
+        if recorded == recorded and eps < recorded - tol:
+            raise InputError(f"this {self.objective} trace was recorded at ε = {recorded:g}; a run at the smaller "
+                             f"ε = {eps:g} merges symbols it does not hold; run the mechanism at ε = {eps:g}")
+        atol = float(self.info.get("threshold_atol", 0.0))
+        vals = self.criterion(key)
+        t = 0
+        while t + 1 < len(self) and vals[t + 1] > eps + atol:
+            t += 1
+        return self.quantization(t)
 
     def quantized_range(self, jr: JointRange, t: int | None = None) -> JointRange:
         """The joint range [[S, X̂(t)]] (see :func:`quantize_range`)."""
@@ -614,7 +652,8 @@ class MergeTrace:
 
     def __repr__(self) -> str:
         t = self.returned
-        privacy = {"L0": "L0", "L0|I*=0": "L0", "I*": "I*", "k-anonymity": "L0"}.get(self.objective, "privacy")
+        privacy = {"L0": "L0", "L0|I*=0": "L0", "I*": "I*", "k-anonymity": "L0"}.get(
+            self.objective, str(self.info.get("privacy_measure", "privacy")))
         lam = "none" if self.lam != self.lam else f"{self.lam:g}"
         n_cl = int(self.step_n_clusters[t])
         L = "" if self.step_L[t] != self.step_L[t] else f", L = {_fmt(self.step_L[0])} -> {_fmt(self.step_L[t])}"
