@@ -49,7 +49,8 @@ Mechanisms, Sadeghi, Ding & Rakotoarivelo (002): the privacy watchdog
     watchdog, WatchdogResult, critical_sweep, CriticalLevel, CriticalSweep,
     min_channel_abs_log_lift, watchdog_eps_delta, PeelStep, EpsDeltaResult, optimal_eps_delta,
     EpsDeltaOptimum, partition_metrics, PartitionMetrics, partition_channel, nmil,
-    watchdog_monte_carlo, WatchdogMonteCarlo, EpsDeltaSetting
+    watchdog_monte_carlo, WatchdogMonteCarlo, EpsDeltaSetting; their runs as merge traces:
+    distribution_trace, DistributionStep, distribution_components, watchdog_trace, eps_delta_trace
 Mechanisms, Ding, Liu & Farokhi (000/001): linear reduction
     linear_reduction, LinearReduction, linear_reduction_sweep, target_conditional, markov_kernel,
     markov_solution_is_unique, optimal_markov_kernel, optimal_kernel, induced_channel, is_metric,

@@ -11,25 +11,81 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputError, InputTypeError
-from .graphs import _check_jr
+from ..ranges import JointRange
 from .labels import cluster_label
 
-__all__ = ["MergeEvent", "merge_events", "step_status", "step_title", "status_color"]
+__all__ = ["MergeEvent", "merge_events", "step_status", "step_title", "status_color", "as_trace_range"]
 
 
 def _check_trace(trace):
     from ..mechanisms.trace import MergeTrace
 
     if not isinstance(trace, MergeTrace):
-        raise InputTypeError(f"trace must be a graphpriv MergeTrace (e.g. gp.agglomerate(...).trace), got {type(trace).__name__}")
+        inner = getattr(trace, "trace", None)       # a mechanism's result: its trace
+        if isinstance(inner, MergeTrace):
+            return inner
+        raise InputTypeError(f"trace must be a graphpriv MergeTrace (e.g. gp.agglomerate(...).trace, "
+                             f"gp.watchdog(...).trace), got {type(trace).__name__}")
     return trace
 
 
+def as_trace_range(trace, data):
+    """The joint range a merge view draws for ``trace``, from the data the mechanism ran on.
+
+    Every merge view takes its data argument through this function: a :class:`~graphpriv.JointRange`
+    is used as it is; a :class:`~graphpriv.JointDistribution` (the data of the privacy watchdog and the
+    other mechanisms on a distribution, whose traces record their own criterion per step) gives its
+    support {(s, x): p(s, x) > 0}, whose bipartite graph is the trace's P(0).
+
+    Parameters
+    ----------
+    trace : MergeTrace
+    data : JointRange or JointDistribution
+
+    Returns
+    -------
+    JointRange
+        With the trace's public labels, in its order.
+
+    Raises
+    ------
+    InputTypeError
+        ``data`` is neither.
+    InputError
+        The labels differ from the trace's (another data set), or the distribution has public symbols
+        of zero probability, which its support leaves out.
+
+    Examples
+    --------
+    >>> import numpy as np, graphpriv as gp
+    >>> P = np.random.default_rng(7).exponential(size=(4, 8)); P /= P.sum()
+    >>> jd = gp.JointDistribution(P)
+    >>> gp.viz.as_trace_range(gp.watchdog(jd, 1.0).trace, jd)
+    JointRange(|S|=4, |X|=8, pairs=32)
+    """
+    from ..distributions import JointDistribution
+
+    if isinstance(data, JointDistribution):
+        zero = data.p_x <= 0
+        if zero.any():
+            raise InputError(f"the distribution has {int(zero.sum())} public symbol(s) of zero probability "
+                             f"(e.g. {data.public_labels[zero][:3].tolist()}), which its support leaves out; run the "
+                             "mechanism on jd.drop_zero_mass() to draw its trace")
+        data = data.support()
+    elif not isinstance(data, JointRange):
+        raise InputTypeError(f"the data of a merge view must be the JointRange or JointDistribution the mechanism ran "
+                             f"on, got {type(data).__name__}")
+    if tuple(data.public_labels.tolist()) != tuple(trace.public_labels):
+        raise InputError("the data do not have the public labels this trace was recorded on; pass the joint range "
+                         "(or distribution) the mechanism ran on")
+    return data
+
+
 def _check_pair(trace, jr):
-    _check_trace(trace)
-    _check_jr(jr)
-    if tuple(jr.public_labels.tolist()) != tuple(trace.public_labels):
-        raise InputError("jr does not have the public labels this trace was recorded on; pass the joint range the mechanism ran on")
+    """(trace, joint range) of a merge view's arguments: a mechanism's result gives its trace, a
+    distribution its support (:func:`as_trace_range`)."""
+    trace = _check_trace(trace)
+    return trace, as_trace_range(trace, jr)
 
 
 @dataclass(frozen=True)

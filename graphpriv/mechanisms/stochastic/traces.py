@@ -32,7 +32,7 @@ from ...graphs.support import support_components
 from ...measures.stochastic import _joint
 from ..trace import STOCHASTIC_OBJECTIVES, MergeTrace, _UnionFind
 
-__all__ = ["DistributionStep", "distribution_trace"]
+__all__ = ["DistributionStep", "distribution_trace", "distribution_components", "watchdog_trace", "eps_delta_trace"]
 
 
 @dataclass(frozen=True)
@@ -139,7 +139,10 @@ def distribution_trace(jd, steps, *, objective: str, privacy_measure: str, utili
     returned : int, optional
         The step whose partition the mechanism releases (default the last).
     info : mapping, optional
-        More JSON-serialisable settings (eps, delta, ...).
+        More JSON-serialisable settings (eps, delta, ...). Views read ``"criterion_label"`` (a readable
+        name of the criterion), ``"unit"`` and, for :meth:`MergeTrace.partition_at` with ``eps=``,
+        ``"threshold_criterion"``, ``"threshold"`` and ``"threshold_atol"`` (a trace whose step t merges
+        exactly the symbols whose criterion exceeds a threshold).
 
     Returns
     -------
@@ -376,6 +379,7 @@ def watchdog_trace(jd, eps: float, *, base: float = math.e) -> MergeTrace:
         jd, steps, objective="watchdog", privacy_measure="max |log-lift|", utility_measure="I(X;Y)",
         criterion="symbol_max_abs_log_lift", base=b,
         info={"algorithm": "privacy watchdog (Theorem 1)", "eps": e, "unit": unit,
+              "criterion_label": f"max |log-lift| of the merged symbol ({unit})",
               "threshold_criterion": "symbol_max_abs_log_lift", "threshold": e, "threshold_atol": LOG_LIFT_ATOL / lnb})
 
 
@@ -461,4 +465,5 @@ def eps_delta_trace(jd, result) -> MergeTrace:
         jd, steps, objective="eps-delta", privacy_measure="Δ_total(ε)", utility_measure="I(X;Y)",
         criterion="delta_spent", base=b,
         info={"algorithm": "(ε, δ) log-lift partitioning (Algorithm 1)", "eps": e, "delta": d,
+              "criterion_label": "δ spent (Algorithm 1)",
               "eps_bar": eb if math.isfinite(eb) else "inf", "unit": unit, "tie_break": result.tie_break})

@@ -181,7 +181,7 @@ def explorer_data(trace, jr, *, top: int = 5, utility=None, values=None) -> dict
     >>> [c["members"] for c in gp.viz.explorer_clusters(d, 1)][:2]
     [['x1', 'x3'], ['x7']]
     """
-    _check_pair(trace, jr)
+    trace, jr = _check_pair(trace, jr)
     n = trace.n_public
     T = len(trace)
     labels = trace.public_labels
@@ -214,8 +214,13 @@ def explorer_data(trace, jr, *, top: int = 5, utility=None, values=None) -> dict
     }
     code = {x: i for i, x in enumerate(labels)}
     node_at = {(int(a), int(b)): v for v, (a, b) in enumerate(zip(tree["lo"], tree["hi"]))}
+    # a trace that records its mechanism's own criterion per step (the watchdog, (eps, delta) partitioning, ...)
+    # says why each step merged in that criterion's words; paper 003's traces rank candidate pairs instead
+    criterion_kind = trace.has_criteria
+    if criterion_kind:
+        series["criterion"] = [_num(v) for v in trace.criterion()]
     cands = (candidate_table(trace, jr, top=top, utility=utility, values=values, max_pairs=RANKED_PAIRS,
-                             max_scan=SCANNED_PAIRS) if not components_kind else None)
+                             max_scan=SCANNED_PAIRS) if not (components_kind or criterion_kind) else None)
     steps = []
     for t in range(T):
         merges = trace.step_merges[t]
@@ -238,7 +243,8 @@ def explorer_data(trace, jr, *, top: int = 5, utility=None, values=None) -> dict
         step = {"t": t, "title": title, "status": status, "n_pairs": len(merges), "r0": int(r0), "r1": int(r1),
                 "caption": caption, "L": series["L"][t], "privacy": series["privacy"][t],
                 "utility": series["utility"][t], "delta_L": series["delta_L"][t],
-                "n_clusters": series["n_clusters"][t], "n_components": n_comp}
+                "n_clusters": series["n_clusters"][t], "n_components": n_comp,
+                "why": step_why(trace, t) if criterion_kind else ""}
         if cands is not None:
             sc = cands[t]
             ranked = [pc for pc in sc.pairs if pc.chosen_rank != -1 or pc.n_candidates]
@@ -264,7 +270,9 @@ def explorer_data(trace, jr, *, top: int = 5, utility=None, values=None) -> dict
             "n_pairs": len(rows),
             "algorithm": str(trace.info.get("algorithm", trace.objective)),
             "kind": "components" if components_kind else "mechanism",
-            "privacy_name": "I*" if trace.objective in ("I*", COMPONENTS) else "L0",
+            "privacy_name": ("I*" if trace.objective in ("I*", COMPONENTS) else
+                             str(trace.info.get("privacy_measure", "L0")) if criterion_kind else "L0"),
+            **(measure_labels(trace) if criterion_kind else {}),
             "merge_color": ROLE["merge"], "release_color": ROLE["frontier"],
             "n_palette": len(PALETTE),
         },
@@ -278,6 +286,52 @@ def explorer_data(trace, jr, *, top: int = 5, utility=None, values=None) -> dict
         "tree": tree,
         "steps": steps,
     }
+
+
+def _unit(base: float) -> str:
+    if abs(base - math.e) < 1e-12:
+        return "nats"
+    return "bits" if base == 2 else f"log base {base:g}"
+
+
+def measure_labels(trace) -> dict:
+    """Axis names of a trace that records its own criterion: ``criterion`` (``info["criterion"]``) and
+    ``privacy_label``, ``utility_label``, ``criterion_label`` read from ``info["privacy_measure"]``,
+    ``info["utility_measure"]`` (with the unit of the trace's ``base`` for logarithmic measures) and
+    ``info["criterion_label"]`` (default: the criterion's key)."""
+    unit = str(trace.info.get("unit") or _unit(float(trace.base)))
+    key = str(trace.info.get("criterion", ""))
+    priv = str(trace.info.get("privacy_measure", "privacy"))
+    util = str(trace.info.get("utility_measure", trace.utility))
+    logish = ("log", "I(", "H(", "leak")
+    return {"criterion": key,
+            "privacy_label": priv + (f" ({unit})" if any(w in priv for w in logish) else ""),
+            "utility_label": util + (f" ({unit})" if any(w in util for w in logish) else ""),
+            "criterion_label": str(trace.info.get("criterion_label") or key.replace("_", " "))}
+
+
+def step_why(trace, t: int) -> str:
+    """Why step t of a trace that records its own criterion did what it did: the step's ``decision``
+    sentence when the mechanism wrote one, else the main criterion (``info["criterion"]``) by name.
+
+    Examples
+    --------
+    >>> import numpy as np, graphpriv as gp
+    >>> P = np.random.default_rng(7).exponential(size=(4, 8)); P /= P.sum()
+    >>> from graphpriv.viz.explorer.data import step_why
+    >>> step_why(gp.watchdog(gp.JointDistribution(P), 1.0).trace, 2)
+    'x6: max |log-lift| 3.79 > ε = 1: merged into the protected block (block of 2, its max |log-lift| 1.69; ε_eff 1.74)'
+    """
+    t = trace._check_t(t)
+    c = trace.step_criteria[t] if trace.step_criteria else {}
+    text = c.get("decision")
+    if isinstance(text, str) and text:
+        return text
+    key = trace.info.get("criterion")
+    if key in c:
+        v = c[key]
+        return f"{str(key).replace('_', ' ')} = {v:.4g}" if isinstance(v, (int, float)) and not isinstance(v, bool) else f"{key} = {v}"
+    return ""
 
 
 def lab_text(x) -> str:

@@ -162,10 +162,12 @@ def explore(result, jr, *, top: int = 5, utility=None, values=None, start: int |
 
     Parameters
     ----------
-    result : AgglomerationResult or MergeTrace
-        A result of :func:`graphpriv.agglomerate` (its ``.trace`` is used) or a trace.
-    jr : JointRange
-        The joint range the mechanism ran on.
+    result : AgglomerationResult, WatchdogResult, EpsDeltaResult or MergeTrace
+        A mechanism's result (its ``.trace`` is used) or a trace.
+    jr : JointRange or JointDistribution
+        The data the mechanism ran on (a distribution gives its support). A trace that records its
+        mechanism's own criterion per step (``trace.step_criteria``) shows it as "why this step" and
+        plots it by name instead of L(t).
     top : int
         Candidate pairs listed per ranked pair (:func:`graphpriv.viz.merge_candidates`).
     utility, values
@@ -201,9 +203,13 @@ def explore(result, jr, *, top: int = 5, utility=None, values=None, start: int |
     from ...mechanisms.trace import MergeTrace
     from .data import explorer_data
 
+    from ..merges import _check_pair
+
     trace = getattr(result, "trace", result)
     if not isinstance(trace, MergeTrace):
-        raise InputTypeError(f"explore needs an AgglomerationResult (gp.agglomerate(...)) or a MergeTrace, got {type(result).__name__}")
+        raise InputTypeError(f"explore needs a mechanism's result (gp.agglomerate(...), gp.watchdog(...), ...) or a "
+                             f"MergeTrace, got {type(result).__name__}")
+    trace, jr = _check_pair(trace, jr)     # a JointDistribution gives its support
     _bokeh()
     start = trace.returned if start is None else trace._check_t(start)
     cells = int(getattr(getattr(jr, "matrix", None), "nnz", 0)) + trace.n_public
@@ -340,7 +346,7 @@ def build_layout(d: dict, start: int):
         "hov": dict(left=[], right=[], top=[], bottom=[], stop=[]),
         "ticks": dict(x=[], text=[], col=[]),
         "badges": dict(x=[], y=[], text=[]),
-        "cur": dict(t=[], L=[], privacy=[], utility=[]),
+        "cur": dict(t=[], L=[], privacy=[], utility=[], criterion=[]),
     }.items()}
 
     def fig(height: int, **kw):
@@ -461,11 +467,13 @@ cb_obj.indices = []; window.__gpx.zoomTo(i[0]);"""))
     ser = d["series"]
     tr_ = Range1d(-0.5, max(T, 1) - 0.5)
     curves, tlines, formed = [], [], []
-    priv_name = f"{meta['privacy_name']} (bits)"
-    util_name = f"{meta['utility']} ({'bits' if meta['utility'] == 'U1' else 'distortion'})"
+    priv_name = meta.get("privacy_label") or f"{meta['privacy_name']} (bits)"
+    util_name = meta.get("utility_label") or f"{meta['utility']} ({'bits' if meta['utility'] == 'U1' else 'distortion'})"
+    # a trace with its own per-step criterion (no Lagrangian) plots that criterion by name instead of L(t)
+    first = ("criterion", meta["criterion_label"]) if meta.get("criterion") else ("L", "L(t)")
     rej = [i for i, a in enumerate(ser["accepted"]) if not a]
     r = meta["returned"]
-    for key, name in (("L", "L(t)"), ("privacy", priv_name), ("utility", util_name)):
+    for key, name in (first, ("privacy", priv_name), ("utility", util_name)):
         f = figure(toolbar_location=None, tools="", width=WIDTH // 3, height=170, x_range=tr_)
         f.grid.visible = False
         f.outline_line_color = None
@@ -502,7 +510,7 @@ cb_obj.indices = []; window.__gpx.zoomTo(i[0]);"""))
                               template='<span title="<%- value %>"><%- value %></span>')),
                           TableColumn(field="dl", title="ΔL of this merge alone", width=170),
                           TableColumn(field="number", title="merged pair no.", width=110)])
-    table.visible = not comp_kind
+    table.visible = not comp_kind and not meta.get("criterion")      # criterion traces rank no candidate pairs
     title = Div(name="graphpriv-title", text="", width=WIDTH)
     caption = Div(name="graphpriv-caption", text="", width=WIDTH)
     ranking = Div(name="graphpriv-ranking", text="", width=WIDTH)
