@@ -545,12 +545,14 @@ class MergeTrace:
 
     def to_frame(self) -> pd.DataFrame:
         """Per-step scalars as a DataFrame (columns t, privacy, utility, L, delta_L, n_clusters,
-        n_components, n_merged, accepted, returned, then one column per recorded criterion)."""
+        n_components, n_merged, accepted, returned, then one column per recorded criterion; a criterion
+        named like one of those columns is written as ``criterion.<name>``)."""
         n = len(self)
         crit = {}
+        fixed = {"t", "privacy", "utility", "L", "delta_L", "n_clusters", "n_components", "n_merged", "accepted", "returned"}
         if self.step_criteria:
             for k in sorted({k for c in self.step_criteria for k in c}):
-                crit[k] = [c.get(k) for c in self.step_criteria]
+                crit[f"criterion.{k}" if k in fixed else k] = [c.get(k) for c in self.step_criteria]
         return pd.DataFrame({
             "t": np.arange(n),
             "privacy": np.asarray(self.step_privacy, dtype=float),

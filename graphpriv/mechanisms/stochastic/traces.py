@@ -379,7 +379,7 @@ def watchdog_trace(jd, eps: float, *, base: float = math.e) -> MergeTrace:
         jd, steps, objective="watchdog", privacy_measure="max |log-lift|", utility_measure="I(X;Y)",
         criterion="symbol_max_abs_log_lift", base=b,
         info={"algorithm": "privacy watchdog (Theorem 1)", "eps": e, "unit": unit,
-              "criterion_label": f"max |log-lift| of the merged symbol ({unit})",
+              "criterion_label": f"symbol's ε(x) ({unit})",
               "threshold_criterion": "symbol_max_abs_log_lift", "threshold": e, "threshold_atol": LOG_LIFT_ATOL / lnb})
 
 
@@ -396,7 +396,7 @@ def eps_delta_trace(jd, result) -> MergeTrace:
 
     Each step's criterion holds ``symbol``, ``code``, ``position`` (in Algorithm 1's sorted list; -1 for
     filter (14)), ``symbol_max_abs_log_lift``, ``breach_mass`` (Delta(eps, x)), ``eps``, ``delta``,
-    ``eps_bar``, ``accepted`` (published) and ``reason``; and Algorithm 1's own state after its decision
+    ``eps_bar``, ``published`` (Algorithm 1 accepted the peel) and ``reason``; and Algorithm 1's own state after its decision
     -- whose block still holds the candidates not yet tested -- ``delta_spent`` (Delta_total, the main
     key), ``delta_left`` = delta - delta_spent, ``nmil_before``, ``nmil_after``, ``nmil_if_published``,
     ``eps_eff_if_published``; ``block_size`` and a ``decision`` sentence.
@@ -436,7 +436,7 @@ def eps_delta_trace(jd, result) -> MergeTrace:
         if r.accepted:
             spent, nm = float(r.delta_total), float(r.nmil_new)
         c = {"symbol": lab, "code": x, "position": int(r.position), "symbol_max_abs_log_lift": float(r.eps_x),
-             "breach_mass": float(r.delta_x), "eps": e, "delta": d, "eps_bar": eb, "accepted": bool(r.accepted),
+             "breach_mass": float(r.delta_x), "eps": e, "delta": d, "eps_bar": eb, "published": bool(r.accepted),
              "reason": r.reason, "delta_spent": spent, "delta_left": d - spent, "nmil_before": before, "nmil_after": nm,
              "nmil_if_published": float(r.nmil_new), "delta_total_if_published": float(r.delta_total),
              "eps_eff_if_published": float(r.eps_eff)}

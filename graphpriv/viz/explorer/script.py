@@ -279,8 +279,8 @@ function gpxMake(A) {
     drawHighlight();
     A.cut.location = t + 0.5;
     for (const m of A.tlines) m.location = t;
-    S.cur.data = {t: [t], L: [D.series.L[t]], privacy: [D.series.privacy[t]], utility: [D.series.utility[t]],
-                  criterion: [D.series.criterion ? D.series.criterion[t] : null]};
+    const pv = (k) => { const a = (A.PS && A.PS[k]) || D.series[k]; return a ? a[t] : null; };   // as plotted (±∞ capped)
+    S.cur.data = {t: [t], L: [pv("L")], privacy: [pv("privacy")], utility: [pv("utility")], criterion: [pv("criterion")]};
     const badge = s.status === "released" ? ' — <b style="color:' + meta.release_color + '">released</b>'
       : s.status === "rejected" ? ' — <b style="color:#D55E00">rejected</b> (ΔL ≥ 0: the mechanism stopped)' : "";
     A.title.text = '<div style="font-size:17px">' + esc(s.title.split(" — ")[0]) + badge + "</div>" +
