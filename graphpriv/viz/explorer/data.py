@@ -150,8 +150,8 @@ def explorer_data(trace, jr, *, top: int = 5, utility=None, values=None) -> dict
     Parameters
     ----------
     trace : MergeTrace
-    jr : JointRange
-        The joint range the trace was recorded on.
+    jr : JointRange or JointDistribution
+        The data the trace was recorded on (a distribution gives its support).
     top : int
         Candidate pairs listed per ranked pair (:func:`graphpriv.viz.merge_candidates`).
     utility, values
@@ -169,7 +169,10 @@ def explorer_data(trace, jr, *, top: int = 5, utility=None, values=None) -> dict
         ``ends[t]`` = rows with height <= t; ``completing`` = the height of the joins that only complete
         the tree) and ``steps``: per t the ``title``, ``status``, scalars, ``n_pairs`` merged, the rows
         ``r0``..``r1`` of the linkage they are, the ``caption`` words of the first pairs and ``candidates``
-        (criterion, note and rows with the tree nodes ``a_node``/``b_node`` of both clusters).
+        (criterion, note and rows with the tree nodes ``a_node``/``b_node`` of both clusters). A trace that
+        records its mechanism's own criterion per step (``trace.step_criteria``) ranks no candidates: its
+        steps add ``why`` (:func:`step_why`), ``series`` adds ``criterion`` and ``meta`` the measure names
+        (:func:`measure_labels`).
 
     Examples
     --------
@@ -243,8 +246,9 @@ def explorer_data(trace, jr, *, top: int = 5, utility=None, values=None) -> dict
         step = {"t": t, "title": title, "status": status, "n_pairs": len(merges), "r0": int(r0), "r1": int(r1),
                 "caption": caption, "L": series["L"][t], "privacy": series["privacy"][t],
                 "utility": series["utility"][t], "delta_L": series["delta_L"][t],
-                "n_clusters": series["n_clusters"][t], "n_components": n_comp,
-                "why": step_why(trace, t) if criterion_kind else ""}
+                "n_clusters": series["n_clusters"][t], "n_components": n_comp}
+        if criterion_kind:
+            step["why"] = step_why(trace, t)
         if cands is not None:
             sc = cands[t]
             ranked = [pc for pc in sc.pairs if pc.chosen_rank != -1 or pc.n_candidates]

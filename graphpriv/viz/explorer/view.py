@@ -207,8 +207,8 @@ def explore(result, jr, *, top: int = 5, utility=None, values=None, start: int |
 
     trace = getattr(result, "trace", result)
     if not isinstance(trace, MergeTrace):
-        raise InputTypeError(f"explore needs a mechanism's result (gp.agglomerate(...), gp.watchdog(...), ...) or a "
-                             f"MergeTrace, got {type(result).__name__}")
+        raise InputTypeError(f"explore needs a mechanism's result (an AgglomerationResult of gp.agglomerate, a "
+                             f"WatchdogResult, an EpsDeltaResult, ...) or a MergeTrace, got {type(result).__name__}")
     trace, jr = _check_pair(trace, jr)     # a JointDistribution gives its support
     _bokeh()
     start = trace.returned if start is None else trace._check_t(start)
