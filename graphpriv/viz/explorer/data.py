@@ -229,7 +229,10 @@ def explorer_data(trace, jr, *, top: int = 5, utility=None, values=None) -> dict
         merges = trace.step_merges[t]
         r0 = tree["ends"][t - 1] if t else 0
         r1 = tree["ends"][t] if n > 1 else 0
-        title, status = step_title(trace, t, math=False), step_status(trace, t)
+        status = step_status(trace, t)
+        # a criterion trace (one pair per step, often thousands of steps) is titled from the tree in O(pair), not
+        # by step_title, which replays the components at every step
+        title = "" if criterion_kind else step_title(trace, t, math=False)
         n_comp = series["n_components"][t]
         if components_kind:
             title = ("t = 0: every public value alone" if t == 0 else
@@ -241,6 +244,13 @@ def explorer_data(trace, jr, *, top: int = 5, utility=None, values=None) -> dict
             a, b = tree["left"][i], tree["right"][i]
             words.append(" + ".join("{" + _members_text(lab, leaves, tree, v) + "}" for v in (a, b)))
         caption = "; ".join(words)
+        if criterion_kind:
+            joined = t > 0 and len(merges) == 1 and n_comp < series["n_components"][t - 1]
+            body = ("G_X, no merge yet" if t == 0 else "no merge" if not merges else
+                    " + ".join(_members_text(lab, leaves, tree, v) for v in (tree["left"][r0], tree["right"][r0]))
+                    if len(merges) == 1 else f"{len(merges)} pairs merged (numbered)")
+            title = (f"t = {t}: {body}" + (", joins 2 components" if joined else "")
+                     + (" — released" if status == "released" else ""))
         if len(merges) > CAPTION_PAIRS and not components_kind:
             caption += f"; … ({len(merges)} pairs, numbered on the matrix)"
         step = {"t": t, "title": title, "status": status, "n_pairs": len(merges), "r0": int(r0), "r1": int(r1),
