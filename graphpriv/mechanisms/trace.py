@@ -534,7 +534,7 @@ class MergeTrace:
             raise InputError(f"this {self.objective} trace records no per-step criterion (its criterion is delta_L)")
         key = self.info.get("criterion") if name is None else name
         names = sorted({k for c in self.step_criteria for k in c})
-        if key not in names:
+        if key not in names and not (key is not None and key == self.info.get("criterion")):   # the main key: NaN where absent
             raise InputError(f"criterion {key!r} is not recorded in this trace; it records {names}")
         out = np.full(len(self), np.nan)
         for t, c in enumerate(self.step_criteria):

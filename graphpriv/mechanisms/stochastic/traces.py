@@ -358,7 +358,7 @@ def watchdog_trace(jd, eps: float, *, base: float = math.e) -> MergeTrace:
 
     def state(k: int) -> dict:
         return {"eps": e, "eps_eff": g.eps_eff / lnb, "block_max_abs_log_lift": g.eps_B / lnb if k else 0.0,
-                "block_size": k, "breach_probability": g.delta_total, "nmil": g.nmil if HX > 0 else 0.0,
+                "block_size": k, "breach_probability": g.delta_total, "nmil": g.nmil,
                 "mutual_information": g.mutual_information / lnb}
 
     c0 = state(0)
