@@ -496,6 +496,8 @@ cb_obj.indices = []; window.__gpx.zoomTo(i[0]);"""))
         f.xaxis.axis_label = "step t"
         ys, top = _capped(ser[key])      # ±∞ (a pair of probability 0 has |log-lift| = ∞) drawn on a line
         ys = np.asarray([math.nan if v is None else v for v in ys], dtype=float)    # a step without the value: a gap
+        if not np.isfinite(ys).any():     # nothing to draw (e.g. a criterion of a trace without merges): a fixed range
+            f.y_range = Range1d(-0.5, 0.5)
         plotted[key] = ys
         f.line(ser["t"], ys, color=meta["release_color"], line_width=1.5)
         pts = f.scatter(ser["t"], ys, color=meta["release_color"], size=5)
