@@ -5,6 +5,7 @@ and whether the step is the released one or a rejected tentative step. Shared by
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -14,7 +15,8 @@ from ..errors import InputError, InputTypeError
 from ..ranges import JointRange
 from .labels import cluster_label
 
-__all__ = ["MergeEvent", "merge_events", "step_status", "step_title", "status_color", "as_trace_range"]
+__all__ = ["MergeEvent", "merge_events", "step_status", "step_title", "status_color", "as_trace_range", "measure_names",
+           "measure_labels", "step_why"]
 
 
 def _check_trace(trace):
@@ -215,3 +217,70 @@ def step_title(trace, t: int, *, max_chars: int = 60, math: bool = True, lines: 
     tail = [x for x in extra if x not in ("released",) and not x.startswith("rejected")]
     status_txt = [x for x in extra if x not in tail]
     return f"{head}: {body}" + "".join(", " + x for x in tail) + "".join(" — " + x for x in status_txt)
+
+
+# ---------------------------------------------------------------------- traces with their own criterion
+def _unit(base: float) -> str:
+    if abs(base - math.e) < 1e-12:
+        return "nats"
+    return "bits" if base == 2 else f"log base {base:g}"
+
+
+def measure_labels(trace) -> dict:
+    """Axis names of a trace that records its own criterion: ``criterion`` (``info["criterion"]``) and
+    ``privacy_label``, ``utility_label``, ``criterion_label`` read from ``info["privacy_measure"]``,
+    ``info["utility_measure"]`` (with the unit of the trace's ``base`` for logarithmic measures) and
+    ``info["criterion_label"]`` (default: the criterion's key)."""
+    unit = str(trace.info.get("unit") or _unit(float(trace.base)))
+    key = str(trace.info.get("criterion", ""))
+    priv = str(trace.info.get("privacy_measure", "privacy"))
+    util = str(trace.info.get("utility_measure", trace.utility))
+    logish = ("log", "I(", "H(", "leak")
+    return {"criterion": key,
+            "privacy_label": priv + (f" ({unit})" if any(w in priv for w in logish) else ""),
+            "utility_label": util + (f" ({unit})" if any(w in util for w in logish) else ""),
+            "criterion_label": str(trace.info.get("criterion_label") or key.replace("_", " "))}
+
+
+def step_why(trace, t: int) -> str:
+    """Why step t of a trace that records its own criterion did what it did: the step's ``decision``
+    sentence when the mechanism wrote one, else the main criterion (``info["criterion"]``) by name.
+
+    Examples
+    --------
+    >>> import numpy as np, graphpriv as gp
+    >>> P = np.random.default_rng(7).exponential(size=(4, 8)); P /= P.sum()
+    >>> from graphpriv.viz import step_why
+    >>> step_why(gp.watchdog(gp.JointDistribution(P), 1.0).trace, 2)
+    'x6: max |log-lift| 3.79 > ε = 1: merged into the protected block (block of 2, its max |log-lift| 1.69; ε_eff 1.74)'
+    """
+    t = trace._check_t(t)
+    c = trace.step_criteria[t] if trace.step_criteria else {}
+    text = c.get("decision")
+    if isinstance(text, str) and text:
+        return text
+    key = trace.info.get("criterion")
+    if key in c:
+        v = c[key]
+        return f"{str(key).replace('_', ' ')} = {v:.4g}" if isinstance(v, (int, float)) and not isinstance(v, bool) else f"{key} = {v}"
+    return ""
+
+
+def measure_names(trace) -> dict:
+    """Names of a trace's privacy, utility and criterion for axis labels and annotations, read from the
+    trace (``info["privacy_measure"]``, ``info["utility_measure"]``, ``info["criterion"]``) with the unit of its
+    ``base`` for logarithmic measures; paper 003's traces give L0 / I* and their utility.
+
+    Examples
+    --------
+    >>> import numpy as np, graphpriv as gp
+    >>> P = np.random.default_rng(7).exponential(size=(4, 8)); P /= P.sum()
+    >>> gp.viz.measure_names(gp.watchdog(gp.JointDistribution(P), 1.0).trace)["privacy"]
+    'max |log-lift| (nats)'
+    """
+    trace = _check_trace(trace)
+    if not trace.has_criteria:
+        priv = {"I*": "I*", "L0": "L0", "L0|I*=0": "L0", "k-anonymity": "L0"}.get(trace.objective, "privacy")
+        return {"privacy": priv, "utility": trace.utility, "criterion": "ΔL"}
+    m = measure_labels(trace)
+    return {"privacy": m["privacy_label"], "utility": m["utility_label"], "criterion": m["criterion_label"]}

@@ -76,9 +76,9 @@ def _step_numbers(ax, trace, t: int) -> None:
     st = trace.steps[t]
     k = st.n_components
     if trace.has_criteria:     # the mechanism's own measures and why it did step t
-        from .traces import measure_names
-        from .explorer.data import step_why
         import textwrap
+
+        from .merges import measure_names, step_why
 
         lab = measure_names(trace)
         lines = [rf"$|\mathcal{{Q}}^{{({t})}}|={st.n_clusters}$ of {trace.n_public} values, $|\mathcal{{P}}^{{({t})}}|={k}$",

@@ -27,11 +27,10 @@ from ..ranges import JointRange
 from .graphs import (circle_radius, styled, _draw_graph, _labels_on, _min_distance,
                      graph_layout)
 from .labels import cluster_label
-from .merges import _check_pair, _check_trace, merge_events, status_color, step_title
+from .merges import _check_pair, _check_trace, measure_names, merge_events, status_color, step_title
 from .style import COLUMN_WIDTH, PAGE_WIDTH, PALETTE, ROLE, axes_or_new, component_color, new_figure
 
-__all__ = ["plot_merge_step", "plot_trace", "plot_convergence", "trace_layout", "trace_positions", "step_summary",
-           "measure_names"]
+__all__ = ["plot_merge_step", "plot_trace", "plot_convergence", "trace_layout", "trace_positions", "step_summary"]
 
 #: Merge-step panels with more nodes than this are drawn without node labels unless ``labels=True``.
 TRACE_LABEL_MAX_NODES = 30
@@ -316,28 +315,6 @@ def plot_merge_step(trace, t: int, jr: JointRange, ax=None, *, layout: str | Map
         second.append(rf"$\mathcal{{L}}={s['L']:.3f}$")
         ax.set_xlabel(", ".join(first) + "\n" + ", ".join(second), fontsize=7, color="#333333")
     return ax
-
-
-def measure_names(trace) -> dict:
-    """Names of a trace's privacy, utility and criterion for axis labels and annotations, read from the
-    trace (``info["privacy_measure"]``, ``info["utility_measure"]``, ``info["criterion"]``) with the unit of its
-    ``base`` for logarithmic measures; paper 003's traces give L0 / I* and their utility.
-
-    Examples
-    --------
-    >>> import numpy as np, graphpriv as gp
-    >>> P = np.random.default_rng(7).exponential(size=(4, 8)); P /= P.sum()
-    >>> gp.viz.measure_names(gp.watchdog(gp.JointDistribution(P), 1.0).trace)["privacy"]
-    'max |log-lift| (nats)'
-    """
-    trace = _check_trace(trace)
-    if not trace.has_criteria:
-        priv = _PRIVACY_NAME.get(trace.objective, "privacy")
-        return {"privacy": priv, "utility": trace.utility, "criterion": "ΔL"}
-    from .explorer.data import measure_labels
-
-    m = measure_labels(trace)
-    return {"privacy": m["privacy_label"], "utility": m["utility_label"], "criterion": m["criterion_label"]}
 
 
 def _measure_row(fig, spec, trace, steps) -> list:

@@ -119,8 +119,7 @@ def test_every_view_on_2000_symbols(large, tmp_path):
 
 
 def test_step_why_falls_back_to_the_main_criterion():
-    from graphpriv.viz.explorer.data import step_why
-
+    step_why = gp.viz.step_why
     jd = gp.JointDistribution([[0.3, 0.1, 0.1], [0.1, 0.1, 0.3]])
     steps = [gp.DistributionStep(), gp.DistributionStep(((0, 2),), 0.2, 0.9, {"gain": 0.8})]
     tr = gp.distribution_trace(jd, steps, objective="privacy funnel", privacy_measure="I(S;Y)",

@@ -22,7 +22,7 @@ import numpy as np
 
 from ..hierarchy import COMPLETING, link_colour_func
 from ..labels import hierarchy_linkage, label_key
-from ..merges import _check_pair, step_status, step_title
+from ..merges import _check_pair, measure_labels, step_status, step_title, step_why
 from ..style import PALETTE, ROLE, component_color
 from ..tree_layout import dendrogram_coordinates
 from .candidates import candidate_table
@@ -300,52 +300,6 @@ def explorer_data(trace, jr, *, top: int = 5, utility=None, values=None) -> dict
         "tree": tree,
         "steps": steps,
     }
-
-
-def _unit(base: float) -> str:
-    if abs(base - math.e) < 1e-12:
-        return "nats"
-    return "bits" if base == 2 else f"log base {base:g}"
-
-
-def measure_labels(trace) -> dict:
-    """Axis names of a trace that records its own criterion: ``criterion`` (``info["criterion"]``) and
-    ``privacy_label``, ``utility_label``, ``criterion_label`` read from ``info["privacy_measure"]``,
-    ``info["utility_measure"]`` (with the unit of the trace's ``base`` for logarithmic measures) and
-    ``info["criterion_label"]`` (default: the criterion's key)."""
-    unit = str(trace.info.get("unit") or _unit(float(trace.base)))
-    key = str(trace.info.get("criterion", ""))
-    priv = str(trace.info.get("privacy_measure", "privacy"))
-    util = str(trace.info.get("utility_measure", trace.utility))
-    logish = ("log", "I(", "H(", "leak")
-    return {"criterion": key,
-            "privacy_label": priv + (f" ({unit})" if any(w in priv for w in logish) else ""),
-            "utility_label": util + (f" ({unit})" if any(w in util for w in logish) else ""),
-            "criterion_label": str(trace.info.get("criterion_label") or key.replace("_", " "))}
-
-
-def step_why(trace, t: int) -> str:
-    """Why step t of a trace that records its own criterion did what it did: the step's ``decision``
-    sentence when the mechanism wrote one, else the main criterion (``info["criterion"]``) by name.
-
-    Examples
-    --------
-    >>> import numpy as np, graphpriv as gp
-    >>> P = np.random.default_rng(7).exponential(size=(4, 8)); P /= P.sum()
-    >>> from graphpriv.viz.explorer.data import step_why
-    >>> step_why(gp.watchdog(gp.JointDistribution(P), 1.0).trace, 2)
-    'x6: max |log-lift| 3.79 > ε = 1: merged into the protected block (block of 2, its max |log-lift| 1.69; ε_eff 1.74)'
-    """
-    t = trace._check_t(t)
-    c = trace.step_criteria[t] if trace.step_criteria else {}
-    text = c.get("decision")
-    if isinstance(text, str) and text:
-        return text
-    key = trace.info.get("criterion")
-    if key in c:
-        v = c[key]
-        return f"{str(key).replace('_', ' ')} = {v:.4g}" if isinstance(v, (int, float)) and not isinstance(v, bool) else f"{key} = {v}"
-    return ""
 
 
 def lab_text(x) -> str:
