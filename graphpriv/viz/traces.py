@@ -303,7 +303,7 @@ def plot_merge_step(trace, t: int, jr: JointRange, ax=None, *, layout: str | Map
         s = step_summary(trace, t)
         lab = measure_names(trace)
         ax.set_xlabel(rf"$|\mathcal{{Q}}|={s['n_clusters']}$, $|\mathcal{{P}}|={s['n_components']}$" + "\n"
-                      + f"{lab['privacy']} = {s['privacy']:.3g}, {lab['utility']} = {s['utility']:.3g}",
+                      + f"{lab['privacy']} = {s['privacy']:.3g}\n{lab['utility']} = {s['utility']:.3g}",
                       fontsize=7, color="#333333")
     elif annotate:
         s = step_summary(trace, t)
