@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence as _SequenceABC
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Hashable, Iterable, Sequence
@@ -141,6 +142,59 @@ def _groups(ids: np.ndarray) -> list[np.ndarray]:
     groups = [order[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
     groups.sort(key=lambda g: int(g[0]))
     return groups
+
+
+class _Steps(_SequenceABC):
+    """The steps of a :class:`MergeTrace` as :class:`MergeStep` objects, built on access (see ``MergeTrace.steps``)."""
+
+    __slots__ = ("_trace", "_cache")
+
+    def __init__(self, trace: "MergeTrace"):
+        self._trace = trace
+        self._cache: dict[int, MergeStep] = {}
+
+    def __len__(self) -> int:
+        return len(self._trace)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            idx = range(*i.indices(len(self)))
+            if idx.step == 1 and len(idx) > 1:
+                return tuple(s for s in self._replay(idx.stop) if s.t >= idx.start)
+            return tuple(self[k] for k in idx)
+        if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)):
+            raise TypeError(f"step indices must be integers or slices, not {type(i).__name__}")
+        t = int(i)
+        if t < 0:
+            t += len(self)
+        if not 0 <= t < len(self):
+            raise IndexError(f"step {i} is outside the trace (steps 0..{len(self) - 1})")
+        st = self._cache.get(t)
+        if st is None:
+            st = self._trace._step(t)
+            if len(self._cache) >= 64:
+                self._cache.pop(next(iter(self._cache)))
+            self._cache[t] = st
+        return st
+
+    def _replay(self, stop: int):
+        """Steps 0..stop-1 in one pass (the members of the clusters kept as the merges go)."""
+        state = (_UnionFind(self._trace.n_public), {})
+        for t in range(stop):
+            yield self._trace._step(t, state)
+
+    def __iter__(self):
+        return self._replay(len(self))
+
+    def __eq__(self, other):
+        if isinstance(other, (_Steps, tuple, list)):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<{len(self)} merge steps of {self._trace.objective!r}>"
 
 
 @dataclass(frozen=True, eq=False)
@@ -436,14 +490,31 @@ class MergeTrace:
         return quantize_range(jr, self.quantization(t))
 
     @cached_property
-    def steps(self) -> tuple[MergeStep, ...]:
-        """All steps as :class:`MergeStep` objects (built on first access by replaying the merges)."""
+    def steps(self) -> "Sequence[MergeStep]":
+        """All steps as :class:`MergeStep` objects: a read-only sequence that builds step t on access.
+
+        Indexing replays the merges up to t once (O(|X| log |X|)), iterating replays them in one pass;
+        so a trace of 10^4 steps that grows one cluster over the whole range never holds a copy of the
+        cluster per step.
+        """
+        return _Steps(self)
+
+    def _step(self, t: int, state: tuple | None = None) -> MergeStep:
+        """MergeStep t. ``state`` = (union-find over the codes, cluster root -> frozenset of labels) of Q(t-1)
+        when the caller replays the steps in order; built from :meth:`cluster_ids` otherwise."""
         labels = self.public_labels
-        members: dict[int, frozenset] = {}
-        uf = _UnionFind(self.n_public)
-        out = []
-        for t, pairs in enumerate(self.step_merges):
-            merged = []
+        pairs = self.step_merges[t]
+        merged = []
+        if pairs:
+            if state is None:                  # Q(t-1) from one replay; only the touched clusters' members
+                ids = self.cluster_ids(t - 1)
+                uf = _UnionFind(self.n_public)
+                uf.parent = ids.tolist()       # every code points at its cluster's smallest code, the root
+                touched = {int(ids[int(c)]) for p in pairs for c in p}
+                members = {int(g[0]): frozenset(labels[i] for i in g.tolist())
+                           for g in _groups(ids) if int(g[0]) in touched and len(g) > 1}
+            else:
+                uf, members = state
             for a, b in pairs:
                 ra, rb = uf.find(int(a)), uf.find(int(b))
                 ca = members.get(ra) or frozenset([labels[ra]])
@@ -453,13 +524,12 @@ class MergeTrace:
                 members.pop(ra, None)
                 members.pop(rb, None)
                 members[r] = ca | cb
-            out.append(MergeStep(
-                t=t, merged=tuple(merged), privacy=float(self.step_privacy[t]), utility=float(self.step_utility[t]),
-                L=float(self.step_L[t]), delta_L=float(self.step_delta_L[t]), n_clusters=int(self.step_n_clusters[t]),
-                n_components=int(self.step_n_components[t]), accepted=bool(self.step_accepted[t]),
-                merged_index=tuple((int(a), int(b)) for a, b in pairs),
-                criterion=dict(self.step_criteria[t]) if self.step_criteria else {}))
-        return tuple(out)
+        return MergeStep(
+            t=t, merged=tuple(merged), privacy=float(self.step_privacy[t]), utility=float(self.step_utility[t]),
+            L=float(self.step_L[t]), delta_L=float(self.step_delta_L[t]), n_clusters=int(self.step_n_clusters[t]),
+            n_components=int(self.step_n_components[t]), accepted=bool(self.step_accepted[t]),
+            merged_index=tuple((int(a), int(b)) for a, b in pairs),
+            criterion=dict(self.step_criteria[t]) if self.step_criteria else {})
 
     def to_linkage(self) -> np.ndarray:
         """The merge hierarchy as a scipy linkage matrix (leaves = public codes, in code order).

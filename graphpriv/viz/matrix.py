@@ -501,7 +501,7 @@ def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, t
     band_r = np.array([lay.right[c - 1] for _, c in b.cluster_bounds])
     # the merged clusters outlined (inside their band: the line never wider than a third of it), or marked by
     # a tick over the matrix when the band is too narrow to outline
-    rejected = not trace.steps[t].accepted
+    rejected = not trace.step_accepted[t]
     marks = []
     few = len(merged_bands) <= OUTLINE_MAX
     for k in merged_bands:

@@ -149,7 +149,7 @@ def step_status(trace, t: int) -> str:
     """"released" for the step whose quantisation the mechanism returns, "rejected" for a tentative step
     the stopping rule refused, "" otherwise."""
     t = trace._check_t(t)
-    if not trace.steps[t].accepted:
+    if not trace.step_accepted[t]:
         return "rejected"
     return "released" if t == trace.returned else ""
 

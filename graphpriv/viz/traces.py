@@ -390,7 +390,7 @@ def _matrix_panels(trace, jr, steps, ncols, width, panel_height, panel_letters, 
 
 def _default_steps(trace, max_panels: int = MAX_DEFAULT_PANELS) -> list[int]:
     last = trace.returned
-    if len(trace) - 1 > last and not trace.steps[-1].accepted:
+    if len(trace) - 1 > last and not trace.step_accepted[-1]:
         last_shown = last
     else:
         last_shown = len(trace) - 1
@@ -568,7 +568,7 @@ def plot_convergence(trace_or_traces, ax=None, *, labels: Sequence[str] | None =
     ax = axes_or_new(ax, COLUMN_WIDTH, COLUMN_WIDTH * 0.7)
     for k, tr in enumerate(traces):
         col = colors[k % len(colors)]
-        acc = np.array([s.accepted for s in tr.steps])
+        acc = np.asarray(tr.step_accepted, dtype=bool)
         t = np.arange(len(tr))
         frame = tr.to_frame()
         if quantity == "I*":
@@ -601,7 +601,7 @@ def plot_convergence(trace_or_traces, ax=None, *, labels: Sequence[str] | None =
 
         handles.append(Line2D([], [], marker="o", markersize=8, markerfacecolor="none", markeredgecolor="#555555", linestyle="none"))
         labs.append("returned")
-    if show_rejected and any(not s.accepted for tr in traces for s in tr.steps):
+    if show_rejected and any(not a for tr in traces for a in tr.step_accepted):
         from matplotlib.lines import Line2D
 
         handles.append(Line2D([], [], marker="o", markerfacecolor="white", markeredgecolor="#555555", linestyle=":", color="#555555"))

@@ -311,7 +311,13 @@ def lab_text(x) -> str:
 def _members_text(lab: Labeller, leaves: np.ndarray, tree: dict, v: int) -> str:
     """The members of node v, written out up to 4, else first, second, …, last (count)."""
     lo, hi = tree["lo"][v], tree["hi"][v]
-    codes = lab.sorted_codes(leaves[lo:hi + 1])
+    codes = leaves[lo:hi + 1]
     if len(codes) <= 4:
-        return ", ".join(lab.text(c) for c in codes.tolist())
-    return f"{lab.text(codes[0])}, {lab.text(codes[1])}, …, {lab.text(codes[-1])} ({len(codes)})"
+        return ", ".join(lab.text(c) for c in lab.sorted_codes(codes).tolist())
+    # first, second and last in label order without sorting the cluster (O(size): a cluster of a long chain of
+    # merges is captioned at every step)
+    rank = lab.rank[codes]
+    two = np.argpartition(rank, 1)[:2]
+    first, second = (codes[two[0]], codes[two[1]]) if rank[two[0]] < rank[two[1]] else (codes[two[1]], codes[two[0]])
+    last = codes[int(np.argmax(rank))]
+    return f"{lab.text(first)}, {lab.text(second)}, …, {lab.text(last)} ({len(codes)})"
