@@ -171,9 +171,28 @@ class Release:
                    decimals if mode == "codeword" else None)
 
     @classmethod
-    def from_result(cls, result, mode: str | None = None, *, decimals: int | None = None) -> "Release":
+    def from_result(cls, result, mode: str | None = None, *, decimals: int | None = None, seed: int | None = None):
         """The release of an :class:`~graphpriv.AgglomerationResult` (``mode`` defaults to
-        :func:`default_release` of its utility; ``decimals`` rounds U2 codewords)."""
+        :func:`default_release` of its utility; ``decimals`` rounds U2 codewords).
+
+        A merge of the privacy watchdog (:func:`graphpriv.watchdog`, :func:`graphpriv.watchdog_eps_delta`)
+        gives the label release of its partition; a linear reduction (:func:`graphpriv.linear_reduction`)
+        gives a :class:`graphpriv.RandomisedRelease` drawn with ``seed`` -- the release ``graphpriv
+        sanitize --mechanism`` writes for the same table and options.
+        """
+        if not hasattr(result, "quantization") and hasattr(result, "published") and hasattr(result, "partition"):
+            if mode not in (None, "label"):
+                raise InputError(f"a watchdog merge is released with labels, not {mode!r}")
+            objective = "eps-delta" if hasattr(result, "delta_total") else "watchdog"
+            return cls.from_quantization(list(np.asarray(result.public_labels).tolist()),
+                                         [list(b) for b in result.partition], "label", objective=objective)
+        if not hasattr(result, "quantization") and hasattr(result, "alpha") and hasattr(result, "kernel"):
+            from .randomised import RandomisedRelease
+
+            if seed is None:
+                raise InputError("a linear reduction is a randomised release: pass seed= (an integer; the same seed "
+                                 "gives the same release)")
+            return RandomisedRelease.from_result(result, seed)
         trace = getattr(result, "trace", None)
         q = list(result.quantization)
         if trace is not None and len(trace.public_labels) == sum(len(c) for c in q):
