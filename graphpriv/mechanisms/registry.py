@@ -239,8 +239,9 @@ def _watchdog_figures(r, o) -> dict:
     return {"eps": r.eps, "base": o["base"], "eps_c": r.eps_c, "eps_eff": r.eps_eff, "delta_total": r.delta0,
             "nmil": r.nmil, "mutual_information_xy": r.mutual_information, "n_published": int(r.published.sum()),
             "n_merged": int((~r.published).sum()),
-            "guarantee": f"eps_eff = max(eps, eps^c) = {max(r.eps, r.eps_c):.6g}: the published symbols have max |log-lift| "
-                         f"<= eps = {r.eps:g}, the merged symbol eps^c = {r.eps_c:.6g} (Theorem 1)"}
+            "guarantee": f"max |log-lift| <= eps_eff = max(eps, eps^c) = {max(r.eps, r.eps_c):.6g} (not eps alone): the "
+                         f"published symbols have max |log-lift| <= eps = {r.eps:g}, the merged symbol eps^c = {r.eps_c:.6g} "
+                         "(Theorem 1)"}
 
 
 def _merged_codes(result) -> np.ndarray:
@@ -261,8 +262,9 @@ def _watchdog_audit(ctx: AuditContext):
     figures = {"eps": r.eps, "base": o["base"], "eps_c": eps_c, "eps_eff": g["eps_eff"],
                "delta_total": g["delta_total"], "nmil": g["nmil"], "mutual_information_sy": g["mutual_information"],
                "n_released": g["n_released"],
-               "guarantee": f"eps_eff = max(eps, eps^c) = {max(r.eps, eps_c):.6g}, not eps = {r.eps:g}: the merged symbol "
-                            f"has max |log-lift| eps^c = {eps_c:.6g}"}
+               "guarantee": f"max |log-lift| <= eps_eff = max(eps, eps^c) = {max(r.eps, eps_c):.6g} (not eps alone): the "
+                            f"symbols published as they are have max |log-lift| <= eps = {r.eps:g}, the merged symbol "
+                            f"eps^c = {eps_c:.6g}; the release's own max |log-lift| is {g['eps_eff']:.6g}"}
     return figures, problems
 
 
