@@ -93,9 +93,14 @@ class StochasticMeasures:
         """``"nats"``, ``"bits"`` or ``"log base b"``."""
         return "nats" if self.base == math.e else "bits" if self.base == 2 else f"log base {self.base:g}"
 
-    def to_dict(self) -> dict:
-        """The measures as a dict (``unit`` added), as ``report.json`` holds them."""
-        return {"unit": self.unit, **asdict(self)}
+    def to_dict(self, *, json_safe: bool = False) -> dict:
+        """The measures as a dict (``unit`` added). ``json_safe``: an infinite value as the string
+        ``"Infinity"`` / ``"-Infinity"`` and NaN as None, as ``report.json`` holds them."""
+        d = {"unit": self.unit, **asdict(self)}
+        if json_safe:
+            d = {k: (("Infinity" if v > 0 else "-Infinity") if isinstance(v, float) and math.isinf(v) else
+                     None if isinstance(v, float) and math.isnan(v) else v) for k, v in d.items()}
+        return d
 
     def __repr__(self) -> str:
         return (f"StochasticMeasures({self.unit}, max log-lift={self.max_log_lift:.4g}, min log-lift={self.min_log_lift:.4g}, "
@@ -221,7 +226,9 @@ def stochastic_measures(data, eps: float = 1.0, *, base: float = math.e) -> Stoc
         seen[r[c == x0]] = True
         s0 = int(np.flatnonzero(live_s & ~seen)[0])
         n_bad = int((live_x & ~full).sum())
-        reason = (f"the public value {x_labels[x0]!r} never occurs with the sensitive value {s_labels[s0]!r} "
+        xl, sl = np.asarray(x_labels, dtype=object)[x0], np.asarray(s_labels, dtype=object)[s0]
+        xl, sl = (v.item() if isinstance(v, np.generic) else v for v in (xl, sl))
+        reason = (f"the public value {xl!r} never occurs with the sensitive value {sl!r} "
                   f"(p(x|s) = 0 for {n_bad} public value{'s' if n_bad != 1 else ''})")
     pxl = px[live_x]
     hx = float(-(pxl * np.log(pxl)).sum())
