@@ -65,7 +65,8 @@ class StochasticMeasures:
     watchdog_eps_c : float
         eps^c = max_s |i(s, X_eps^c)|: the abs-log-lift of the watchdog's merged symbol (0 when X_eps^c is empty).
     nmil : float
-        NMIL(X_eps^c) = p(X_eps^c) H(q) / H(X) (eq. (9)); NaN when H(X) = 0.
+        NMIL(X_eps^c) = p(X_eps^c) H(q) / H(X) (eq. (9)); 0 when X_eps^c is empty, else NaN when H(X) = 0
+        (as :func:`graphpriv.nmil`).
     entropy_x : float
         H(X).
     """
@@ -242,7 +243,7 @@ def stochastic_measures(data, eps: float = 1.0, *, base: float = math.e) -> Stoc
         with np.errstate(divide="ignore"):
             eps_c = float(np.abs(np.log(colb) - np.log(ps[live_s]) - math.log(pb)).max()) / lnb
     else:
-        nmil = 0.0 if hx > 0 else math.nan
+        nmil = 0.0
         eps_c = 0.0
     n_pub = int(live_x.sum())
     return StochasticMeasures(

@@ -138,7 +138,7 @@ class MechanismSpec:
                 v = o.default
             elif o.type in (int, float) and (isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating))):
                 raise InputTypeError(f"{o.flag} must be a number, got {v!r}")
-            if o.choices is not None and v not in o.choices:
+            if o.choices is not None and v is not None and v not in o.choices:
                 raise InputError(f"{o.flag} must be one of {', '.join(map(str, o.choices))}, got {v!r}")
             out[o.name] = v
         return out
