@@ -250,7 +250,7 @@ def run_registered(args, helpers) -> int:
                 files += _explorer(result, jr, tmp, args, summary, noop)
             summary["files"] = files
             summary["omitted"] = omitted
-            gio.write_text(tmp / "summary.json", _json(gio.to_jsonable(summary)))
+            gio.write_text(tmp / "summary.json", _json(gio.to_jsonable(_named_infinities(summary))))
     finally:
         progress.close()
         if bundled_dir is not None:
@@ -260,6 +260,18 @@ def run_registered(args, helpers) -> int:
     if not quiet:
         _print(summary, out_dir)
     return 0
+
+
+def _named_infinities(obj):
+    """``inf`` as ``"Infinity"`` (and ``-inf`` as ``"-Infinity"``) everywhere in ``obj``: JSON has no
+    infinity, and an infinite eps_eff or LDP must not read as missing (NaN stays null)."""
+    if isinstance(obj, dict):
+        return {k: _named_infinities(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_named_infinities(v) for v in obj]
+    if isinstance(obj, float) and math.isinf(obj):
+        return "Infinity" if obj > 0 else "-Infinity"
+    return obj
 
 
 def _json(doc) -> str:

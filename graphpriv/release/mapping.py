@@ -66,6 +66,11 @@ from .labels import (
 
 __all__ = ["Release", "mapping_schema", "validate_mapping"]
 
+#: The ``objective`` a mapping document may name: paper 003's objectives, and the merge mechanisms of the
+#: privacy watchdog family (Sadeghi, Ding & Rakotoarivelo) whose releases are label merges too.
+MERGE_OBJECTIVES = ("L0", "I*", "L0|I*=0", "watchdog", "eps-delta", "privacy funnel", "information bottleneck",
+                    "watchdog subset", "alpha-lift watchdog")
+
 
 # ---------------------------------------------------------------------- the release
 @dataclass(frozen=True, eq=False)
@@ -577,8 +582,8 @@ def validate_mapping(doc: Any) -> None:
         fail(f"decimals {dec!r} is given but release is {doc['release']!r}; only codewords are rounded (use null)")
     if doc["release"] == "codeword" and doc["utility"] != "U2":
         fail("release 'codeword' needs utility U2 (codewords are cluster centroids)")
-    if doc["objective"] is not None and doc["objective"] not in ("L0", "I*", "L0|I*=0"):
-        fail(f"objective {doc['objective']!r} is not one of 'L0', 'I*', 'L0|I*=0' (or null)")
+    if doc["objective"] is not None and doc["objective"] not in MERGE_OBJECTIVES:
+        fail(f"objective {doc['objective']!r} is not one of {', '.join(map(repr, MERGE_OBJECTIVES))} (or null)")
     for key in ("public_column", "sensitive_column"):
         if doc[key] is not None and not isinstance(doc[key], str):
             fail(f"{key} must be a column name or null, got {doc[key]!r}")
