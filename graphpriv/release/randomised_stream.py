@@ -31,11 +31,32 @@ __all__ = ["write_randomised_parts", "audit_randomised", "label_lookup", "Random
 
 def label_lookup(labels: Sequence) -> Callable:
     """``codes(arrow array) -> int array``: the code of every value in ``labels`` (a text finds the
-    number it is the text of: ``"7"`` finds 7; -1 missing, -2 a value outside the labels)."""
+    number it is the text of: ``"7"`` finds 7; -1 missing, -2 a value outside the labels). Each batch's
+    distinct values are looked up once (dictionary encoding), so a batch costs O(rows) in C."""
+    import pyarrow as pa
+
     from .audit import _default_codes
     from .mapping import Release
 
-    return _default_codes(Release.from_quantization(list(labels), [[x] for x in labels], "label"))
+    from .._validation import MISSING
+
+    base = _default_codes(Release.from_quantization(list(labels), [[x] for x in labels], "label"))
+    missing = next((i for i, v in enumerate(labels) if v is MISSING), -1)     # --missing keep: a label of its own
+
+    def lookup(arr) -> np.ndarray:
+        if isinstance(arr, pa.ChunkedArray):
+            arr = arr.combine_chunks()
+        enc = arr.dictionary_encode()
+        idx = enc.indices
+        if len(enc.dictionary) == 0:
+            return np.full(len(idx), missing, dtype=np.int64)
+        dic = np.asarray(base(enc.dictionary), dtype=np.int64)
+        out = dic[np.asarray(idx.fill_null(0).to_numpy(zero_copy_only=False), dtype=np.int64)]
+        if idx.null_count:
+            out[np.asarray(idx.is_null().to_numpy(zero_copy_only=False), dtype=bool)] = missing
+        return out
+
+    return lookup
 
 
 class _Stream:
@@ -110,7 +131,11 @@ def write_randomised_parts(parts: Sequence[tuple[Path, str]], fmt: str, public: 
             return release.draw(x, u, s)
 
         if fmt == "csv":
-            texts = [rw.released_text(v) for v in release.labels]
+            from .._validation import MISSING
+
+            # a draw of the missing symbol (--missing keep) is written as the token the reader reads as missing
+            na_text = "" if na_values is None or "" in na_values else str(na_values[0])
+            texts = [na_text if v is MISSING else rw.released_text(v) for v in release.labels]
             codes = (draw(b.column(0)) for b in iter_batches(f, [public], **scan))
             st = rw.write_csv_release(f, dst, public, codes, replaced, texts, sep=csv_options(sep, encoding, f).sep,
                                       encoding=encoding)
@@ -122,6 +147,23 @@ def write_randomised_parts(parts: Sequence[tuple[Path, str]], fmt: str, public: 
                              "reading or is malformed")
         stats.append({"input": str(f), "output": name, **st})
     return stats
+
+
+#: Row id of a missing sensitive value kept as a symbol (``missing="keep"``), before the ids are final.
+_MISSING_ID = 1 << 40
+
+
+def _pair_counts(a: np.ndarray, b: np.ndarray, n: int):
+    """(distinct keys a * n + b, their counts)."""
+    keys, cnt = np.unique(a * n + b, return_counts=True)
+    return keys, cnt
+
+
+def _merge_counts(parts):
+    keys = np.concatenate([k for k, _ in parts])
+    cnt = np.concatenate([c for _, c in parts])
+    u, inv = np.unique(keys, return_inverse=True)
+    return u, np.bincount(inv, weights=cnt, minlength=len(u))
 
 
 class RandomisedAudit(dict):
@@ -163,7 +205,7 @@ def audit_randomised(parts: Sequence[tuple[Any, Any]], release, *, sensitive: st
     from ..ingest.csvfile import csv_options
     from ..ingest.sources import DEFAULT_NA_VALUES, Source, resolve_source
     from ..measures.table_measures import stochastic_measures
-    from .audit import _aligned, _quoted_csv_batches
+    from .audit import _aligned, _Ids, _quoted_csv_batches
 
     labels = release.labels
     n = len(labels)
@@ -171,7 +213,7 @@ def audit_randomised(parts: Sequence[tuple[Any, Any]], release, *, sensitive: st
     y_lookup = label_lookup(labels)
     s_sens = label_lookup(release.sensitive_labels) if release.is_conditional else None
     na = pa.array(list(DEFAULT_NA_VALUES if na_values is None else na_values), pa.string())
-    s_vals: dict = {}
+    s_ids = _Ids()
     sx, sy = [], []
     problems: list[str] = []
     rows_in = rows_out = outside = 0
@@ -195,10 +237,10 @@ def audit_randomised(parts: Sequence[tuple[Any, Any]], release, *, sensitive: st
                     s_in, x_in, y_out = _nulled(s_in, na, null), _nulled(x_in, na, null), _nulled(y_out, na, null)
                 x = np.asarray(x_lookup(x_in), dtype=np.int64)
                 y = np.asarray(y_lookup(y_out), dtype=np.int64)
-                s_list = s_in.to_pylist()
-                sid = np.array([s_vals.setdefault(v, len(s_vals)) if v is not None or missing == "keep" else -1
-                                for v in s_list], dtype=np.int64)
                 sc = None if s_sens is None else np.asarray(s_sens(s_in), dtype=np.int64)
+                sid = s_ids(s_in) if sc is None else sc              # conditional kernels: the mechanism's codes
+                if missing == "keep" and (sid < 0).any():           # a missing sensitive value is a symbol
+                    sid = np.where(sid < 0, _MISSING_ID, sid)
                 used = x >= 0
                 bad = used & ((y < 0) | ~release.support(x, np.maximum(y, 0), sc))
                 if bad.any():
@@ -207,8 +249,10 @@ def audit_randomised(parts: Sequence[tuple[Any, Any]], release, *, sensitive: st
                         r = int(np.flatnonzero(bad)[0])
                         first_bad = (rows_in + counts[0] - a.num_rows + r, labels[x[r]], y_out[r].as_py())
                 keep = used & (sid >= 0) & (y >= 0)
-                sx.append(np.stack([sid[keep], x[keep]]))
-                sy.append(np.stack([sid[keep], y[keep]]))
+                sx.append(_pair_counts(sid[keep], x[keep], n))
+                sy.append(_pair_counts(sid[keep], y[keep], n))
+                if len(sx) > 64:                                     # keep the distinct pairs, not the rows
+                    sx, sy = [_merge_counts(sx)], [_merge_counts(sy)]
         except GraphprivError as exc:
             problems.append(f"{out}: the released file cannot be read back ({exc})")
             continue
@@ -220,20 +264,23 @@ def audit_randomised(parts: Sequence[tuple[Any, Any]], release, *, sensitive: st
         r, x, y = first_bad
         problems.append(f"{outside} released value(s) outside the support of their row's kernel (data row {r}: "
                         f"{x!r} released as {y!r})")
-    n_s = max(len(s_vals), 1)
+    s_list = (list(s_ids.values) if s_sens is None else list(release.sensitive_labels)) + (
+        [None] if missing == "keep" else [])
+    n_s = max(len(s_list), 1)
 
     def matrix(pairs):
-        arr = np.concatenate(pairs, axis=1) if pairs else np.zeros((2, 0), dtype=np.int64)
-        return sp.coo_array((np.ones(arr.shape[1]), (arr[0], arr[1])), shape=(n_s, n)).tocsr()
+        keys, cnt = _merge_counts(pairs) if pairs else (np.zeros(0, dtype=np.int64), np.zeros(0))
+        s_code = keys // n
+        s_code = np.where(s_code == _MISSING_ID, len(s_list) - 1, s_code) if missing == "keep" else s_code
+        return sp.coo_array((cnt.astype(float), (s_code, keys % n)), shape=(n_s, n)).tocsr()
 
     Cx, Cy = matrix(sx), matrix(sy)
     report = RandomisedAudit(rows=rows_out, rows_read=rows_in, outside_support=outside, problems=problems)
     if Cx.sum() > 0:
         lnb = math.log(base)
         P = Cx.toarray() / Cx.sum()
-        if release.is_conditional:    # the kernel's rows are indexed by the mechanism's sensitive labels
-            order = [s_vals.get(v, -1) for v in release.sensitive_labels]
-            P = np.stack([P[i] if i >= 0 else np.zeros(n) for i in order])
+        if release.is_conditional:    # rows are the mechanism's sensitive codes (a kept missing value last)
+            P = P[:len(release.sensitive_labels)]
         Pys = release.conditional(P)
         ps = P.sum(axis=1)
         live = ps > 0

@@ -217,3 +217,22 @@ def test_bundled_table_each_mechanism(tmp_path, capsys):
         summary = json.loads((out / "summary.json").read_text())
         assert summary["audit"]["verified"] and summary["rows"]["written"] == 294
         assert summary["mechanism"]["name"] == mech[0] and summary["after"]
+
+
+@pytest.mark.parametrize("fmt", ["csv", "parquet"])
+@pytest.mark.parametrize("missing", ["keep", "drop"])
+def test_missing_values_with_every_mechanism(tmp_path, capsys, fmt, missing):
+    rng = np.random.default_rng(1)
+    n = 300
+    df = pd.DataFrame({"s": rng.choice(["a", "b", "c", None], n), "x": rng.choice([1, 2, 3, 4, 5, None], n).astype(object),
+                       "z": rng.integers(0, 9, n)})
+    path = tmp_path / f"m.{fmt}"
+    df.to_csv(path, index=False) if fmt == "csv" else df.to_parquet(path, index=False)
+    for mech in (["watchdog", "--eps", "0.3"], ["eps-delta", "--eps", "0.3", "--delta", "0.3"],
+                 ["linear-reduction", "--alpha", "0.5", "--seed", "1"],
+                 ["linear-reduction", "--alpha", "0.5", "--seed", "1", "--scheme", "optimal"]):
+        out = tmp_path / "o"
+        proc = run_inproc(["sanitize", path, "-s", "s", "-x", "x", "--missing", missing, "--no-explorer", "--overwrite",
+                           "--out", out, "--mechanism", *mech], capsys)
+        assert proc.returncode == 0, (mech, proc.stderr)
+        assert json.loads((out / "summary.json").read_text())["rows"]["written"] == n
