@@ -64,7 +64,7 @@ Mechanisms, Rassouli, Rosas & Gündüz (004): perfect sample privacy
     window_sum_mechanism, quantile_sum_mechanism, iid_samples_model, latent_reduction,
     LatentReduction, output_perturbation_capacity, genie_disclosure, asymptotic_bounds,
     AsymptoticBounds
-Mechanisms by name (the registry behind ``graphpriv sanitize --mechanism``)
+Mechanism registry: the mechanisms of ``graphpriv sanitize --mechanism NAME``
     get_mechanism, mechanism_names, run_mechanism, register_mechanism, MechanismSpec, MechanismOption,
     AuditContext
 Analysis: ensembles and sweeps
