@@ -247,7 +247,7 @@ def run_registered(args, helpers) -> int:
                 files.append("summary.json")
             with progress.step("figures"):
                 summary["skipped"] = []
-                files += _explorer(result, jr, tmp, args, summary, noop)
+                files += _pictures(spec.name, result, jd, opts, jr, tmp, args, summary, noop)
             summary["files"] = files
             summary["omitted"] = omitted
             gio.write_text(tmp / "summary.json", _json(gio.to_jsonable(_named_infinities(summary))))
@@ -280,18 +280,109 @@ def _json(doc) -> str:
     return json.dumps(doc, indent=1, ensure_ascii=False, allow_nan=True) + "\n"
 
 
-def _explorer(result, jr, tmp: Path, args, summary: dict, noop: bool) -> list[str]:
-    """``explorer.html`` of a merge trace, best effort (one warning line and a ``skipped`` entry on failure)."""
+#: Largest |X| the critical-sweep figure is drawn for (one marker per critical threshold).
+SWEEP_MAX_PUBLIC = 5000
+
+
+def _sweep_view(result, jd, opts, tmp: Path) -> list[str]:
+    """``frontier.png/.pdf`` of a watchdog release: eps_eff, eps^c and NMIL at every critical threshold
+    (Sadeghi, Ding & Rakotoarivelo, Sec. IV), the released eps marked."""
+    import matplotlib.pyplot as plt
+
+    from ..mechanisms.stochastic.optimal_merge import critical_sweep
+    from ..viz import plot_critical_sweep
+    from ..viz.style import COLUMN_WIDTH, ROLE, new_figure, save_figure, style_context
+
+    if jd.n_public > SWEEP_MAX_PUBLIC:
+        raise _Skip(f"{jd.n_public} public values, more than the {SWEEP_MAX_PUBLIC} the critical sweep draws legibly")
+    sweep = critical_sweep(jd, base=_base_value(opts["base"]))
+    finite = [lv for lv in sweep.levels if math.isfinite(lv.eps) and math.isfinite(lv.eps_eff)]
+    if len(finite) < 2:
+        raise _Skip("fewer than two finite critical thresholds (some public value never occurs with some sensitive "
+                    "value: its log-lift is infinite)")
+    sweep = type(sweep)(base=sweep.base, levels=tuple(finite))
+    fig, ax = new_figure(COLUMN_WIDTH, COLUMN_WIDTH * 0.9)
+    with style_context():
+        plot_critical_sweep(sweep, ax)
+        ax.set_title("")                                    # the legend sits above the axes: the title above it
+        fig.suptitle(f"Watchdog over eps (dotted: released at eps = {opts['eps']:g})", fontsize=8)
+        ax.axvline(opts["eps"], color=ROLE["cut"], lw=0.8, ls=":", zorder=0)
+        fig.tight_layout()
+    save_figure(fig, tmp / "frontier")
+    plt.close(fig)
+    return ["frontier.png", "frontier.pdf"]
+
+
+def _alpha_view(result, jd, opts, tmp: Path) -> list[str]:
+    """``frontier.png/.pdf`` of a linear reduction: exact LDP and log-lift of Y against alpha (Ding, Liu &
+    Farokhi, Fig. 1; O(|S| |X|) per alpha), the released alpha marked."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+    import pandas as pd
+
+    from ..mechanisms.stochastic.linear_mechanism import reduction_ldp, reduction_log_lift
+    from ..viz.stochastic import plot_reduction_privacy
+    from ..viz.style import COLUMN_WIDTH, ROLE, new_figure, save_figure, style_context
+
+    b = _base_value(opts["base"])
+    alphas = np.linspace(0.02, 1.0, 50)
+    with np.errstate(invalid="ignore"):          # (1 - alpha) * inf at alpha = 1
+        df = pd.DataFrame({"alpha": alphas, "ldp": reduction_ldp(jd, alphas, base=b),
+                           "ldp_approx": reduction_ldp(jd, alphas, base=b, approx=True),
+                           "log_lift": reduction_log_lift(jd, alphas, base=b),
+                           "log_lift_approx": reduction_log_lift(jd, alphas, base=b, approx=True)})
+    if not np.isfinite(df[["ldp", "log_lift"]].to_numpy()).all():
+        raise _Skip("the LDP of the table is infinite at some alpha")
+    df["ldp_approx"] = df["ldp_approx"].where(np.isfinite(df["ldp_approx"]))
+    df["log_lift_approx"] = df["log_lift_approx"].where(np.isfinite(df["log_lift_approx"]))
+    fig, ax = new_figure(COLUMN_WIDTH, COLUMN_WIDTH * 0.85)
+    with style_context():
+        plot_reduction_privacy(df, ax, unit="bits" if b == 2 else "nats",
+                               title=f"Linear reduction: released at alpha = {opts['alpha']:g}")
+        gone = [ln for ln in ax.get_lines() if not np.isfinite(np.asarray(ln.get_ydata(), dtype=float)).any()]
+        for ln in gone:                         # X itself has infinite LDP / log-lift: no (1 - alpha) approximation
+            ln.remove()
+        if gone:
+            ax.legend(frameon=False, loc="upper right", title="X itself: infinite (no first-order line)",
+                      title_fontsize=6.5)
+        ax.axvline(opts["alpha"], color=ROLE["cut"], lw=0.8, ls=":", zorder=0)
+        fig.tight_layout()
+    save_figure(fig, tmp / "frontier")
+    plt.close(fig)
+    return ["frontier.png", "frontier.pdf"]
+
+
+class _Skip(Exception):
+    """A picture left out on purpose (its reason goes to ``skipped``)."""
+
+
+#: The privacy-utility view (``frontier.png``) of each mechanism; a mechanism without one draws none.
+VIEWS = {"watchdog": _sweep_view, "eps-delta": _sweep_view, "linear-reduction": _alpha_view}
+
+
+def _pictures(name, result, jd, opts, jr, tmp: Path, args, summary: dict, noop: bool) -> list[str]:
+    """``frontier.png`` (:data:`VIEWS`) and ``explorer.html`` of a merge trace, best effort (one warning
+    line and a ``skipped`` entry on failure)."""
     import graphpriv as gp
     from ..errors import InputError
     from .pictures import Pictures
 
     trace = getattr(result, "trace", None)
-    if getattr(args, "no_explorer", False):
-        return []
-    pics = Pictures(tmp, 1)
+    view = VIEWS.get(name)
+    pics = Pictures(tmp, (view is not None) + (not getattr(args, "no_explorer", False)))
     try:
-        if noop:
+        if view is not None:
+            def draw():
+                try:
+                    return view(result, jd, opts, tmp)
+                except _Skip as exc:
+                    pics.skip("frontier.png", str(exc))
+                    return []
+
+            pics.draw("frontier.png", ["frontier.png", "frontier.pdf"], draw)
+        if getattr(args, "no_explorer", False):
+            pass
+        elif noop:
             pics.skip("explorer.html", "nothing was merged (the release equals the input)")
         elif not isinstance(trace, gp.MergeTrace):
             pics.skip("explorer.html", "the mechanism records no merge trace to explore")
