@@ -116,11 +116,12 @@ drop a public value that occurs only in dropped rows is suppressed, i.e. left em
 def add_parser(sub) -> None:
     p = sub.add_parser(
         "sanitize",
-        help="coarsen the public column with paper 003's mechanisms and write the sanitised table",
-        description="Run an agglomerative privacy mechanism (paper 003) on the columns S = --sensitive and "
-        "X = --public, replace X by codewords in a copy of the table, and write the sanitised table, the "
-        "mapping, the merge trace, a frontier plot and a merge animation; print privacy and utility before "
-        "and after.",
+        help="release the table with the public column merged (paper 003, the watchdog) or randomised (linear reduction)",
+        description="Run a privacy mechanism (--mechanism: paper 003's agglomerative clustering by default, the "
+        "privacy watchdog, (eps, delta) log-lift partitioning or the linear reduction) on the columns S = "
+        "--sensitive and X = --public, replace X in a copy of the table, audit the written table, and write the "
+        "sanitised table, the mapping, the merge trace, a frontier plot and (merges) an animation and explorer; "
+        "print privacy and utility before and after.",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

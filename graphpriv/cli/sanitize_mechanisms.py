@@ -60,8 +60,13 @@ def add_mechanism_arguments(p: argparse.ArgumentParser) -> None:
                 continue
             seen[o.name] = (o, [name])
     for o, users in seen.values():
+        defaults = {u: get_mechanism(u).option(o.name).default for u in users}
+        shown = {u: d for u, d in defaults.items() if d is not None and not getattr(get_mechanism(u).option(o.name), "required")}
+        dflt = ""
+        if len(set(map(str, shown.values()))) > 1:
+            dflt = "; default " + ", ".join(f"{d} for {u}" for u, d in shown.items())
         kw = {"type": o.type, "default": None, "metavar": o.name.upper().replace("_", "-") if o.choices is None else None,
-              "help": f"({', '.join(users)}) {o.help}"}
+              "help": f"({', '.join(users)}) {o.help}{dflt}"}
         if o.choices is not None:
             kw["choices"] = o.choices
             kw.pop("metavar")
@@ -391,7 +396,7 @@ def _pictures(name, result, jd, opts, jr, tmp: Path, args, summary: dict, noop: 
                 from ..viz import explore
 
                 try:
-                    explore(trace, jr).save(tmp / "explorer.html")
+                    explore(trace, jd).save(tmp / "explorer.html")     # a stochastic trace is read with its pmf
                 except InputError as exc:
                     pics.skip("explorer.html", str(exc))
                     return []

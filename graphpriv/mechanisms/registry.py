@@ -421,7 +421,7 @@ register_mechanism(MechanismSpec(
     paper="Sadeghi, Ding & Rakotoarivelo, On Properties and Optimization of Information-theoretic Privacy Watchdog, "
           "ITW 2020, eq. (1) and Theorem 1", citation="watchdog",
     options=(MechanismOption("eps", float, REQUIRED, "log-lift threshold eps >= 0, in the unit of --base"),
-             MechanismOption("base", str, "e", "log base: e (nats, the paper's unit) or 2 (bits)", _E_OR_2)),
+             MechanismOption("base", str, "e", "log base: e (nats) or 2 (bits)", _E_OR_2)),
     release_kind="labels", guarantee="eps_eff = max(eps, eps^c): published symbols <= eps, the merged one eps^c",
     run=_watchdog_run, release=merge_release, figures=_watchdog_figures, audit=_watchdog_audit))
 

@@ -236,3 +236,19 @@ def test_missing_values_with_every_mechanism(tmp_path, capsys, fmt, missing):
                            "--out", out, "--mechanism", *mech], capsys)
         assert proc.returncode == 0, (mech, proc.stderr)
         assert json.loads((out / "summary.json").read_text())["rows"]["written"] == n
+
+
+def test_python_release_of_a_merge_is_the_cli_mapping(tmp_path, capsys):
+    """gp.Release.from_result of gp.watchdog / gp.watchdog_eps_delta on the table's pmf is the mapping the CLI wrote."""
+    path, df = _table(tmp_path, 8, 3, 9, 500, text=True)
+    jd = gp.JointDistribution.from_range(gp.read_joint_range(path, sensitive="s", public="x"))
+    for mech, result in ((["watchdog", "--eps", "0.2"], gp.watchdog(jd, 0.2)),
+                         (["eps-delta", "--eps", "0.2", "--delta", "0.5"], gp.watchdog_eps_delta(jd, 0.2, 0.5))):
+        out = tmp_path / mech[0]
+        assert _sanitize(capsys, path, out, *mech).returncode == 0
+        rel = gp.Release.from_result(result)
+        assert rel.to_json(public_column="x", sensitive_column="s") == (out / "mapping.json").read_text()
+        released = pd.read_csv(out / "sanitized.csv", dtype=str, keep_default_na=False)["x"].tolist()
+        assert [released_text(v) for v in rel.transform(df["x"].tolist())] == released
+    with pytest.raises(gp.InputError, match="seed="):
+        gp.Release.from_result(gp.linear_reduction(jd, 0.5))
