@@ -37,6 +37,10 @@ from pathlib import Path
 
 logger = logging.getLogger("graphpriv.cli")
 
+#: The stochastic mechanisms hold the table's pmf as a dense |S| x |X| matrix (8 bytes an entry, and a few
+#: matrices of that size while they run): above this many entries the run is refused with one line.
+DENSE_MAX_ENTRIES = 25_000_000
+
 #: Options the agglomerative release adds to the parser itself (sanitize.py).
 AGGLOMERATIVE_FLAGS = ("objective", "utility", "lam", "min_utility", "release", "search")
 
@@ -145,6 +149,10 @@ def run_registered(args, helpers) -> int:
         base = _base_value(opts.get("base", "e"))
         eps_m = float(opts.get("eps", 1.0))
         with progress.step("mechanism"):
+            if jr.n_sensitive * jr.n_public > DENSE_MAX_ENTRIES:
+                raise InputError(f"--mechanism {spec.name} works on the |S| x |X| pmf of the table ({jr.n_sensitive:,} x "
+                                 f"{jr.n_public:,} entries, more than {DENSE_MAX_ENTRIES:,}); coarsen S or X first (e.g. "
+                                 "--mechanism agglomerative, which works on the sparse range)")
             jd = JointDistribution.from_range(jr)
             result = spec.run(jd, opts)
             release = spec.release(result, opts)
