@@ -23,8 +23,8 @@ Before anything is committed the release is read back and audited: merges with
 :func:`graphpriv.audit_release` (rows, unchanged cells, the partition found through the released
 values) and the mechanism's guarantee recomputed from the released table's empirical distribution
 (:mod:`graphpriv.release.merge_audit`); randomised releases with
-:func:`graphpriv.release.randomised_stream.audit_randomised` (rows, every released value in its row's
-kernel support, the kernel's exact LDP and log-lift from ``mapping.json``). A broken guarantee commits
+:func:`graphpriv.release.randomised_stream.audit_randomised` (rows, every other cell unchanged, every
+released value in its row's kernel support, the kernel's exact LDP and log-lift from ``mapping.json``). A broken guarantee commits
 nothing: one line, exit 2.
 """
 

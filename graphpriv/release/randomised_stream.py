@@ -7,7 +7,8 @@ drawn for it by :meth:`graphpriv.RandomisedRelease.draw` from one generator
 copied. Memory is one block or record batch at a time.
 
 :func:`audit_randomised` reads every written part back beside its input (aligned record by record) and
-recomputes from them: the row count; that every released y lies in the support of K(.|x) (Q(.|s, x))
+recomputes from them: the row count; that every cell of every other column (S included) is unchanged;
+that every released y lies in the support of K(.|x) (Q(.|s, x))
 of its row; the input's empirical distribution p(s, x) and the release's p(s, y); the kernel's exact
 LDP and log-lift on the input's distribution, L^LDP(S -> Y) and L^LL(S -> Y) (Ding, Liu & Farokhi, *A
 Linear Reduction Method for Local Differential Privacy and Log-lift*, eqs. (1)-(3)), from the kernel of
@@ -205,7 +206,7 @@ def audit_randomised(parts: Sequence[tuple[Any, Any]], release, *, sensitive: st
     from ..ingest.csvfile import csv_options
     from ..ingest.sources import DEFAULT_NA_VALUES, Source, resolve_source
     from ..measures.table_measures import stochastic_measures
-    from .audit import _aligned, _Ids, _quoted_csv_batches
+    from .audit import _aligned, _comparable, _file_columns, _Ids, _quoted_csv_batches
 
     labels = release.labels
     n = len(labels)
@@ -218,7 +219,6 @@ def audit_randomised(parts: Sequence[tuple[Any, Any]], release, *, sensitive: st
     problems: list[str] = []
     rows_in = rows_out = outside = 0
     first_bad = None
-    want = [sensitive, public]
     for inp, out in parts:
         src = inp if isinstance(inp, Source) else resolve_source(inp)
         fmt = src.format
@@ -226,11 +226,33 @@ def audit_randomised(parts: Sequence[tuple[Any, Any]], release, *, sensitive: st
         opts = csv_options(sep, encoding, src.files[0]) if fmt == "csv" else None
         scan = {"sep": sep, "encoding": encoding, "raw": True}
         counts = [0, 0]
+        done = 0
+        n_diff = 0
+        try:
+            cols = _file_columns(src.files[0], fmt, opts)
+            out_cols = _file_columns(Path(out), fmt, opts)
+        except (OSError, GraphprivError) as exc:
+            problems.append(f"{out}: the released file cannot be read ({exc})")
+            continue
+        if out_cols != cols:
+            problems.append(f"{out}: columns {out_cols[:10]} differ from the input's {cols[:10]}")
+            continue
+        # S and X first, then every other column of the file (compared cell by cell: only X may change)
+        want = [sensitive, public] + [c for c in cols if c not in (sensitive, public)]
+        same = [j for j, c in enumerate(want) if c != public and c in cols]
         try:
             released = _quoted_csv_batches(src.files[0], Path(out), want, opts) if fmt == "csv" else None
             if released is None:
                 released = iter(iter_batches(out_src, want, **scan))
             for a, b in _aligned(iter(iter_batches(src, want, **scan)), released, counts):
+                for j in same:
+                    if not _comparable(a.column(j)).equals(_comparable(b.column(j))):
+                        if n_diff == 0:
+                            va, vb = a.column(j).to_pylist(), b.column(j).to_pylist()
+                            r = next((i for i, (p, q) in enumerate(zip(va, vb)) if p != q), 0)
+                            problems.append(f"{out}: column {want[j]!r} changed (data row {done + r}, counted from 0: "
+                                            f"{va[r]!r} became {vb[r]!r})")
+                        n_diff += 1
                 s_in, x_in, y_out = a.column(0), a.column(1), b.column(1)
                 if fmt == "csv":
                     null = pa.scalar(None, pa.string())
@@ -247,12 +269,13 @@ def audit_randomised(parts: Sequence[tuple[Any, Any]], release, *, sensitive: st
                     outside += int(bad.sum())
                     if first_bad is None:
                         r = int(np.flatnonzero(bad)[0])
-                        first_bad = (rows_in + counts[0] - a.num_rows + r, labels[x[r]], y_out[r].as_py())
+                        first_bad = (rows_in + done + r, labels[x[r]], y_out[r].as_py())
                 keep = used & (sid >= 0) & (y >= 0)
                 sx.append(_pair_counts(sid[keep], x[keep], n))
                 sy.append(_pair_counts(sid[keep], y[keep], n))
                 if len(sx) > 64:                                     # keep the distinct pairs, not the rows
                     sx, sy = [_merge_counts(sx)], [_merge_counts(sy)]
+                done += a.num_rows
         except GraphprivError as exc:
             problems.append(f"{out}: the released file cannot be read back ({exc})")
             continue

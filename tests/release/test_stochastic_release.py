@@ -252,3 +252,17 @@ def test_python_release_of_a_merge_is_the_cli_mapping(tmp_path, capsys):
         assert [released_text(v) for v in rel.transform(df["x"].tolist())] == released
     with pytest.raises(gp.InputError, match="seed="):
         gp.Release.from_result(gp.linear_reduction(jd, 0.5))
+
+
+@pytest.mark.parametrize("column", ["note", "s"])
+def test_a_changed_cell_outside_the_public_column_fails_the_randomised_audit(tmp_path, capsys, column):
+    path, df = _table(tmp_path, 5, 3, 6, 200, text=True)
+    out = tmp_path / "lr"
+    assert _sanitize(capsys, path, out, "linear-reduction", "--alpha", 0.5, "--seed", 2).returncode == 0
+    rel = gp.RandomisedRelease.from_json((out / "mapping.json").read_text())
+    assert audit_randomised([(path, out / "sanitized.csv")], rel, sensitive="s", public="x").ok
+    d = pd.read_csv(out / "sanitized.csv", dtype=str, keep_default_na=False)
+    d.loc[7, column] = "changed"
+    d.to_csv(tmp_path / "bad.csv", index=False)
+    rep = audit_randomised([(path, tmp_path / "bad.csv")], rel, sensitive="s", public="x")
+    assert not rep.ok and any(f"column {column!r} changed (data row 7" in p for p in rep["problems"])
