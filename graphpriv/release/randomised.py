@@ -88,8 +88,10 @@ class RandomisedRelease:
         >>> import graphpriv as gp
         >>> lr = gp.linear_reduction(gp.paper000_example1(), 0.5)
         >>> rel = gp.RandomisedRelease.from_result(lr, seed=1)
-        >>> rel.transform(["x1", "x2", "x3", "x4"]) == rel.transform(["x1", "x2", "x3", "x4"])
-        True
+        >>> rel
+        RandomisedRelease(linear-reduction, markov kernel, alpha=0.5, |X|=4, seed=1)
+        >>> rel.transform(["a", "b", "c", "d", "a", "a"])          # the same seed, the same draws
+        ['a', 'd', 'a', 'd', 'a', 'a']
         """
         import scipy.sparse as sp
 
