@@ -26,7 +26,10 @@ partition found in the written table and ``counts`` the table's (s, x) counts, s
 :func:`graphpriv.release.merge_audit.merged_guarantee`). ``graphpriv sanitize`` then offers
 ``--mechanism NAME`` with the options as ``--option-name`` flags (added to the parser from the
 registry; an option used by two mechanisms must have one type), refuses options of other mechanisms
-with one line, writes the release of its kind, audits it and commits nothing when the audit fails.
+with one line, writes the release of its kind, audits it and commits nothing when the audit fails. A
+result whose ``trace`` is a :class:`~graphpriv.MergeTrace` gets ``trace.json`` and ``explorer.html``;
+a ``frontier.png`` view is one more entry of ``VIEWS`` in :mod:`graphpriv.cli.sanitize_mechanisms`
+(name -> function of the result, the pmf, the options and the output folder).
 
 Examples
 --------
