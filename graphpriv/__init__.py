@@ -36,7 +36,7 @@ Measures: stochastic (000-002)
     shannon_entropy, log_lift, max_abs_log_lift, abs_log_lift_by_public, subset_log_lift,
     subset_abs_log_lift, breach_mass, ldp, graph_ldp, mutual_information, maximal_leakage,
     sibson_mutual_information, arimoto_mutual_information, guessing_leakage, apply_channel,
-    channel_leakage, ChannelLeakage
+    channel_leakage, ChannelLeakage, stochastic_measures, StochasticMeasures
 Mechanisms, Ding & Farokhi (003): quantisation by merges
     agglomerate, AgglomerationResult, MergeTrace, MergeStep, quantize_range, lagrangian,
     evaluate_quantization, Utility, U1, U2, as_utility, Contraction; frontiers: pareto_frontier,
@@ -65,6 +65,9 @@ Mechanisms, Rassouli, Rosas & Gündüz (004): perfect sample privacy
     window_sum_mechanism, quantile_sum_mechanism, iid_samples_model, latent_reduction,
     LatentReduction, output_perturbation_capacity, genie_disclosure, asymptotic_bounds,
     AsymptoticBounds
+Mechanism registry: the mechanisms of ``graphpriv sanitize --mechanism NAME``
+    get_mechanism, mechanism_names, run_mechanism, register_mechanism, MechanismSpec, MechanismOption,
+    AuditContext
 Analysis: ensembles and sweeps
     random_joint_range, random_degree_range, random_block_range, ensemble_study, EnsembleStudy,
     frontier_sweep
@@ -74,7 +77,7 @@ Visualisation
 Release
     Release (from_result, from_partition, transform, to_json), mapping_schema, validate_mapping,
     generalisation_label; audit_release (every figure recomputed from the written table), AuditReport,
-    AuditError
+    AuditError; RandomisedRelease (a kernel K(y|x) and a seed: the same seed, the same release)
 Input and output
     read_joint_range (files, folders, globs, streamed); ``graphpriv.io``, ``graphpriv.ingest``
 Citations
