@@ -26,7 +26,7 @@ Graphs: components, the confusability graph, cuts and strength (003, Section IV)
     confusability_edge_count_bound, confusability_edges, to_networkx, to_igraph, MinCut, MinCutSets,
     min_cut, min_cut_sets, is_decomposable, laplacian_decomposition, EdgeCut, NetworkStrength,
     edge_connectivity, network_strength, gomory_hu_tree, GomoryHuTree, attack_partition,
-    pairs_to_decompose
+    pairs_to_decompose, principal_partitions, PrincipalSequence, PartitionLevel
 Graphs: hypergraphs and the privacy polytope (004)
     SampleHypergraph, HypergraphComponents, kronecker_incidence, privacy_polytope_vertices
 Measures: non-stochastic (003, Sections II-III)
