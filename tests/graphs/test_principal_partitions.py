@@ -184,7 +184,7 @@ def test_disconnected_graph_starts_at_zero():
     assert seq.critical_values[0] == 0 and seq.strength == gp.network_strength(jr).fraction == 0
     comps = gp.components(jr)
     assert seq.n_blocks[1] == comps.n_components == 5
-    assert set(seq.partitions[1]) == {frozenset(g) for g in comps.public_groups()}
+    assert set(seq.partitions[1]) == {frozenset(jr.public_labels[g].tolist()) for g in comps.public_groups()}
 
 
 def test_hungarian():
