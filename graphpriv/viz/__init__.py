@@ -44,6 +44,7 @@ from .hierarchy import *  # noqa: F401,F403
 from .components import *  # noqa: F401,F403
 from .overview import *  # noqa: F401,F403
 from .explorer import *  # noqa: F401,F403
-from . import style, graphs, cuts, traces, frontiers, animation, hypergraphs, stochastic, research, labels, merges, matrix, hierarchy, components, overview, explorer
+from .principal import *  # noqa: F401,F403
+from . import style, graphs, cuts, traces, frontiers, animation, hypergraphs, stochastic, research, labels, merges, matrix, hierarchy, components, overview, explorer, principal
 
-__all__ = [n for m in (style, graphs, cuts, traces, frontiers, animation, hypergraphs, stochastic, research, labels, merges, matrix, hierarchy, components, overview, explorer) for n in m.__all__]
+__all__ = [n for m in (style, graphs, cuts, traces, frontiers, animation, hypergraphs, stochastic, research, labels, merges, matrix, hierarchy, components, overview, explorer, principal) for n in m.__all__]
