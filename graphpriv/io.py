@@ -222,6 +222,8 @@ def analysis_report(jr, *, input_info: dict | None = None, max_cut_edges: int = 
                          n_small, small_size, largest_sensitive_sizes}
             min_cut:    {computed, value, decomposable, side (smaller side, code order) | null,
                          method, note (+ n_cut_edges when computed)}
+            principal_partitions: {computed, n_critical, strength, levels: [{critical_value, fraction,
+                         n_blocks, cut_weight}], note}  (graphpriv.report.principal)
             figures:    [{file, pdf, caption}]
 
         Labels are JSON numbers or strings; a missing value kept as a symbol is ``null``.
@@ -237,6 +239,7 @@ def analysis_report(jr, *, input_info: dict | None = None, max_cut_edges: int = 
     """
     import graphpriv as gp
     from .graphs.confusability import confusability_edge_count_bound
+    from .report.principal import principal_section
 
     comps = gp.components(jr)
     sizes = np.bincount(comps.public, minlength=comps.n_components)
@@ -299,4 +302,5 @@ def analysis_report(jr, *, input_info: dict | None = None, max_cut_edges: int = 
             "largest_sensitive_sizes": s_sizes[order[:10]].tolist(),
         },
         "min_cut": cut,
+        "principal_partitions": principal_section(jr, max_edges=max_cut_edges),
     }
