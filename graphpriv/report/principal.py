@@ -1,5 +1,6 @@
 """The principal-sequence panel of the analysis report: the critical values of G_X and the number of blocks
-at each (:func:`graphpriv.principal_partitions`), as data, as text, Markdown, HTML rows and a figure.
+at each (:func:`graphpriv.principal_partitions`), as data, as text, Markdown and HTML rows (``graphpriv
+analyze`` draws its figure with :func:`graphpriv.viz.plot_principal_partitions`).
 
 The report stores the panel under ``"principal_partitions"``::
 
@@ -14,7 +15,7 @@ Cunningham's strength (0 exactly when G_X is disconnected, i.e. I*(S;X) > 0; pap
 from __future__ import annotations
 
 __all__ = ["PSP_MAX_SECONDS", "PSP_MAX_LEVELS", "PSP_FIGURE_MIN_PUBLIC", "principal_section", "principal_text_lines",
-           "principal_markdown_lines", "principal_rows", "principal_summary", "principal_figure", "PSP_CAPTION"]
+           "principal_markdown_lines", "principal_rows", "principal_summary", "PSP_CAPTION"]
 
 #: The panel is computed when its estimated time is at most this many seconds.
 PSP_MAX_SECONDS = 10.0
@@ -119,14 +120,3 @@ def principal_markdown_lines(section: dict | None) -> list[str]:
     if section.get("note"):
         out += ["", section["note"] + "."]
     return out + [""]
-
-
-def principal_figure(jr):
-    """The figure of the panel (:func:`graphpriv.viz.plot_principal_partitions`), or None for a small range."""
-    if jr.n_public < PSP_FIGURE_MIN_PUBLIC:
-        return None
-    from ..graphs.principal import principal_partitions
-    from ..viz.principal import plot_principal_partitions
-
-    ax = plot_principal_partitions(principal_partitions(jr))
-    return ax.figure

@@ -63,4 +63,3 @@ def test_figure_planned_from_twenty_values():
     small, _ = gp.datasets.paper_example()
     plan, _ = _figure_plan(small, analysis_report(small))
     assert "principal_partitions" not in [stem for stem, *_ in plan]
-    assert panel.principal_figure(small) is None
