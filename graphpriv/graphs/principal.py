@@ -283,9 +283,9 @@ def _as_fraction(x, name: str) -> Fraction:
 def _cut_engine(backend: str):
     """A function (n, eu, ev, cf, cb, s, t) -> (flow value, source-side mask) for the chosen engine."""
     if backend == "numba":
-        from .flow_kernels import dinic_cut
+        from .flow_kernels import push_relabel_cut
 
-        return dinic_cut
+        return push_relabel_cut
     if backend == "igraph":
         import igraph as ig
 
@@ -548,9 +548,10 @@ def _brute_levels(n: int, edges: np.ndarray, w: np.ndarray) -> tuple[list, np.nd
 
 
 def psp_seconds(n: int, m: int) -> float:
-    """Estimated seconds of :func:`principal_partitions` (about 3 |V| cuts on contracted graphs; 3 s at
-    |V| = 1000, |E| = 43,000 on the reference machine, loaded)."""
-    return 1e-7 * n * max(n, m)
+    """Estimated seconds of :func:`principal_partitions` (about 3 |V| cuts on contracted graphs), measured on
+    the reference machine (2 cores, loaded): 2.4 s at |V| = 1,000, |E| = 43,000; 2.4 s on a band of 1,000
+    values of degree 8; 6.5 s at |V| = 3,000, |E| = 28,000."""
+    return 1e-7 * n * max(n, m) + 5e-7 * n * n
 
 
 def principal_partitions(jr: JointRange, *, graph: str = "confusability", weighted: bool = False, backend: str = "numba",
@@ -579,9 +580,9 @@ def principal_partitions(jr: JointRange, *, graph: str = "confusability", weight
         :func:`~graphpriv.network_strength`, the support graph's edges keep weight 1 and the result records
         ``weighted=False``).
     backend : {"numba", "igraph", "networkx"}
-        Engine of the minimum s--t cuts: Dinic's algorithm compiled with numba (default; the networks are
-        small and many, and building an igraph graph for each costs more than solving it), igraph's
-        push-relabel, or networkx's preflow-push. All give the same, exact result.
+        Engine of the minimum s--t cuts: the preflow-push algorithm compiled with numba (default; the
+        networks are small and many, and building an igraph graph for each costs more than solving it),
+        igraph's push-relabel, or networkx's preflow-push. All give the same, exact result.
     method : {"truncation", "brute"}
         ``"brute"`` enumerates every set partition (test oracle; at most 12 nodes).
     max_edges : int, optional
@@ -598,7 +599,7 @@ def principal_partitions(jr: JointRange, *, graph: str = "confusability", weight
     InputError
         Unknown ``graph``, ``backend`` or ``method``.
     TooLargeError
-        Estimated past a minute (about |V| = 8,000 on a sparse graph), or ``method="brute"`` past 12 nodes.
+        Estimated past a minute (about |V| = 6,000 on a sparse graph), or ``method="brute"`` past 12 nodes.
 
     Examples
     --------
@@ -625,7 +626,7 @@ def principal_partitions(jr: JointRange, *, graph: str = "confusability", weight
     blocks) and runs the greedy Dilworth truncation (Cunningham 1985, "Optimal attack and reinforcement of
     a network", Section 4) on what is left: one minimum s--t cut per node, on the graph of the blocks
     found so far, skipped when the node's edges to the earlier nodes weigh at most lambda. In practice
-    about 3 |V| cut problems in all, half of them skipped (about a second at |V| = 1,000); Kolmogorov's
+    about 3 |V| cut problems in all, half of them skipped (1-3 s at |V| = 1,000); Kolmogorov's
     parametric algorithm bounds the worst case by O(|V|) max-flows. Arithmetic is exact: lambda = p / q
     and every capacity is an integer multiple of 1/q.
     """
