@@ -71,7 +71,7 @@ class PartitionLevel:
         return f"PartitionLevel(critical_value={_fmt(self.critical_value)}, n_blocks={self.n_blocks}, cut_weight={self.cut_weight})"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class PrincipalSequence:
     """The principal sequence of partitions of a graph: critical values and the nested optimal partitions.
 
@@ -120,6 +120,16 @@ class PrincipalSequence:
     labels: tuple = field(repr=False)
     graph: str = "confusability"
     weighted: bool = False
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, PrincipalSequence):
+            return NotImplemented
+        return (self.critical_values == other.critical_values and self.cut_weights == other.cut_weights
+                and self.labels == other.labels and self.graph == other.graph and self.weighted == other.weighted
+                and np.array_equal(self.memberships, other.memberships))
+
+    def __hash__(self) -> int:
+        return hash((self.critical_values, self.cut_weights, self.graph, self.weighted, len(self.labels)))
 
     # ------------------------------------------------------------------ views
     def __len__(self) -> int:

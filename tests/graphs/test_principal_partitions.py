@@ -175,6 +175,7 @@ def test_backends_agree(n_x, n_s, p, seed, weighted):
     for other in seqs[1:]:
         assert other.critical_values == seqs[0].critical_values
         assert np.array_equal(other.memberships, seqs[0].memberships)
+        assert other == seqs[0] and hash(other) == hash(seqs[0])
 
 
 # ------------------------------------------------------------------------------------------- data and edge cases
