@@ -252,10 +252,12 @@ def plot_principal_partitions(seq, ax=None, *, max_leaves: int = 60, labels: boo
         ax.set_title(text, fontsize=9)
     handles = []
     if legend and len(sizes) > 1:
-        for r, b in enumerate(big[:5]):
+        listed = big if len(big) <= 5 else big[:3]
+        for r, b in enumerate(listed):
             handles.append(Patch(facecolor=component_color(r), label=f"a block of P₁ ({sizes[b]} {noun})"))
-        if len(big) > 5:
-            handles.append(Patch(facecolor="white", edgecolor="none", label=f"... {len(big)} blocks of 2+ {noun} in P₁"))
+        if len(big) > len(listed):
+            handles.append(Patch(facecolor="white", edgecolor="none",
+                                 label=f"... {len(big)} blocks of 2+ {noun} in P₁ (colours repeat)"))
         if len(big) < len(sizes):
             handles.append(Patch(facecolor=ROLE["edge"], label=f"single {noun} of P₁ ({len(sizes) - len(big)})"))
         if any(units[u]["kind"] == "bundle" for u in order):
