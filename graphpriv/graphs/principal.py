@@ -593,8 +593,10 @@ def principal_partitions(jr: JointRange, *, graph: str = "confusability", weight
         Engine of the minimum s--t cuts: the preflow-push algorithm compiled with numba (default; the
         networks are small and many, and building an igraph graph for each costs more than solving it),
         igraph's push-relabel, or networkx's preflow-push. All give the same, exact result.
-    method : {"truncation", "brute"}
-        ``"brute"`` enumerates every set partition (test oracle; at most 12 nodes).
+    method : {"truncation", "cunningham", "brute"}
+        ``"truncation"`` (default; ``"cunningham"`` is accepted as for :func:`~graphpriv.network_strength`,
+        whose attack step this is) or ``"brute"``, which enumerates every set partition (test oracle; at
+        most 12 nodes).
     max_edges : int, optional
         Passed to :func:`~graphpriv.confusability_adjacency`.
 
@@ -642,8 +644,8 @@ def principal_partitions(jr: JointRange, *, graph: str = "confusability", weight
     """
     if backend not in PRINCIPAL_BACKENDS:
         raise InputError(f"backend={backend!r} must be one of {PRINCIPAL_BACKENDS}")
-    if method not in ("truncation", "brute"):
-        raise InputError(f"method={method!r} must be 'truncation' or 'brute'")
+    if method not in ("truncation", "cunningham", "brute"):
+        raise InputError(f"method={method!r} must be 'truncation' (or its alias 'cunningham') or 'brute'")
     n, edges, w, labels, _ = _graph_arrays(jr, graph, weighted, max_edges)
     w = np.asarray(w, dtype=np.int64)
     if method == "brute":

@@ -89,6 +89,7 @@ def test_triangle_1_1_5(backend):
     # unweighted: a plain triangle breaks at 3/2 all at once
     plain = gp.principal_partitions(jr, weighted=False, backend=backend)
     assert plain.critical_values == (Fraction(3, 2),) and plain.n_blocks == (1, 3)
+    assert gp.principal_partitions(jr, weighted=True, backend=backend, method="cunningham") == seq
 
 
 # ------------------------------------------------------------------------------------------- brute force
