@@ -531,7 +531,7 @@ def _levels_from_events(n: int, events: list) -> tuple[list, np.ndarray]:
             cur[nodes] = int(cur.max()) + 1 + new
         cur = _renumber(cur)
         rows.append(cur.copy())
-    return values, np.array(rows, dtype=np.int64).reshape(len(rows), n)
+    return values, np.array(rows, dtype=np.int32).reshape(len(rows), n)
 
 
 def _brute_levels(n: int, edges: np.ndarray, w: np.ndarray) -> tuple[list, np.ndarray]:
@@ -554,7 +554,7 @@ def _brute_levels(n: int, edges: np.ndarray, w: np.ndarray) -> tuple[list, np.nd
         hull.append(pt)
     values = [Fraction(b[1] - a[1], b[0] - a[0]) for a, b in zip(hull, hull[1:])]
     rows = [_renumber(P[best[j]]) for j, _ in hull]
-    return values, np.array(rows, dtype=np.int64).reshape(len(rows), n)
+    return values, np.array(rows, dtype=np.int32).reshape(len(rows), n)
 
 
 def psp_seconds(n: int, m: int) -> float:
