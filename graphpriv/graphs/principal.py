@@ -272,7 +272,8 @@ class PrincipalSequence:
             nb = nb[:4] + ["..."] + nb[-3:]
         plural = "" if k == 1 else "s"
         vals = f": {', '.join(shown)}" if k else ""
-        return f"PrincipalSequence({what}: {self.n_nodes} nodes, {k} critical value{plural}{vals}; blocks {' -> '.join(nb)})"
+        nodes = f"{self.n_nodes} node{'' if self.n_nodes == 1 else 's'}"
+        return f"PrincipalSequence({what}: {nodes}, {k} critical value{plural}{vals}; blocks {' -> '.join(nb)})"
 
 
 def _fmt(v: Fraction) -> str:
