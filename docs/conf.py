@@ -41,6 +41,7 @@ extensions = [
     "numpydoc",
     "myst_parser",
 ]
+extensions.append("sphinx_gallery.gen_gallery")   # the examples gallery (examples/), executed in the build
 try:  # the CLI page uses sphinx-argparse when it is installed (the docs extra), else the fallback below
     import sphinxarg.ext  # noqa: F401
 
@@ -76,6 +77,26 @@ html_css_files = ["graphpriv.css"]
 # narrative pages use the full width (the paper map's tables are wide); the API pages keep their navigation
 html_sidebars = {page: [] for page in ("index", "getting_started", "paper_map", "gallery", "cli", "citing",
                                         "custom_merge_rule")}
+
+# ------------------------------------------------------------------------------------------------------------
+# examples gallery: every examples/**/plot_*.py runs in the build (an error stops it); one picture each
+# ------------------------------------------------------------------------------------------------------------
+sphinx_gallery_conf = {
+    "examples_dirs": str(ROOT / "examples"),
+    "gallery_dirs": "auto_examples",
+    "filename_pattern": r"/plot_",
+    "within_subsection_order": "FileNameSortKey",
+    "download_all_examples": False,
+    "remove_config_comments": True,
+    "abort_on_example_error": True,
+    "show_memory": False,
+    "min_reported_time": 1,
+    "matplotlib_animations": False,
+    "image_scrapers": ("matplotlib",),
+    "capture_repr": ("_repr_html_",),
+    "image_srcset": [],
+    "default_thumb_file": str(ROOT / "figures" / "concepts_overview.png"),
+}
 
 # keep the build quiet and deterministic: no network (intersphinx is not used), no notebook execution
 suppress_warnings: list[str] = []
