@@ -76,7 +76,7 @@ html_static_path = ["_static"]
 html_css_files = ["graphpriv.css"]
 # narrative pages use the full width (the paper map's tables are wide); the API pages keep their navigation
 html_sidebars = {page: [] for page in ("index", "getting_started", "paper_map", "gallery", "cli", "citing",
-                                        "custom_merge_rule")}
+                                        "benchmarks")}
 
 # ------------------------------------------------------------------------------------------------------------
 # examples gallery: every examples/**/plot_*.py runs in the build (an error stops it); one picture each
@@ -92,7 +92,7 @@ sphinx_gallery_conf = {
     "show_memory": False,
     "min_reported_time": 1,
     "matplotlib_animations": False,
-    "image_scrapers": ("matplotlib",),
+    "image_scrapers": ("_gallery.matplotlib_tight",),
     "capture_repr": ("_repr_html_",),
     "image_srcset": [],
     "default_thumb_file": str(ROOT / "figures" / "concepts_overview.png"),
@@ -102,7 +102,7 @@ sphinx_gallery_conf = {
 suppress_warnings: list[str] = []
 
 #: Optional pages: listed in the index's table of contents (before "citing") when their file exists.
-OPTIONAL_PAGES = ["custom_merge_rule"]
+OPTIONAL_PAGES: list[str] = []   # the custom merge rule page is in the user guide's table of contents
 
 
 def add_optional_pages(app, docname, source):

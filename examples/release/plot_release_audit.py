@@ -3,7 +3,7 @@ A release and its audit
 =======================
 
 ``graphpriv sanitize`` writes the sanitised table, then reads it back and recomputes every released number
-from the file: the partition, |X̂|, I*, L0, k, U1 and U2 with the codewords *as written*. ``summary.json``
+from the file: the partition, ``|X̂|``, I*, L0, k, U1 and U2 with the codewords *as written*. ``summary.json``
 keeps both: ``mechanism`` (what the algorithm computed) and ``after`` (what the file holds), with
 ``audit`` saying why they differ. Here Algorithm 1 of Ding & Farokhi (003) with U2 on the Hungarian data:
 each cluster of cholesterol values is released as its centroid, rounded to whole mg/dl as the column is
@@ -44,9 +44,10 @@ ax.vlines(released, by_centroid, by_codeword, color="0.6", lw=0.8)
 ax.plot(released, by_centroid, "o", mfc="white", color="C0", ms=5, label="with the centroid (mechanism)")
 ax.plot(released, by_codeword, ".", color="C3", ms=6, label="with the codeword as written (audit)")
 ax.axhline(-summary["after"]["utility"], color="C3", ls=":", lw=0.8)
-ax.annotate(f"U2 in the file: {summary['after']['utility']:g} (mechanism {summary['mechanism']['utility']:g})",
-            (min(released), -summary["after"]["utility"]), xytext=(0, 4), textcoords="offset points", fontsize=8)
+ax.annotate(f"−U2 in the file: {-summary['after']['utility']:g} (mechanism: {-summary['mechanism']['utility']:g})",
+            (min(released), -summary["after"]["utility"]), xytext=(0, -12), textcoords="offset points", fontsize=8,
+            color="C3")
 ax.set_xlabel("released codeword (mg/dl)")
 ax.set_ylabel("largest |x − x̂| in the cluster")
-ax.set_title(f"Hungarian data, Algorithm 1 with U2: {len(released)} merged clusters")
+ax.set_title(f"Hungarian data, Algorithm 1 with U2: {len(released)} merged clusters", fontsize=10)
 ax.legend(frameon=False, fontsize=8, loc="center right")

@@ -26,5 +26,6 @@ beam_points = sorted({(b.privacy, b.utility) for b in beam})
 
 ax = viz.plot_search_frontiers({"greedy (Algorithm 1)": greedy, "beam search": beam_points, "exact": exact},
                                utility_label="U1 = I0(X→X̂) (bits)")
-ax.set_title(f"Random joint range, |S| = {jr.n_sensitive}, |X| = {jr.n_public}: L0 against U1")
+ax.set_title(f"Random joint range, |S| = {jr.n_sensitive}, |X| = {jr.n_public}: L0 against U1", fontsize=10)
+ax.legend(loc="upper left", fontsize=8, frameon=False)
 ax.figure.set_size_inches(5.2, 3.6)

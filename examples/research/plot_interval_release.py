@@ -21,5 +21,6 @@ print(interval)
 
 ax = viz.plot_search_frontiers({"greedy (Algorithm 1)": greedy, "interval-exact": interval}, bounds,
                                utility_label="U2 = −max distortion (mg/dl)")
-ax.set_title(f"Hungarian data, |X| = {jr.n_public}: L0 against U2")
+ax.set_title(f"Hungarian data, |X| = {jr.n_public}: L0 against U2", fontsize=10)
+ax.legend(loc="lower right", fontsize=8, frameon=True, framealpha=0.9)
 ax.figure.set_size_inches(5.2, 3.6)

@@ -2,11 +2,12 @@
 The privacy polytope of perfect sample privacy
 ==============================================
 
-Rassouli, Rosas & Gündüz (004), Fig. 2. A disclosure Y of n samples X^n has *perfect sample privacy* when
-Y is independent of every single sample X_k, yet may reveal a lot about a latent W. The admissible
-conditionals p_{X^n|y} form a polytope; the optimal disclosure (Algorithms 1-2) picks its vertices.
-Two binary samples with P(X = (0,0), (0,1), (1,0), (1,1)) = (0.2, 0.2, 0.5, 0.1): for W = X_1 ⊕ X_2 the
-synergistic disclosure I_s is the mutual information of the best such Y.
+Rassouli, Rosas & Gündüz (004), Example 2 and Fig. 2. A disclosure Y of n samples X^n has *perfect sample
+privacy* when Y is independent of every single sample X_k, yet it may reveal much about a latent W. The
+admissible conditionals ``p(x^n | y)`` form a polytope (its coordinates: the null space of the sample
+hypergraph's incidence matrix P); the optimal disclosure (Algorithms 1-2) is a mixture of its vertices.
+Here Example 2: two samples, X_1 binary and X_2 ternary, seen by W through a binary symmetric and a binary
+erasure channel; the polytope is a quadrilateral.
 """
 
 import numpy as np
@@ -14,11 +15,11 @@ import numpy as np
 import graphpriv as gp
 import graphpriv.viz as viz
 
-alpha, beta, r = 0.4, 0.7, 0.2
-p = np.array([alpha - r, r, beta - alpha + r, 1 - beta - r]).reshape(2, 2)
-w = np.array([[1, 0, 0, 1], [0, 1, 1, 0]], dtype=float)      # W = X1 xor X2
-result = gp.synergistic_disclosure(w, p)
+p = np.array([[1, 3, 2], [2, 3, 1]]) / 12                      # P(X1 = i, X2 = j)
+w_given_x = np.array([[1, 1 / 3, 0, 1, 2 / 3, 0],               # P(W = w | x1, x2), x flattened
+                      [0, 2 / 3, 1, 0, 1 / 3, 1]])
+result = gp.synergistic_disclosure(w_given_x, p)
 print(result)
 
-ax = viz.plot_privacy_polytope(result, title=f"$W = X_1 \\oplus X_2$: $I_s$ = {result.value:.3f} bits")
-ax.figure.set_size_inches(4, 3.6)
+ax = viz.plot_privacy_polytope(result, title=f"Example 2: $I_s(W, X^2)$ = {result.value:.3f} bits")
+ax.figure.set_size_inches(4.2, 3.8)
