@@ -63,7 +63,7 @@ def merge_events(trace, t: int) -> list[MergeEvent]:
     --------
     >>> import graphpriv as gp
     >>> jr, _ = gp.datasets.paper_example()
-    >>> ev = gp.viz.merge_events(gp.agglomerate(jr, "I*", 0.3).trace, 1)[0]     # paper 003, Example 3
+    >>> ev = gp.viz.merges.merge_events(gp.agglomerate(jr, "I*", 0.3).trace, 1)[0]     # paper 003, Example 3
     >>> sorted(ev.a | ev.b), ev.joined                  # x1 and x3 lay in different components of G_X
     (['x1', 'x3'], True)
     """
@@ -113,7 +113,7 @@ def step_title(trace, t: int, *, max_chars: int = 60, math: bool = True, lines: 
 
     Examples
     --------
-    >>> from graphpriv.viz import step_title
+    >>> from graphpriv.viz.merges import step_title
     >>> import graphpriv as gp
     >>> jr, _ = gp.datasets.paper_example()
     >>> tr = gp.agglomerate(jr, "I*", 0.3).trace                   # paper 003, Example 3

@@ -270,8 +270,8 @@ def test_hungarian_explorer_in_chromium(hungarian, browser, capsys):
         big = int(np.argmax(sizes))
         text = _hover_band(page, big)
         lo, hi = page.evaluate(f"[window.__gpx.st.bands.lo[{big}], window.__gpx.st.bands.hi[{big}]]")
-        d = gp.viz.explorer_data(trace, jr)
-        (cl,) = [c for c in gp.viz.explorer_clusters(d, k) if c["lo"] == lo]
+        d = gp.viz.explorer.explorer_data(trace, jr)
+        (cl,) = [c for c in gp.viz.explorer.explorer_clusters(d, k) if c["lo"] == lo]
         assert f"{len(cl['members'])} value(s): {', '.join(cl['members'])}" in text
         assert f"({cl['anonymity']}): " + ", ".join(d["rows"][r] for r in cl["sensitive"]) in text
         assert page.evaluate("window.__gpx.A.src.hov.data.left.length") == 1
@@ -318,7 +318,7 @@ def test_large_explorer_in_chromium(large, browser, capsys):
         k = page.evaluate("window.__gpx.st.bands.merged.indexOf(true)")
         text = _hover_band(page, k)
         lo = page.evaluate(f"window.__gpx.st.bands.lo[{k}]")
-        (cl,) = [c for c in gp.viz.explorer_clusters(d, 2) if c["lo"] == lo]
+        (cl,) = [c for c in gp.viz.explorer.explorer_clusters(d, 2) if c["lo"] == lo]
         assert ", ".join(cl["members"][:5]) in text and "merged at t = 2" in text
         # a tap on a top link of the hierarchy folds its subtree into one band; "unfold all" undoes it
         xy = page.evaluate("""(() => {
@@ -344,7 +344,7 @@ def test_large_explorer_in_chromium(large, browser, capsys):
         ends = d["tree"]["ends"][2]
         above = {i for i in _drawn_rows(d, pxu) if i >= ends}
         page.wait_for_function(f"window.__gpx.A.src.links.data.row.length === {3 * len(above)}", timeout=10_000)
-        tops = [c for c in gp.viz.explorer_clusters(d, 2) if c["hi"] > c["lo"]]
+        tops = [c for c in gp.viz.explorer.explorer_clusters(d, 2) if c["hi"] > c["lo"]]
         assert page.evaluate("window.__gpx.A.src.folds.data.node.length") == len(tops)
         page.get_by_role("button", name="unfold all").click()
         # a click on a band zooms to its cluster and neighbours; a double-click shows every value again
