@@ -452,3 +452,26 @@ def test_page_fits_the_window_width(hungarian, browser, capsys):
             page.close()
     assert widths[1600] - widths[1000] == pytest.approx(600, abs=2)
     _report(capsys, f"page fits the window: frame {widths[1000]:.0f} px at 1000 px, {widths[1600]:.0f} px at 1600 px, refits on resize")
+
+
+def test_inline_explorer_stays_in_its_frame(browser, tmp_path, capsys):
+    """Shown inline (an iframe's srcdoc, as Jupyter and the documentation's gallery show it), the page keeps its
+    step in memory: writing the URL fragment must not load the host page into the frame."""
+    jr, _ = gp.datasets.paper_example()
+    ex = gp.viz.explore(gp.agglomerate(jr, "I*", 0.3), jr)
+    host = tmp_path / "host.html"
+    host.write_text(f"<!DOCTYPE html><html><head><title>host page</title></head><body>{ex._repr_html_()}</body></html>",
+                    encoding="utf-8")
+    page = browser.new_page(viewport={"width": 1400, "height": 1600})
+    page.goto(host.as_uri())
+    frame = next(f for f in page.frames if f is not page.main_frame)
+    frame.wait_for_function(READY, timeout=90_000)
+    t0 = int(frame.evaluate("window.__gpx.st.t"))
+    frame.evaluate("window.__gpx.step(-1)")          # a new step writes the URL fragment
+    page.wait_for_timeout(1500)
+    frames = [f for f in page.frames if f is not page.main_frame]
+    assert len(frames) == 1 and frames[0].url == "about:srcdoc", [f.url for f in frames]
+    assert frames[0].evaluate("document.title").startswith("graphpriv explorer"), "the host page was loaded into the frame"
+    assert frames[0].evaluate("window.__gpx !== undefined") and int(frames[0].evaluate("window.__gpx.st.t")) == t0 - 1
+    _report(capsys, f"inline explorer: frame {frames[0].url}, title {frames[0].evaluate('document.title')!r}")
+    page.close()

@@ -355,7 +355,11 @@ function gpxMake(A) {
   function writeHash() {
     const h = "#t=" + st.t + "&x0=" + (+A.xr.start).toFixed(2) + "&x1=" + (+A.xr.end).toFixed(2);
     if (location.hash === h) return;
-    try { history.replaceState(null, "", h); } catch (e) { try { location.replace(h); } catch (e2) { /* e.g. an iframe's srcdoc */ } }
+    try { history.replaceState(null, "", h); } catch (e) {
+      // a page shown inline (an iframe's srcdoc: Jupyter, the documentation) has no URL of its own: location.replace
+      // would load the host page into the frame, so the state stays in memory there
+      if (location.protocol !== "about:") { try { location.replace(h); } catch (e2) { /* nowhere to keep it */ } }
+    }
   }
   function readHash() {
     const q = {};
