@@ -70,7 +70,7 @@ html_title = f"graphpriv {release}"
 html_theme_options = {
     "navigation_depth": 2,
     "show_toc_level": 2,
-    "secondary_sidebar_items": ["page-toc"],
+    "secondary_sidebar_items": ["page-toc"],     # the user guide's pages drop it (front matter): wide code
 }
 html_static_path = ["_static"]
 html_css_files = ["graphpriv.css"]

@@ -301,6 +301,8 @@ def test_guide_pages_start_with_a_question_and_end_with_what_to_read_next():
         assert f"\n{name}\n" in index, f"{name} is not in the guide's table of contents"
     for name in GUIDE_PAGES:
         text = (GUIDE / f"{name}.md").read_text(encoding="utf-8")
+        text = re.sub(r"\A---\n.*?\n---\n", "", text, flags=re.S).lstrip()     # front matter (page options)
+        assert text.startswith("# "), f"{name}: a title first"
         first = text.split("\n", 1)[1].strip().split("\n\n", 1)[0]      # the paragraph under the title
         assert first.startswith("*") and first.rstrip().endswith("?*"), f"{name}: start from the user's question"
         assert "\n## What to read next\n" in text and text.index("## What to read next") > len(text) // 2, name
