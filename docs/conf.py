@@ -76,7 +76,7 @@ html_static_path = ["_static"]
 html_css_files = ["graphpriv.css"]
 # narrative pages use the full width (the paper map's tables are wide); the API pages keep their navigation
 html_sidebars = {page: [] for page in ("index", "getting_started", "paper_map", "gallery", "cli", "citing",
-                                        "benchmarks")}
+                                        "benchmarks", "changelog")}
 
 # ------------------------------------------------------------------------------------------------------------
 # examples gallery: every examples/**/plot_*.py runs in the build (an error stops it); one picture each
