@@ -87,7 +87,8 @@ SUBPACKAGES = [
      "Bundled data: the Hungarian heart-disease records and paper 003's running example."),
     ("graphpriv.viz", "Visualisation",
      "One style, ``ax=`` everywhere; node-link, matrix and hierarchy views of traces, frontiers, the papers' figure "
-     "types, the interactive explorer."),
+     "types, the interactive explorer. Sizes and colours are in ``graphpriv.viz.style`` (``COLUMN_WIDTH``, "
+     "``PAGE_WIDTH``, ``ROLE``, ``PALETTE``); the views' building blocks in the modules that define them."),
     ("graphpriv.io", "Input and output",
      "Reading tables, atomic writes, the analysis report (``report.json``, ``report.md``, ``report.html``)."),
     ("graphpriv.ingest", "Input and output",
@@ -159,6 +160,13 @@ def _subpackage(modname: str, intro: str) -> list[str]:
     mod = importlib.import_module(modname)
     names = [n for n in getattr(mod, "__all__", []) if not n.startswith("_")]
     lines = ["", f"``{modname}``", "~" * (len(modname) + 4), "", intro, "", f".. currentmodule:: {modname}"]
+    grouped = getattr(mod, "_GROUPS", None)       # graphpriv.viz: its names by group, as its docstring lists them
+    if grouped:
+        listed = [n for group in grouped.values() for n in group]
+        for title, group in list(grouped.items()) + [("Other drawing functions", [n for n in names if n not in listed])]:
+            if group:
+                lines += ["", f".. rubric:: {title}"] + _table(group)
+        return lines + ["", ".. currentmodule:: graphpriv"]
     return lines + _table(names) + ["", ".. currentmodule:: graphpriv"]
 
 

@@ -41,6 +41,7 @@ extensions = [
     "numpydoc",
     "myst_parser",
 ]
+extensions.append("sphinx_gallery.gen_gallery")   # the examples gallery (examples/), executed in the build
 try:  # the CLI page uses sphinx-argparse when it is installed (the docs extra), else the fallback below
     import sphinxarg.ext  # noqa: F401
 
@@ -69,19 +70,39 @@ html_title = f"graphpriv {release}"
 html_theme_options = {
     "navigation_depth": 2,
     "show_toc_level": 2,
-    "secondary_sidebar_items": ["page-toc"],
+    "secondary_sidebar_items": ["page-toc"],     # the user guide's pages drop it (front matter): wide code
 }
 html_static_path = ["_static"]
 html_css_files = ["graphpriv.css"]
 # narrative pages use the full width (the paper map's tables are wide); the API pages keep their navigation
 html_sidebars = {page: [] for page in ("index", "getting_started", "paper_map", "gallery", "cli", "citing",
-                                        "custom_merge_rule")}
+                                        "benchmarks", "changelog")}
+
+# ------------------------------------------------------------------------------------------------------------
+# examples gallery: every examples/**/plot_*.py runs in the build (an error stops it); one picture each
+# ------------------------------------------------------------------------------------------------------------
+sphinx_gallery_conf = {
+    "examples_dirs": str(ROOT / "examples"),
+    "gallery_dirs": "auto_examples",
+    "filename_pattern": r"/plot_",
+    "within_subsection_order": "FileNameSortKey",
+    "download_all_examples": False,
+    "remove_config_comments": True,
+    "abort_on_example_error": True,
+    "show_memory": False,
+    "min_reported_time": 1,
+    "matplotlib_animations": False,
+    "image_scrapers": ("_gallery.matplotlib_tight",),
+    "capture_repr": ("_repr_html_",),
+    "image_srcset": [],
+    "default_thumb_file": str(ROOT / "figures" / "concepts_overview.png"),
+}
 
 # keep the build quiet and deterministic: no network (intersphinx is not used), no notebook execution
 suppress_warnings: list[str] = []
 
 #: Optional pages: listed in the index's table of contents (before "citing") when their file exists.
-OPTIONAL_PAGES = ["custom_merge_rule"]
+OPTIONAL_PAGES: list[str] = []   # the custom merge rule page is in the user guide's table of contents
 
 
 def add_optional_pages(app, docname, source):

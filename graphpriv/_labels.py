@@ -21,7 +21,7 @@ def label_key(label) -> tuple:
 
     Examples
     --------
-    >>> from graphpriv.viz import label_key
+    >>> from graphpriv.viz.labels import label_key
     >>> sorted([100, 92, 5.5], key=label_key)
     [5.5, 92, 100]
     >>> sorted(["x10", "x2", "x1"], key=label_key)

@@ -643,7 +643,8 @@ def _frontier_figure(frontier, lam, result, args, tmp: Path) -> list[str]:
     """The frontier (privacy in bits against utility) with the released point starred."""
     import matplotlib.pyplot as plt
 
-    from ..viz import legend_clear_of_lines, plot_frontier
+    from ..viz import plot_frontier
+    from ..viz.frontiers import legend_clear_of_lines
     from ..viz.style import COLUMN_WIDTH, ROLE, new_figure, save_figure, style_context
 
     fig, ax = new_figure(COLUMN_WIDTH, COLUMN_WIDTH * 0.85)

@@ -36,7 +36,7 @@ def animate_trace(trace, jr, path, *, fps: float = 1.0, format: str | None = Non
     Each frame is :func:`~graphpriv.viz.plot_merge_step` for step t: G_X̂(t) with super-nodes labelled by
     their members, the pair merged at t ringed (numbered when a step merges several pairs), the components
     it joined shaded, |P(t)|, I* and L(t) written under the panel, all on one layout (a node moves only
-    when it merges). Ranges with more than :data:`graphpriv.viz.NODE_LINK_MAX` public values get
+    when it merges). Ranges with more than :data:`graphpriv.viz.overview.NODE_LINK_MAX` public values get
     :func:`~graphpriv.viz.plot_merge_view` frames instead (matrix view, hierarchy cut at t, component
     graph). Frame 0 is the original G_X; titles mark the released step and a rejected tentative step, and
     when the last recorded step is not the released one a final frame shows the release again.

@@ -47,7 +47,7 @@ def frontier_coordinates(frontier, normalized: bool = True) -> tuple[np.ndarray,
     --------
     >>> import graphpriv as gp
     >>> jr, _ = gp.datasets.paper_example()
-    >>> x, y = gp.viz.frontier_coordinates(gp.pareto_frontier(jr, "I*"))     # paper 003, Fig. 7 (U1)
+    >>> x, y = gp.viz.frontiers.frontier_coordinates(gp.pareto_frontier(jr, "I*"))     # paper 003, Fig. 7 (U1)
     >>> x.round(4).tolist(), y.tolist()
     ([0.5646, 0.0], [0.0, 1.0])
     """
@@ -239,7 +239,7 @@ def legend_clear_of_lines(ax, **kwargs):
     Examples
     --------
     >>> import matplotlib.pyplot as plt
-    >>> from graphpriv.viz import legend_clear_of_lines
+    >>> from graphpriv.viz.frontiers import legend_clear_of_lines
     >>> fig, ax = plt.subplots()
     >>> _ = ax.plot([0, 0.6], [1, 0], drawstyle="steps-post", label="frontier")   # top edge, then right edge
     >>> legend_clear_of_lines(ax)._loc == 3                                       # lower left

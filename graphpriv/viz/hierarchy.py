@@ -1,15 +1,15 @@
 """The merge hierarchy of a trace as a dendrogram, at any size.
 
 The tree is :meth:`graphpriv.MergeTrace.to_linkage`, drawn with its children ordered so the smaller
-value is on the left (:func:`graphpriv.viz.hierarchy_linkage`; the matrix view beside it uses the same
-leaf order, :func:`graphpriv.viz.hierarchy_order`): a link at height t for every pair merged at step t
+value is on the left (:func:`graphpriv.viz.labels.hierarchy_linkage`; the matrix view beside it uses the same
+leaf order, :func:`graphpriv.viz.labels.hierarchy_order`): a link at height t for every pair merged at step t
 (Ding & Farokhi, *Developing Non-Stochastic Privacy-Preserving Policies Using Agglomerative
 Clustering*, Algorithms 1 and 2). The coordinates come from :func:`graphpriv.viz.tree_layout.dendrogram_coordinates`
 (iterative: scipy's ``dendrogram`` recurses once per level and fails on the chain of ~1,000 joins that
 completes the tree of a mechanism stopped early), the links are drawn as one collection per colour, and the
 joins at height len(trace) that only complete the tree are collapsed into one thin bracket over the clusters
-left at the end. Past :data:`graphpriv.viz.FOCUS_BUDGET` leaves the columns follow a focus + context layout
-(:func:`graphpriv.viz.focus_layout`): the clusters merged at t in full detail, subtrees inside a collapsed
+left at the end. Past :data:`graphpriv.viz.matrix.FOCUS_BUDGET` leaves the columns follow a focus + context layout
+(:func:`graphpriv.viz.matrix.focus_layout`): the clusters merged at t in full detail, subtrees inside a collapsed
 unit of columns contracted to one stem. A dashed line cuts the tree at step t: the subtrees under it are the
 clusters of Q(t).
 """
@@ -43,7 +43,7 @@ def plot_merge_hierarchy(trace, t: int | None = None, ax=None, *, labels: bool |
     explained in the legend; the joins that only complete the tree are collapsed into one faded bracket
     (gid ``"graphpriv-completing"``); leaves sit on a strip coloured by original component. Leaves
     are the public values (labelled when there are at most 40, else only the values merged at t), in
-    :func:`graphpriv.viz.hierarchy_order` (children ordered by their smallest value), the column order of
+    :func:`graphpriv.viz.labels.hierarchy_order` (children ordered by their smallest value), the column order of
     ``plot_merge_matrix(..., order="hierarchy")``.
 
     Parameters
@@ -55,11 +55,11 @@ def plot_merge_hierarchy(trace, t: int | None = None, ax=None, *, labels: bool |
     labels : bool or "auto"
         Leaf labels.
     title : str or bool
-        ``True``: :func:`graphpriv.viz.step_title`.
+        ``True``: :func:`graphpriv.viz.merges.step_title`.
     legend : bool
         Explain the colours.
     align : MatrixCells, optional
-        The cells of a matrix view drawn with ``order="hierarchy"`` (:func:`graphpriv.viz.matrix_cells`):
+        The cells of a matrix view drawn with ``order="hierarchy"`` (:func:`graphpriv.viz.matrix.matrix_cells`):
         each leaf is then drawn under its matrix column (gaps between components included), so the two
         panels line up when their axes have the same width.
 
@@ -108,7 +108,7 @@ def plot_merge_hierarchy(trace, t: int | None = None, ax=None, *, labels: bool |
             from ..errors import InputError
 
             raise InputError("align must be the matrix cells of this trace drawn with order='hierarchy' "
-                             "(gp.viz.matrix_cells(trace, jr, t, order='hierarchy'))")
+                             "(gp.viz.matrix.matrix_cells(trace, jr, t, order='hierarchy'))")
         slot, width = np.asarray(align.xpos, dtype=float), align.width
         if hasattr(align, "left"):
             cell_w = np.asarray(align.right) - np.asarray(align.left)
@@ -262,7 +262,7 @@ def _inside_one_unit(align, leaves, left, right, n: int) -> np.ndarray:
 
 
 def _own_layout(trace, t: int, leaves):
-    """:func:`graphpriv.viz.focus_layout` of the leaves in hierarchy order, focused on the clusters merged at t."""
+    """:func:`graphpriv.viz.matrix.focus_layout` of the leaves in hierarchy order, focused on the clusters merged at t."""
     from .matrix import focus_layout, matrix_bands
 
     bands = matrix_bands(trace, None, t, order="hierarchy")
@@ -325,7 +325,7 @@ def link_colour_func(trace, t: int, Z: np.ndarray | None = None):
     >>> jr, _ = gp.datasets.paper_example()
     >>> tr = gp.agglomerate(jr, "I*", 0.3).trace
     >>> f = gp.viz.hierarchy.link_colour_func(tr, 1)
-    >>> f(tr.n_public) == gp.viz.ROLE["merge"]        # the first link is step 1's merge
+    >>> f(tr.n_public) == gp.viz.style.ROLE["merge"]        # the first link is step 1's merge
     True
     """
     Z = trace.to_linkage() if Z is None else Z

@@ -46,7 +46,7 @@ def hierarchy_linkage(trace) -> np.ndarray:
     --------
     >>> import graphpriv as gp
     >>> jr, _ = gp.datasets.paper_example()
-    >>> Z = gp.viz.hierarchy_linkage(gp.agglomerate(jr, "I*", 0.3).trace)   # paper 003, Example 3
+    >>> Z = gp.viz.labels.hierarchy_linkage(gp.agglomerate(jr, "I*", 0.3).trace)   # paper 003, Example 3
     >>> Z[:, 2].tolist() == gp.agglomerate(jr, "I*", 0.3).trace.to_linkage()[:, 2].tolist()
     True
     """
@@ -106,7 +106,7 @@ def hierarchy_order(trace) -> np.ndarray:
     >>> import graphpriv as gp
     >>> jr, _ = gp.datasets.paper_example()
     >>> tr = gp.agglomerate(jr, "I*", 0.3).trace                  # x1+x3, x2+x5, x4+x6, x13+x7
-    >>> [tr.public_labels[i] for i in gp.viz.hierarchy_order(tr)]
+    >>> [tr.public_labels[i] for i in gp.viz.labels.hierarchy_order(tr)]
     ['x1', 'x3', 'x7', 'x2', 'x5', 'x4', 'x6']
     """
     from scipy.cluster.hierarchy import leaves_list
@@ -155,7 +155,7 @@ def number_format(values, *, max_decimals: int = 3):
 
     Examples
     --------
-    >>> from graphpriv.viz import number_format
+    >>> from graphpriv.viz.labels import number_format
     >>> f = number_format([10.3, 11.84267, 12])
     >>> [f(v) for v in (10.3, 11.84267, 12)]
     ['10.300', '11.843', '12.000']
@@ -209,7 +209,7 @@ def elide(text: str, max_chars: int = 24) -> str:
 
     Examples
     --------
-    >>> from graphpriv.viz import elide
+    >>> from graphpriv.viz.labels import elide
     >>> elide("Kalobersted Hamvilleburgford", 16)
     'Kalobers…urgford'
     >>> elide("Aachen", 16)
@@ -320,7 +320,7 @@ def cluster_label(members, universe=None, *, max_members: int = 4, math: bool = 
                   max_chars: int | None = None) -> str:
     """Short, unambiguous text for a cluster of public values, members in :func:`label_key` order.
 
-    * one member: the value itself (:func:`graphpriv.viz.format_label`);
+    * one member: the value itself (:func:`graphpriv.viz.labels.format_label`);
     * up to ``max_members`` members: all of them (``"85, 132"``, or :math:`x_{13}` for paper-style labels);
     * members that are consecutive in ``universe`` (every public value between the smallest and the largest
       member, in :func:`label_key` order, belongs to the cluster): ``"92–122 (13)"``, ``"x1–x7 (7)"``;
@@ -343,7 +343,7 @@ def cluster_label(members, universe=None, *, max_members: int = 4, math: bool = 
 
     Examples
     --------
-    >>> from graphpriv.viz import cluster_label
+    >>> from graphpriv.viz.labels import cluster_label
     >>> cluster_label([100, 92, 105], universe=[92, 100, 105, 130])
     '92, 100, 105'
     >>> cluster_label([92, 98, 100, 105, 122], universe=[92, 98, 100, 105, 122, 130], max_members=3)
@@ -410,12 +410,12 @@ def format_label(label, *, math: bool = True, max_members: int | None = None) ->
     math : bool
         Use matplotlib mathtext (``$x_{13}$``); otherwise plain text (``x13``).
     max_members : int, optional
-        Abbreviate super-nodes with more members (:func:`graphpriv.viz.cluster_label`: numeric order,
+        Abbreviate super-nodes with more members (:func:`graphpriv.viz.labels.cluster_label`: numeric order,
         ``"92–122 (13)"`` or first two, ellipsis, last and count).
 
     Examples
     --------
-    >>> from graphpriv.viz import format_label
+    >>> from graphpriv.viz.labels import format_label
     >>> format_label("x1")
     '$x_{1}$'
     >>> format_label(("x1", "x3"))
@@ -489,7 +489,7 @@ def math_text(text: str) -> str:
 
     Examples
     --------
-    >>> from graphpriv.viz import math_text
+    >>> from graphpriv.viz.labels import math_text
     >>> math_text("ε=1, δ=0.005, ε̄=∞")
     '$\\epsilon=1$, $\\delta=0.005$, $\\bar\\epsilon=\\infty$'
     >>> math_text("L0|I*=0")

@@ -4,7 +4,7 @@ Columns are the original public values, ordered by component of G_X̂(t), then b
 then by value (:func:`column_order`), so every cluster is a contiguous band of columns and every
 component a contiguous block; rows are the sensitive values. Drawn beside the merge hierarchy, the
 columns take the order of its leaves instead (``order="hierarchy"``,
-:func:`graphpriv.viz.hierarchy_order`): one order for every step, each cluster still a contiguous band,
+:func:`graphpriv.viz.labels.hierarchy_order`): one order for every step, each cluster still a contiguous band,
 so a value sits at the same place left to right in the matrix and under the tree. This is the picture of paper 003
 (Ding & Farokhi, *Developing Non-Stochastic Privacy-Preserving Policies Using Agglomerative
 Clustering*, Fig. 1) with the quantisation drawn on it.
@@ -114,7 +114,7 @@ def matrix_bands(trace, jr: JointRange | None = None, t: int | None = None, *, o
     inside a component by their smallest value, and the values inside a cluster in increasing order
     (numeric order for numbers, natural order for text such as ``x2`` < ``x10``; see
     :func:`graphpriv.viz.labels.label_key`). With ``order="hierarchy"`` the columns are the leaves of the
-    merge hierarchy left to right (:func:`graphpriv.viz.hierarchy_order`), the same at every t: every
+    merge hierarchy left to right (:func:`graphpriv.viz.labels.hierarchy_order`), the same at every t: every
     cluster is still a contiguous band, and a component whose clusters the tree does not keep together
     is listed as several runs in ``component_bounds``.
 
@@ -137,12 +137,12 @@ def matrix_bands(trace, jr: JointRange | None = None, t: int | None = None, *, o
     >>> import graphpriv as gp
     >>> jr, _ = gp.datasets.paper_example()
     >>> tr = gp.agglomerate(jr, "I*", 0.3).trace
-    >>> b = gp.viz.matrix_bands(tr, jr, 2)
+    >>> b = gp.viz.matrix.matrix_bands(tr, jr, 2)
     >>> [tr.public_labels[c] for c in b.order]
     ['x1', 'x3', 'x2', 'x5', 'x4', 'x6', 'x7']
     >>> b.cluster_bounds
     [(0, 2), (2, 4), (4, 5), (5, 6), (6, 7)]
-    >>> [tr.public_labels[c] for c in gp.viz.matrix_bands(tr, jr, 2, order="hierarchy").order]
+    >>> [tr.public_labels[c] for c in gp.viz.matrix.matrix_bands(tr, jr, 2, order="hierarchy").order]
     ['x1', 'x3', 'x7', 'x2', 'x5', 'x4', 'x6']
     """
     trace, jr, t = _check_args(trace, jr, t)
@@ -176,7 +176,7 @@ def column_order(trace, jr: JointRange | None = None, t: int | None = None, *, o
     >>> import graphpriv as gp
     >>> jr, _ = gp.datasets.paper_example()
     >>> tr = gp.agglomerate(jr, "I*", 0.3).trace
-    >>> gp.viz.column_order(tr, jr, 1).tolist()
+    >>> gp.viz.matrix.column_order(tr, jr, 1).tolist()
     [0, 2, 1, 3, 4, 5, 6]
     """
     return matrix_bands(trace, jr, t, order=order).order
@@ -222,7 +222,7 @@ def matrix_cells(trace, jr: JointRange, t: int | None = None, *, order: str = "c
     --------
     >>> import graphpriv as gp
     >>> jr, _ = gp.datasets.paper_example()
-    >>> c = gp.viz.matrix_cells(gp.agglomerate(jr, "I*", 0.3).trace, jr, 1)
+    >>> c = gp.viz.matrix.matrix_cells(gp.agglomerate(jr, "I*", 0.3).trace, jr, 1)
     >>> c.anonymity.tolist(), c.width
     ([3, 1, 1, 1, 1, 1], 10)
     """
@@ -315,7 +315,7 @@ def focus_layout(cells: MatrixCells, focus_bands=(), *, budget: int = FOCUS_BUDG
     >>> from graphpriv.viz.matrix import FOCUS_BUDGET, focus_layout
     >>> jr = gp.random_joint_range(20, 1000, 0.01, seed=1)
     >>> tr = gp.agglomerate(jr, "I*", 0.1).trace
-    >>> lay = focus_layout(gp.viz.matrix_cells(tr, jr, 1), [0])
+    >>> lay = focus_layout(gp.viz.matrix.matrix_cells(tr, jr, 1), [0])
     >>> lay.width <= FOCUS_BUDGET, lay.collapsed
     (True, True)
     """
@@ -419,7 +419,7 @@ def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, t
         Step (default: the returned step).
     ax : matplotlib Axes, optional
     title : str or bool
-        ``True``: :func:`graphpriv.viz.step_title` (pairs merged, components joined, released/rejected).
+        ``True``: :func:`graphpriv.viz.merges.step_title` (pairs merged, components joined, released/rejected).
     anonymity : bool or Axes
         Draw the |[[S|x̂]]| strip above the matrix (in an inset, or in the axes given).
     labels : bool or "auto"

@@ -62,7 +62,7 @@ def as_trace_range(trace, data):
     >>> import numpy as np, graphpriv as gp
     >>> P = np.random.default_rng(7).exponential(size=(4, 8)); P /= P.sum()
     >>> jd = gp.JointDistribution(P)
-    >>> gp.viz.as_trace_range(gp.watchdog(jd, 1.0).trace, jd)
+    >>> gp.viz.merges.as_trace_range(gp.watchdog(jd, 1.0).trace, jd)
     JointRange(|S|=4, |X|=8, pairs=32)
     """
     from ..distributions import JointDistribution
@@ -121,7 +121,7 @@ def merge_events(trace, t: int) -> list[MergeEvent]:
     --------
     >>> import graphpriv as gp
     >>> jr, _ = gp.datasets.paper_example()
-    >>> ev = gp.viz.merge_events(gp.agglomerate(jr, "I*", 0.3).trace, 1)[0]     # paper 003, Example 3
+    >>> ev = gp.viz.merges.merge_events(gp.agglomerate(jr, "I*", 0.3).trace, 1)[0]     # paper 003, Example 3
     >>> sorted(ev.a | ev.b), ev.joined                  # x1 and x3 lay in different components of G_X
     (['x1', 'x3'], True)
     """
@@ -171,7 +171,7 @@ def step_title(trace, t: int, *, max_chars: int = 60, math: bool = True, lines: 
 
     Examples
     --------
-    >>> from graphpriv.viz import step_title
+    >>> from graphpriv.viz.merges import step_title
     >>> import graphpriv as gp
     >>> jr, _ = gp.datasets.paper_example()
     >>> tr = gp.agglomerate(jr, "I*", 0.3).trace                   # paper 003, Example 3
@@ -250,7 +250,7 @@ def step_why(trace, t: int) -> str:
     --------
     >>> import numpy as np, graphpriv as gp
     >>> P = np.random.default_rng(7).exponential(size=(4, 8)); P /= P.sum()
-    >>> from graphpriv.viz import step_why
+    >>> from graphpriv.viz.merges import step_why
     >>> step_why(gp.watchdog(gp.JointDistribution(P), 1.0).trace, 2)
     'x6: max |log-lift| 3.79 > ε = 1: merged into the protected block (block of 2, its max |log-lift| 1.69; ε_eff 1.74)'
     """
@@ -286,7 +286,7 @@ def measure_names(trace) -> dict:
     --------
     >>> import numpy as np, graphpriv as gp
     >>> P = np.random.default_rng(7).exponential(size=(4, 8)); P /= P.sum()
-    >>> gp.viz.measure_names(gp.watchdog(gp.JointDistribution(P), 1.0).trace)["privacy"]
+    >>> gp.viz.merges.measure_names(gp.watchdog(gp.JointDistribution(P), 1.0).trace)["privacy"]
     'max |log-lift| (nats)'
     """
     trace = _check_trace(trace)

@@ -24,7 +24,7 @@ def draw_merge_view(fig, trace, jr, t: int) -> dict:
     """Draw the three linked views of step t into an (empty) figure; returns {"matrix", "hierarchy", "components"}.
 
     The matrix (with its anonymity strip) and the hierarchy share one column of the figure and one column
-    order (:func:`graphpriv.viz.hierarchy_order`): every leaf of the tree sits under its matrix column. The
+    order (:func:`graphpriv.viz.labels.hierarchy_order`): every leaf of the tree sits under its matrix column. The
     component graph and the hierarchy's legend take the narrow column on the right.
     """
     # the tree's panel is as tall as it has something to show: a trace of a few steps has a low tree, a trace

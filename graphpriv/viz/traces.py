@@ -56,7 +56,7 @@ def trace_layout(trace, jr: JointRange, layout: str | Mapping = "circle", *, see
     >>> import graphpriv as gp
     >>> jr, _ = gp.datasets.paper_example()
     >>> tr = gp.agglomerate(jr, "I*", 0.3).trace
-    >>> sorted(gp.viz.trace_layout(tr, jr))[:3]
+    >>> sorted(gp.viz.traces.trace_layout(tr, jr))[:3]
     ['x1', 'x2', 'x3']
     """
     trace, jr = _check_pair(trace, jr)
@@ -425,7 +425,7 @@ def plot_trace(trace, jr: JointRange, steps: Sequence[int] | None = None, ncols:
     view : {"auto", "graph", "matrix"}
         "graph": node-link panels of G_X̂(t) on one layout for the whole trace; "matrix": the matrix view
         of [[S, X̂(t)]] per step (:func:`graphpriv.viz.plot_merge_matrix`), legible at any size; "auto"
-        picks "graph" up to :data:`graphpriv.viz.NODE_LINK_MAX` public values, else "matrix" (at most 6
+        picks "graph" up to :data:`graphpriv.viz.overview.NODE_LINK_MAX` public values, else "matrix" (at most 6
         panels by default).
 
     Returns

@@ -55,7 +55,7 @@ def dendrogram_coordinates(Z) -> DendrogramCoordinates:
     ----------
     Z : array_like of shape (n - 1, 4)
         A scipy linkage matrix (for a trace: :meth:`graphpriv.MergeTrace.to_linkage` or
-        :func:`graphpriv.viz.hierarchy_linkage`).
+        :func:`graphpriv.viz.labels.hierarchy_linkage`).
 
     Returns
     -------

@@ -50,7 +50,7 @@ def _check_payload(trace, jr, d):
     for t, step in enumerate(d["steps"]):
         s = trace.steps[t]
         # the cut of the hierarchy at t: exactly Q(t), contiguous runs left to right
-        clusters = gp.viz.explorer_clusters(d, t)
+        clusters = gp.viz.explorer.explorer_clusters(d, t)
         assert {frozenset(c["members"]) for c in clusters} == {_text_set(q) for q in trace.quantization(t)}
         assert [c["lo"] for c in clusters] == sorted(c["lo"] for c in clusters)
         assert sum(c["hi"] - c["lo"] + 1 for c in clusters) == n
@@ -93,7 +93,7 @@ def test_payload_equals_trace_hungarian_algorithm1():
     Z = tr.to_linkage()
     tree = d["tree"]
     assert len(tree["left"]) == len(Z) and sorted(tree["height"]) == sorted(Z[:, 2].astype(int).tolist())
-    assert d["leaves"]["code"] == gp.viz.hierarchy_order(tr).tolist()
+    assert d["leaves"]["code"] == gp.viz.labels.hierarchy_order(tr).tolist()
     n = tr.n_public
     for i, (a, b) in enumerate(zip(tree["left"], tree["right"])):
         assert tree["x"][n + i] == pytest.approx((tree["x"][a] + tree["x"][b]) / 2)
@@ -135,7 +135,7 @@ def test_cut_equals_quantization_and_union_find(seed, n_x, obj, lam):
     tr = gp.agglomerate(jr, obj, lam).trace
     d = explorer_data(tr, jr)
     for t in range(len(tr)):
-        cut = gp.viz.explorer_cut(d, t)
+        cut = gp.viz.explorer.explorer_cut(d, t)
         assert [(lo, hi) for lo, hi, _ in cut] == _cut_by_node(d, t)
         got = {frozenset(d["leaves"]["label"][lo:hi + 1]) for lo, hi, _ in cut}
         assert got == {_text_set(q) for q in tr.quantization(t)}
@@ -167,7 +167,7 @@ def test_cut_in_javascript_equals_python(tmp_path):
     out = json.loads(subprocess.run([node, str(js), str(inp)], capture_output=True, text=True, check=True).stdout)
     assert len(out) == len(tr) > 3
     for t, cut in enumerate(out):
-        assert [tuple(c) for c in cut] == gp.viz.explorer_cut(d, t)
+        assert [tuple(c) for c in cut] == gp.viz.explorer.explorer_cut(d, t)
 
 
 def test_payload_grows_with_values_not_steps():
@@ -291,7 +291,7 @@ def test_component_trace_and_explorer():
     """The component explorer: t = 1 is the partition into components of G_X, I* = log2 of their number."""
     pytest.importorskip("bokeh", reason="bokeh (a dependency of graphpriv) is missing")
     jr = gp.datasets.hungarian_range()
-    tr = gp.viz.component_trace(jr)
+    tr = gp.viz.explorer.component_trace(jr)
     comps = gp.components(jr)
     assert len(tr) == 2 and tr.returned == 1 and tr.quantization(0) == [frozenset([x]) for x in jr.public_labels.tolist()]
     assert {frozenset(c) for c in tr.quantization(1)} == {frozenset(c) for c in tr.partition(0)}
@@ -301,7 +301,7 @@ def test_component_trace_and_explorer():
     d = ex.data
     assert d["meta"]["kind"] == "components" and d["meta"]["privacy_name"] == "I*"
     assert d["steps"][1]["title"] == "t = 1: one cluster per component of G_X (2 components)"
-    assert sorted(len(c["members"]) for c in gp.viz.explorer_clusters(d, 1)) == [1, 153]
+    assert sorted(len(c["members"]) for c in gp.viz.explorer.explorer_clusters(d, 1)) == [1, 153]
 
 
 def test_import_graphpriv_does_not_import_bokeh():
@@ -420,7 +420,7 @@ def test_explore_large_ranges(n_x, text, obj, lam):
     ex = gp.viz.explore(tr, jr)
     d = ex.data
     for t in (0, min(1, len(tr) - 1), tr.returned):
-        assert len(gp.viz.explorer_cut(d, t)) == len(tr.quantization(t))
+        assert len(gp.viz.explorer.explorer_cut(d, t)) == len(tr.quantization(t))
     html = ex.to_html()
     assert len(html.encode()) < 10_000_000
     if lam == 100.0:

@@ -270,8 +270,8 @@ def test_hungarian_explorer_in_chromium(hungarian, browser, capsys):
         big = int(np.argmax(sizes))
         text = _hover_band(page, big)
         lo, hi = page.evaluate(f"[window.__gpx.st.bands.lo[{big}], window.__gpx.st.bands.hi[{big}]]")
-        d = gp.viz.explorer_data(trace, jr)
-        (cl,) = [c for c in gp.viz.explorer_clusters(d, k) if c["lo"] == lo]
+        d = gp.viz.explorer.explorer_data(trace, jr)
+        (cl,) = [c for c in gp.viz.explorer.explorer_clusters(d, k) if c["lo"] == lo]
         assert f"{len(cl['members'])} value(s): {', '.join(cl['members'])}" in text
         assert f"({cl['anonymity']}): " + ", ".join(d["rows"][r] for r in cl["sensitive"]) in text
         assert page.evaluate("window.__gpx.A.src.hov.data.left.length") == 1
@@ -318,7 +318,7 @@ def test_large_explorer_in_chromium(large, browser, capsys):
         k = page.evaluate("window.__gpx.st.bands.merged.indexOf(true)")
         text = _hover_band(page, k)
         lo = page.evaluate(f"window.__gpx.st.bands.lo[{k}]")
-        (cl,) = [c for c in gp.viz.explorer_clusters(d, 2) if c["lo"] == lo]
+        (cl,) = [c for c in gp.viz.explorer.explorer_clusters(d, 2) if c["lo"] == lo]
         assert ", ".join(cl["members"][:5]) in text and "merged at t = 2" in text
         # a tap on a top link of the hierarchy folds its subtree into one band; "unfold all" undoes it
         xy = page.evaluate("""(() => {
@@ -344,7 +344,7 @@ def test_large_explorer_in_chromium(large, browser, capsys):
         ends = d["tree"]["ends"][2]
         above = {i for i in _drawn_rows(d, pxu) if i >= ends}
         page.wait_for_function(f"window.__gpx.A.src.links.data.row.length === {3 * len(above)}", timeout=10_000)
-        tops = [c for c in gp.viz.explorer_clusters(d, 2) if c["hi"] > c["lo"]]
+        tops = [c for c in gp.viz.explorer.explorer_clusters(d, 2) if c["hi"] > c["lo"]]
         assert page.evaluate("window.__gpx.A.src.folds.data.node.length") == len(tops)
         page.get_by_role("button", name="unfold all").click()
         # a click on a band zooms to its cluster and neighbours; a double-click shows every value again
@@ -483,3 +483,26 @@ def test_watchdog_explorers_in_chromium(browser, tmp_path, capsys):
         finally:
             page.close()
     _report(capsys, "criterion explorers without console errors: " + "; ".join(done))
+
+
+def test_inline_explorer_stays_in_its_frame(browser, tmp_path, capsys):
+    """Shown inline (an iframe's srcdoc, as Jupyter and the documentation's gallery show it), the page keeps its
+    step in memory: writing the URL fragment must not load the host page into the frame."""
+    jr, _ = gp.datasets.paper_example()
+    ex = gp.viz.explore(gp.agglomerate(jr, "I*", 0.3), jr)
+    host = tmp_path / "host.html"
+    host.write_text(f"<!DOCTYPE html><html><head><title>host page</title></head><body>{ex._repr_html_()}</body></html>",
+                    encoding="utf-8")
+    page = browser.new_page(viewport={"width": 1400, "height": 1600})
+    page.goto(host.as_uri())
+    frame = next(f for f in page.frames if f is not page.main_frame)
+    frame.wait_for_function(READY, timeout=90_000)
+    t0 = int(frame.evaluate("window.__gpx.st.t"))
+    frame.evaluate("window.__gpx.step(-1)")          # a new step writes the URL fragment
+    page.wait_for_timeout(1500)
+    frames = [f for f in page.frames if f is not page.main_frame]
+    assert len(frames) == 1 and frames[0].url == "about:srcdoc", [f.url for f in frames]
+    assert frames[0].evaluate("document.title").startswith("graphpriv explorer"), "the host page was loaded into the frame"
+    assert frames[0].evaluate("window.__gpx !== undefined") and int(frames[0].evaluate("window.__gpx.st.t")) == t0 - 1
+    _report(capsys, f"inline explorer: frame {frames[0].url}, title {frames[0].evaluate('document.title')!r}")
+    page.close()

@@ -112,7 +112,7 @@ def test_explorer_payload_ranks_the_first_pairs_of_a_sweep(hungarian):
     for r, cd in zip(rows, listed):
         for node, members in ((r["a_node"], cd.a), (r["b_node"], cd.b)):
             lo, hi = tree["lo"][node], tree["hi"][node]
-            assert set(labels[lo:hi + 1]) == {gp.viz.format_label(x, math=False) for x in members}
+            assert set(labels[lo:hi + 1]) == {gp.viz.labels.format_label(x, math=False) for x in members}
 
 
 def test_algorithm2_and_section_vc_have_one_pair_per_step(hungarian):
@@ -136,7 +136,7 @@ def test_explorer_numbers_every_pair_of_a_sweep(hungarian):
     s, tree, n = d["steps"][1], d["tree"], tr.n_public
     assert s["r1"] - s["r0"] == len(tr.step_merges[1]) == s["n_pairs"]
     numbers = {}
-    for c in gp.viz.explorer_clusters(d, 1):
+    for c in gp.viz.explorer.explorer_clusters(d, 1):
         numbers[frozenset(c["members"])] = [i - s["r0"] + 1 for i in range(s["r0"], s["r1"])
                                             if c["lo"] <= tree["lo"][n + i] and tree["hi"][n + i] <= c["hi"]]
     (first,) = [k for k in numbers if "603" in k]
@@ -146,7 +146,7 @@ def test_explorer_numbers_every_pair_of_a_sweep(hungarian):
     for k, (a, b) in enumerate(tr.steps[1].merged):
         i = s["r0"] + k
         got = {frozenset(d["leaves"]["label"][tree["lo"][v]:tree["hi"][v] + 1]) for v in (tree["left"][i], tree["right"][i])}
-        assert got == {frozenset(gp.viz.format_label(x, math=False) for x in m) for m in (a, b)}
+        assert got == {frozenset(gp.viz.labels.format_label(x, math=False) for x in m) for m in (a, b)}
 
 
 @settings(max_examples=20, deadline=None)

@@ -17,7 +17,8 @@ from matplotlib.colors import to_hex  # noqa: E402
 
 import graphpriv as gp  # noqa: E402
 from graphpriv.errors import InputError  # noqa: E402
-from graphpriv.viz import PALETTE, ROLE, plot_min_cut  # noqa: E402
+from graphpriv.viz import plot_min_cut  # noqa: E402
+from graphpriv.viz.style import PALETTE, ROLE  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -122,7 +123,7 @@ def test_st_cut_marks_s_and_t_and_counts_the_rest(largest, tmp_path):
     assert gid_texts(ax, "graphpriv-terminal-s") == ["$s$ = 253"] and gid_texts(ax, "graphpriv-terminal-t") == ["$t$ = 272"]
     assert gid_texts(ax, "graphpriv-cut-label") == ["26 cut edges"]
     lines = edge_lines(ax)
-    assert len(lines) == gp.viz.CUT_EDGES_LISTED + 1 and lines[-1].startswith("… and 14 more")
+    assert len(lines) == gp.viz.cuts.CUT_EDGES_LISTED + 1 and lines[-1].startswith("… and 14 more")
     render(ax, tmp_path, "st")
 
 

@@ -13,7 +13,8 @@ import pytest  # noqa: E402
 
 import graphpriv as gp  # noqa: E402
 from graphpriv.errors import InputError, InputTypeError  # noqa: E402
-from graphpriv.viz import frontier_coordinates, plot_frontier  # noqa: E402
+from graphpriv.viz import plot_frontier  # noqa: E402
+from graphpriv.viz.frontiers import frontier_coordinates  # noqa: E402
 
 from test_viz_graphs import assert_non_blank  # noqa: E402
 

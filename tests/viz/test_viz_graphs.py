@@ -18,8 +18,9 @@ from hypothesis import strategies as st  # noqa: E402
 
 import graphpriv as gp  # noqa: E402
 from graphpriv.errors import GraphprivError, InputError, InputTypeError  # noqa: E402
-from graphpriv.viz import (format_label, graph_layout, plot_confusability, plot_incidence_matrix,  # noqa: E402
+from graphpriv.viz import (graph_layout, plot_confusability, plot_incidence_matrix,  # noqa: E402
                            plot_joint_range, plot_min_cut)
+from graphpriv.viz.labels import format_label  # noqa: E402
 
 
 def png_pixels(fig) -> np.ndarray:

@@ -12,7 +12,8 @@ from scipy.cluster.hierarchy import fcluster, is_valid_linkage
 
 import graphpriv as gp
 from graphpriv.errors import InputError, InputTypeError
-from graphpriv.viz import column_order, label_key, matrix_bands
+from graphpriv.viz.matrix import column_order, matrix_bands
+from graphpriv.viz.labels import label_key
 
 OBJECTIVES = ["L0", "I*", "L0|I*=0"]
 

@@ -15,7 +15,8 @@ from scipy.cluster.hierarchy import fcluster, is_valid_linkage  # noqa: E402
 
 import graphpriv as gp  # noqa: E402
 from graphpriv.errors import InputError  # noqa: E402
-from graphpriv.viz import hierarchy_linkage, hierarchy_order, label_key, matrix_bands  # noqa: E402
+from graphpriv.viz.labels import hierarchy_linkage, hierarchy_order, label_key  # noqa: E402
+from graphpriv.viz.matrix import matrix_bands  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +73,7 @@ def test_merge_view_matrix_and_dendrogram_share_the_order(hungarian, name, t):
     leaves = [int(v) for v in hier.graphpriv_dendrogram["leaves"]]
     assert cols == leaves
     # and each leaf is drawn under its column: the tree's x axis is the matrix's, ten units per column
-    cells = gp.viz.matrix_cells(tr, jr, t, order="hierarchy")
+    cells = gp.viz.matrix.matrix_cells(tr, jr, t, order="hierarchy")
     assert hier.get_xlim() == (0.0, 10.0 * cells.width)
     assert np.allclose(np.asarray(mat.get_xlim()) * 10 + 5, hier.get_xlim())
     (coll,) = [c for c in hier.collections if c.get_gid() == "graphpriv-component-strip"]   # one cell per leaf
@@ -87,7 +88,7 @@ def test_merge_view_matrix_and_dendrogram_share_the_order(hungarian, name, t):
     code = {x: i for i, x in enumerate(labels)}
     where = [min(cols.index(code[x]) for x in m) for m in merged]
     # each merged cluster outlined inside its band, or (many merged clusters) marked by a tick over its band
-    xpos = gp.viz.matrix_cells(tr, jr, t, order="hierarchy").xpos
+    xpos = gp.viz.matrix.matrix_cells(tr, jr, t, order="hierarchy").xpos
     lefts = sorted({float(xpos[w]) - 0.5 for w in where})
     outlines = sorted(p.get_x() for p in mat.patches if p.get_gid() == "graphpriv-merged")
     marks = sorted(float(seg[0, 0]) for c in mat.collections if c.get_gid() == "graphpriv-merged-marks"
@@ -120,17 +121,17 @@ def test_explorer_matrix_and_hierarchy_share_the_order(hungarian, name):
     """In the explorer's payload the matrix's columns are the hierarchy's leaves (hierarchy_order), and at every
     step each cluster of Q(t) is a run of consecutive columns, read left to right."""
     jr, tr = hungarian[0], hungarian[1][name]
-    d = gp.viz.explorer_data(tr, jr, top=2)
-    assert d["leaves"]["code"] == gp.viz.hierarchy_order(tr).tolist()
+    d = gp.viz.explorer.explorer_data(tr, jr, top=2)
+    assert d["leaves"]["code"] == gp.viz.labels.hierarchy_order(tr).tolist()
     leaves = d["leaves"]["label"]
     for t in range(len(tr)):
         seq = []
-        for c in gp.viz.explorer_clusters(d, t):
+        for c in gp.viz.explorer.explorer_clusters(d, t):
             assert c["lo"] == len(seq)
             seq += c["members"]
         assert seq == leaves
-        assert {frozenset(c["members"]) for c in gp.viz.explorer_clusters(d, t)} == {
-            frozenset(gp.viz.format_label(x, math=False) for x in q) for q in tr.quantization(t)}
+        assert {frozenset(c["members"]) for c in gp.viz.explorer.explorer_clusters(d, t)} == {
+            frozenset(gp.viz.labels.format_label(x, math=False) for x in q) for q in tr.quantization(t)}
 
 
 def test_matrix_order_bad_value(hungarian):

@@ -24,7 +24,7 @@ def test_min_cut_sides_outside_component_palette_with_legend():
     ax = viz.plot_min_cut(jr, gp.min_cut(jr, "x1", "x2"))
     nodes = [c for c in ax.collections if c.get_gid() == "graphpriv-nodes"][0]
     for colour in nodes.get_edgecolors():
-        assert not any(same_color(colour, p) for p in viz.PALETTE)
+        assert not any(same_color(colour, p) for p in viz.style.PALETTE)
     texts = [t.get_text() for t in ax.get_legend().get_texts()]
     assert texts[0].startswith("side $X'$ (6)") and texts[2] == "cut edge (1)"
 
@@ -38,7 +38,7 @@ def test_min_cut_sides_outside_component_palette_with_legend():
     ("beam (mean 0.018)", "beam (mean 0.018)"),
 ])
 def test_math_text(plain, typeset):
-    assert viz.math_text(plain) == typeset
+    assert viz.labels.math_text(plain) == typeset
 
 
 def test_typeset_labels_and_single_panel_titles():

@@ -78,7 +78,7 @@ def _check_matrix(m, trace, t):
     lay = m.graphpriv_layout
     # badges capped; the pairs left out counted
     badges = [x for x in m.texts if x.get_gid() == "graphpriv-pair-badge"]
-    assert len(badges) <= viz.BADGE_MAX
+    assert len(badges) <= viz.matrix.BADGE_MAX
     n_pairs = len(trace.steps[t].merged)
     more = [x.get_text() for x in m.texts if x.get_gid() == "graphpriv-pair-more"]
     if n_pairs > 1 and len(badges) < n_pairs:
@@ -90,7 +90,7 @@ def _check_matrix(m, trace, t):
             x0, x1 = p.get_x(), p.get_x() + p.get_width()
             assert any(lo - 1e-9 <= x0 and x1 <= hi + 1e-9 for lo, hi in bounds)
     # the drawing never needs more columns than the focus budget (plus component gaps when nothing is collapsed)
-    assert lay.width <= max(viz.FOCUS_BUDGET, trace.n_public * 1.2)
+    assert lay.width <= max(viz.matrix.FOCUS_BUDGET, trace.n_public * 1.2)
     # one format per axis: every numeric tick label of the sensitive axis has the same number of decimals
     ys = [x.get_text() for x in m.get_yticklabels() if x.get_text()]
     assert ys
@@ -225,11 +225,11 @@ def test_focus_layout_properties():
         lay = focus_layout(bands, focus)
         assert np.all(np.diff(lay.xpos) > 0) and np.all(lay.left < lay.xpos) and np.all(lay.xpos < lay.right)
         assert np.all(lay.left[1:] >= lay.right[:-1] - 1e-9)                      # no overlap
-        assert lay.width <= max(viz.FOCUS_BUDGET, n) and (n > viz.FOCUS_BUDGET or not lay.collapsed)
-        assert lay.width <= viz.FOCUS_BUDGET or n <= viz.FOCUS_BUDGET
+        assert lay.width <= max(viz.matrix.FOCUS_BUDGET, n) and (n > viz.matrix.FOCUS_BUDGET or not lay.collapsed)
+        assert lay.width <= viz.matrix.FOCUS_BUDGET or n <= viz.matrix.FOCUS_BUDGET
         assert np.all(np.diff(lay.unit) >= 0) and lay.unit_start[-1] == n
         full = sum(c - a for a, c in (bounds[k] for k in focus))
-        if full + 16 * len(focus) <= int(0.6 * viz.FOCUS_BUDGET):                   # the focus in full detail
+        if full + 16 * len(focus) <= int(0.6 * viz.matrix.FOCUS_BUDGET):                   # the focus in full detail
             for k in focus:
                 a, c = bounds[k]
                 assert np.allclose(lay.right[a:c] - lay.left[a:c], 1.0)

@@ -40,7 +40,7 @@ def assert_stable(trace, base, ring=None):
     prev = None
     for t in range(len(trace)):
         clusters = trace.quantization(t)
-        pos = viz.trace_positions(trace, base, t, min_gap=0.5, ring=ring)
+        pos = viz.traces.trace_positions(trace, base, t, min_gap=0.5, ring=ring)
         assert pos.shape == (len(clusters), 2)
         now = dict(zip(clusters, map(tuple, pos)))
         if prev is not None:
@@ -53,15 +53,15 @@ def assert_stable(trace, base, ring=None):
 def test_node_positions_stable_paper_example(ex3):
     jr, tr = ex3
     for layout in ("circle", "components"):
-        base = viz.trace_layout(tr, jr, layout)
+        base = viz.traces.trace_layout(tr, jr, layout)
         assert_stable(tr, base, ring=viz.graphs.circle_radius(jr.n_public) if layout == "circle" else None)
     # the drawn panels use the same positions
-    base = viz.trace_layout(tr, jr)
+    base = viz.traces.trace_layout(tr, jr)
     for t in range(len(tr)):
         ax = viz.plot_merge_step(tr, t, jr, layout=base)
         nodes = [c for c in ax.collections if c.get_gid() == "graphpriv-nodes"][0]
         ring = viz.graphs.circle_radius(jr.n_public)
-        assert np.allclose(nodes.get_offsets(), viz.trace_positions(tr, base, t, min_gap=nodes.get_widths()[0] * 1.2, ring=ring))
+        assert np.allclose(nodes.get_offsets(), viz.traces.trace_positions(tr, base, t, min_gap=nodes.get_widths()[0] * 1.2, ring=ring))
         plt.close("all")
 
 
@@ -81,7 +81,7 @@ def small_ranges(draw):
 @given(small_ranges(), st.sampled_from(["L0", "I*", "L0|I*=0"]), st.sampled_from([0.0, 0.3, 2.0]))
 def test_node_positions_stable_random(jr, objective, lam):
     tr = gp.agglomerate(jr, objective, lam).trace
-    assert_stable(tr, viz.trace_layout(tr, jr), ring=viz.graphs.circle_radius(jr.n_public))
+    assert_stable(tr, viz.traces.trace_layout(tr, jr), ring=viz.graphs.circle_radius(jr.n_public))
 
 
 def test_matrix_view_outlines_and_anonymity(ex3):
@@ -105,7 +105,7 @@ def test_hierarchy_cut_and_colours(ex3):
     ax = viz.plot_merge_hierarchy(tr, 2)
     R = ax.graphpriv_dendrogram
     assert sorted(R["leaves"]) == list(range(jr.n_public))
-    merged = [c for c in R["color_list"] if c == viz.ROLE["merge"]]
+    merged = [c for c in R["color_list"] if c == viz.style.ROLE["merge"]]
     assert len(merged) == 1                                    # one pair merged at t = 2
     assert any(abs(line.get_ydata()[0] - 2.5) < 1e-9 for line in ax.get_lines())   # the cut line
 
@@ -117,23 +117,23 @@ def test_component_graph_counts(ex3):
         comps = {p.get_label() for p in ax.patches if p.get_gid() == "graphpriv-component"}
         assert len(comps) == tr.step_n_components[t]
         ringed = [p for p in ax.patches if p.get_gid() == "graphpriv-joined"]
-        assert len(ringed) == len({e.component_a | e.component_b for e in viz.merge_events(tr, t) if e.joined})
+        assert len(ringed) == len({e.component_a | e.component_b for e in viz.merges.merge_events(tr, t) if e.joined})
         plt.close("all")
 
 
 def test_step_title_marks_release_and_rejection():
     jr, values = gp.datasets.paper_example()
     tr = gp.agglomerate(jr, "L0", 2.5, utility="U2", values=values).trace    # Example 2, U2: t = 2 rejected
-    assert "released" in viz.step_title(tr, 1) and "rejected" in viz.step_title(tr, 2)
-    assert viz.step_status(tr, 0) == ""
+    assert "released" in viz.merges.step_title(tr, 1) and "rejected" in viz.merges.step_title(tr, 2)
+    assert viz.merges.step_status(tr, 0) == ""
 
 
 def test_cluster_labels_numeric_order():
     universe = [85, 92, 98, 100, 105, 110, 113, 115, 117, 118, 119, 120, 121, 122, 130]
     members = [100, 105, 92, 98, 110, 113, 115, 117, 118, 119, 120, 121, 122]
-    assert viz.cluster_label(members, universe) == "92–122 (13)"
-    assert viz.cluster_label([100, 92, 130, 85, 122], universe) == "85, 92, …, 130 (5)"
-    assert viz.format_label(tuple(members), math=False, max_members=3).startswith("92")
+    assert viz.labels.cluster_label(members, universe) == "92–122 (13)"
+    assert viz.labels.cluster_label([100, 92, 130, 85, 122], universe) == "85, 92, …, 130 (5)"
+    assert viz.labels.format_label(tuple(members), math=False, max_members=3).startswith("92")
 
 
 def test_plot_trace_picks_view_by_size(ex3, hungarian):
@@ -153,7 +153,7 @@ def test_plot_trace_picks_view_by_size(ex3, hungarian):
 
 def _merged_clusters(tr, t):
     q = tr.quantization(t)
-    return [(t, i) for i, c in enumerate(q) if any((e.a | e.b) <= c for e in viz.merge_events(tr, t))]
+    return [(t, i) for i, c in enumerate(q) if any((e.a | e.b) <= c for e in viz.merges.merge_events(tr, t))]
 
 
 def test_merge_view_hungarian_algorithm2(hungarian):
@@ -168,14 +168,14 @@ def test_multi_pair_step_numbers_pairs_and_names_the_join(hungarian):
     """Algorithm 1's first sweep on the Hungarian data merges 77 pairs; the one joining the isolated
     component (age 28, cholesterol 132) is named by its number, and every pair has its badge in the matrix."""
     tr = gp.agglomerate(hungarian, "L0", 0.0).trace
-    ev = viz.merge_events(tr, 1)
+    ev = viz.merges.merge_events(tr, 1)
     assert len(ev) == len(tr.step_merges[1]) > 20
     joined = [e.number for e in ev if e.joined]
     assert len(joined) == 1 and any(132 in (e.a | e.b) for e in ev if e.joined)
-    assert f"pair {joined[0]} joins 2 components" in viz.step_title(tr, 1)
+    assert f"pair {joined[0]} joins 2 components" in viz.merges.step_title(tr, 1)
     ax = viz.plot_merge_matrix(tr, hungarian, 1, anonymity=False)
     badges = [t.get_text() for t in ax.texts if t.get_gid() == "graphpriv-pair-badge"]
-    assert 0 < len(badges) <= viz.BADGE_MAX                  # capped: the first pairs numbered ...
+    assert 0 < len(badges) <= viz.matrix.BADGE_MAX                  # capped: the first pairs numbered ...
     numbers = sorted(int(x) for b in badges for x in b.split(","))
     assert len(set(numbers)) == len(numbers) and joined[0] in numbers      # ... the joining pair among them
     (more,) = [t.get_text() for t in ax.texts if t.get_gid() == "graphpriv-pair-more"]
@@ -185,11 +185,11 @@ def test_multi_pair_step_numbers_pairs_and_names_the_join(hungarian):
 def test_status_colours_on_every_view():
     jr, values = gp.datasets.paper_example()
     tr = gp.agglomerate(jr, "L0", 2.5, utility="U2", values=values).trace    # Example 2, U2: t = 2 rejected
-    released, rejected = viz.ROLE["frontier"], viz.ROLE["cut"]
+    released, rejected = viz.style.ROLE["frontier"], viz.style.ROLE["cut"]
     from matplotlib.colors import same_color
 
     for t, colour in ((1, released), (2, rejected), (0, "black")):
-        assert same_color(viz.status_color(tr, t), colour)
+        assert same_color(viz.merges.status_color(tr, t), colour)
         assert same_color(viz.plot_merge_step(tr, t, jr).title.get_color(), colour)
         assert same_color(viz.plot_merge_hierarchy(tr, t).title.get_color(), colour)
         fig = viz.plot_merge_view(tr, jr, t)

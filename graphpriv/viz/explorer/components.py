@@ -30,7 +30,7 @@ def component_trace(jr):
     --------
     >>> import graphpriv as gp
     >>> jr, _ = gp.datasets.paper_example()
-    >>> tr = gp.viz.component_trace(jr)
+    >>> tr = gp.viz.explorer.component_trace(jr)
     >>> [sorted(c) for c in tr.quantization(1)]
     [['x1', 'x2'], ['x3', 'x4'], ['x5'], ['x6'], ['x7']]
     >>> round(tr.step_privacy[1], 4)          # I* = log2 5

@@ -2,7 +2,7 @@
 
 Everything the interactive page draws comes from :func:`explorer_data`. The payload holds the trace
 once, not once per step: the public values in the leaf order of the merge hierarchy
-(:func:`graphpriv.viz.hierarchy_linkage`, laid out without recursion by
+(:func:`graphpriv.viz.labels.hierarchy_linkage`, laid out without recursion by
 :func:`graphpriv.viz.tree_layout.dendrogram_coordinates`), the pairs of [[S, X]] as the sensitive rows of
 every leaf, the linkage rows (one per merged pair, at the height of the step that merged it, plus the
 joins that complete the tree), and per step only its scalars, title and best candidate pairs
@@ -178,10 +178,10 @@ def explorer_data(trace, jr, *, top: int = 5, utility=None, values=None) -> dict
     --------
     >>> import graphpriv as gp
     >>> jr, _ = gp.datasets.paper_example()
-    >>> d = gp.viz.explorer_data(gp.agglomerate(jr, "I*", 0.3).trace, jr)     # paper 003, Example 3
+    >>> d = gp.viz.explorer.explorer_data(gp.agglomerate(jr, "I*", 0.3).trace, jr)     # paper 003, Example 3
     >>> d["steps"][1]["caption"], d["steps"][1]["L"] == d["series"]["L"][1]
     ('{x1} + {x3}', True)
-    >>> [c["members"] for c in gp.viz.explorer_clusters(d, 1)][:2]
+    >>> [c["members"] for c in gp.viz.explorer.explorer_clusters(d, 1)][:2]
     [['x1', 'x3'], ['x7']]
     """
     trace, jr = _check_pair(trace, jr)

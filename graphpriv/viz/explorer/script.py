@@ -1,8 +1,8 @@
 """The explorer page's script: cuts the merge hierarchy at step t in the browser and draws every view.
 
 :data:`PAGE_JS` defines ``gpxMake(A)``, run once when the page is ready (``window.__gpx``): ``A`` holds the
-payload of :func:`graphpriv.viz.explorer_data` and the bokeh models to fill. At step t it takes the
-clusters of Q(t) from the linkage rows (:func:`graphpriv.viz.explorer_cut` is the same rule in Python),
+payload of :func:`graphpriv.viz.explorer.explorer_data` and the bokeh models to fill. At step t it takes the
+clusters of Q(t) from the linkage rows (:func:`graphpriv.viz.explorer.explorer_cut` is the same rule in Python),
 their sensitive sets from the pairs of [[S, X]], and draws the matrix at the resolution of the visible
 range (columns of leaves and rows of sensitive values binned to the plot's pixels: a cell shows the
 strongest of its pairs, original over quantised over band shade), the hierarchy as one segment glyph set
@@ -359,7 +359,11 @@ function gpxMake(A) {
   function writeHash() {
     const h = "#t=" + st.t + "&x0=" + (+A.xr.start).toFixed(2) + "&x1=" + (+A.xr.end).toFixed(2);
     if (location.hash === h) return;
-    try { history.replaceState(null, "", h); } catch (e) { try { location.replace(h); } catch (e2) { /* e.g. an iframe's srcdoc */ } }
+    try { history.replaceState(null, "", h); } catch (e) {
+      // a page shown inline (an iframe's srcdoc: Jupyter, the documentation) has no URL of its own: location.replace
+      // would load the host page into the frame, so the state stays in memory there
+      if (location.protocol !== "about:") { try { location.replace(h); } catch (e2) { /* nowhere to keep it */ } }
+    }
   }
   function readHash() {
     const q = {};

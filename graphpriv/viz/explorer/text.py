@@ -1,10 +1,10 @@
 """Short texts of clusters for the explorer, in time independent of the number of public values.
 
-:func:`graphpriv.viz.cluster_label` sorts a cluster's members and, to decide whether a numeric cluster
+:func:`graphpriv.viz.labels.cluster_label` sorts a cluster's members and, to decide whether a numeric cluster
 is a contiguous range, scans the whole universe of public values: a page that labels thousands of
 clusters of a 10^4-value range would call it millions of times. :class:`Labeller` ranks the public
 values once (:func:`graphpriv.viz.labels.label_key` order) and gives the same text as
-:func:`~graphpriv.viz.cluster_label` with the universe, from the members' codes.
+:func:`~graphpriv.viz.labels.cluster_label` with the universe, from the members' codes.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ class Labeller:
         return lab
 
     def text(self, code: int) -> str:
-        """:func:`graphpriv.viz.format_label` of one public value (plain text), cached."""
+        """:func:`graphpriv.viz.labels.format_label` of one public value (plain text), cached."""
         s = self._text[code]
         if s is None:
             s = self._text[code] = format_label(self.labels[code], math=False)
@@ -62,7 +62,7 @@ class Labeller:
         return codes[np.argsort(self.rank[codes], kind="stable")]
 
     def cluster(self, codes, *, max_members: int = 4) -> str:
-        """:func:`graphpriv.viz.cluster_label` of the cluster of public codes ``codes``, universe = all labels."""
+        """:func:`graphpriv.viz.labels.cluster_label` of the cluster of public codes ``codes``, universe = all labels."""
         codes = self.sorted_codes(codes)
         m = len(codes)
         if m == 0:

@@ -15,7 +15,7 @@ its subtree into one band labelled with its number of values, tapping the band e
 below the cut" folds every cluster of Q(t) at once. The step and the visible range live in the
 page's URL fragment (``#t=5&x0=..&x1=..``), so a view can be shared and is restored on load.
 
-The page ships the payload of :func:`graphpriv.viz.explorer_data` once -- the hierarchy, the pairs of
+The page ships the payload of :func:`graphpriv.viz.explorer.explorer_data` once -- the hierarchy, the pairs of
 [[S, X]], the per-step scalars and candidates -- and its script (:mod:`.script`) cuts the hierarchy
 at t in the browser, so its size grows with the number of public values, not with steps × values.
 
@@ -106,7 +106,7 @@ class Explorer:
     Attributes
     ----------
     data : dict
-        The payload (:func:`graphpriv.viz.explorer_data`).
+        The payload (:func:`graphpriv.viz.explorer.explorer_data`).
     layout : bokeh.models.LayoutDOM
         The bokeh layout (slider, plots, table).
     document : bokeh.document.Document
@@ -223,7 +223,7 @@ def explore(result, jr, *, top: int = 5, utility=None, values=None, start: int |
 
 
 def explore_components(jr, **kwargs) -> Explorer:
-    """An explorer of the components of G_X (:func:`graphpriv.viz.component_trace`), opened at t = 1 where
+    """An explorer of the components of G_X (:func:`graphpriv.viz.explorer.component_trace`), opened at t = 1 where
     every band of the matrix is one component; keyword arguments go to :func:`explore`."""
     from .components import component_trace
 
@@ -323,7 +323,7 @@ def hierarchy_height(tree: dict, n: int) -> int:
 
 
 def build_layout(d: dict, start: int):
-    """The bokeh layout and document of the payload ``d`` (:func:`graphpriv.viz.explorer_data`), opening at
+    """The bokeh layout and document of the payload ``d`` (:func:`graphpriv.viz.explorer.explorer_data`), opening at
     step ``start`` (unless the URL fragment names another)."""
     import numpy as np
     from bokeh.document import Document
