@@ -40,9 +40,9 @@ def _texts(fig) -> str:
 
 def test_data_argument_is_normalised(hungarian):
     jd, w, r = hungarian
-    support = gp.viz.as_trace_range(w.trace, jd)
+    support = gp.viz.merges.as_trace_range(w.trace, jd)
     assert isinstance(support, gp.JointRange) and support.n_public == 154 and support.matrix.nnz == 281
-    assert gp.viz.as_trace_range(w.trace, jd.support()) is not None
+    assert gp.viz.merges.as_trace_range(w.trace, jd.support()) is not None
     with pytest.raises(InputTypeError, match="JointRange or JointDistribution"):
         gp.viz.plot_merge_view(w.trace, jd.P)
     other = gp.JointDistribution.random(3, 154, seed=0)          # labels x1..x154, not cholesterol values
@@ -64,7 +64,7 @@ def test_merge_view_and_plot_trace_on_hungarian(hungarian, which):
     for data in (jd, jd.support()):
         fig = gp.viz.plot_merge_view(tr, data, 40)
         text = _texts(fig)
-        names = gp.viz.measure_names(tr)
+        names = gp.viz.merges.measure_names(tr)
         assert names["privacy"] in text and names["utility"] in text
         why = tr.step_criteria[40]["decision"]
         assert why.split(":")[0] in text                      # the step's reason, beside the matrix
@@ -119,10 +119,10 @@ def test_every_view_on_2000_symbols(large, tmp_path):
 
 
 def test_step_why_falls_back_to_the_main_criterion():
-    step_why = gp.viz.step_why
+    step_why = gp.viz.merges.step_why
     jd = gp.JointDistribution([[0.3, 0.1, 0.1], [0.1, 0.1, 0.3]])
     steps = [gp.DistributionStep(), gp.DistributionStep(((0, 2),), 0.2, 0.9, {"gain": 0.8})]
     tr = gp.distribution_trace(jd, steps, objective="privacy funnel", privacy_measure="I(S;Y)",
                                utility_measure="I(X;Y)", criterion="gain", base=2)
     assert step_why(tr, 1) == "gain = 0.8" and step_why(tr, 0) == ""
-    assert gp.viz.measure_names(tr) == {"privacy": "I(S;Y) (bits)", "utility": "I(X;Y) (bits)", "criterion": "gain"}
+    assert gp.viz.merges.measure_names(tr) == {"privacy": "I(S;Y) (bits)", "utility": "I(X;Y) (bits)", "criterion": "gain"}
