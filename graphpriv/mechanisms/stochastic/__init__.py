@@ -10,6 +10,8 @@
   Privacy and Log-lift*) mixes P_{X|S} with P_X: :mod:`.linear_kernels` (eq. (3), Lemma 1, Sec. III-B),
   :mod:`.linear_mechanism` (eq. (6), utility, the alpha sweep). **Bits by default** -- the unit of the
   paper's figures.
+* The **agglomerative privacy funnel / information bottleneck** (Ding & Sadeghi, ITW 2019):
+  :mod:`.funnel` (pairwise and subset merges, the λ sweep). **Bits by default**.
 """
 
 from .log_lift_sets import *  # noqa: F401,F403
@@ -18,7 +20,9 @@ from .eps_delta import *  # noqa: F401,F403
 from .monte_carlo import *  # noqa: F401,F403
 from .linear_kernels import *  # noqa: F401,F403
 from .linear_mechanism import *  # noqa: F401,F403
+from .funnel import *  # noqa: F401,F403
+from . import funnel
 from . import eps_delta, linear_kernels, linear_mechanism, log_lift_sets, monte_carlo, optimal_merge
 
 __all__ = [*optimal_merge.__all__, *eps_delta.__all__, *log_lift_sets.__all__, *monte_carlo.__all__,
-           *linear_kernels.__all__, *linear_mechanism.__all__]
+           *linear_kernels.__all__, *linear_mechanism.__all__, *funnel.__all__]
