@@ -12,6 +12,9 @@
   paper's figures.
 * The **agglomerative privacy funnel / information bottleneck** (Ding & Sadeghi, ITW 2019):
   :mod:`.funnel` (pairwise and subset merges, the λ sweep). **Bits by default**.
+* **Watchdog variants**: subset merging (Zarrabian, Ding, Sadeghi & Rakotoarivelo, ICASSP 2022),
+  :mod:`.subset_watchdog`; the α-lift watchdog (Ding, Zarrabian & Sadeghi, arXiv:2101.10551),
+  :mod:`.alpha_lift_watchdog`. **Nats by default**, like the watchdog.
 """
 
 from .log_lift_sets import *  # noqa: F401,F403
@@ -21,8 +24,11 @@ from .monte_carlo import *  # noqa: F401,F403
 from .linear_kernels import *  # noqa: F401,F403
 from .linear_mechanism import *  # noqa: F401,F403
 from .funnel import *  # noqa: F401,F403
-from . import funnel
+from .subset_watchdog import *  # noqa: F401,F403
+from .alpha_lift_watchdog import *  # noqa: F401,F403
+from . import alpha_lift_watchdog, funnel, subset_watchdog
 from . import eps_delta, linear_kernels, linear_mechanism, log_lift_sets, monte_carlo, optimal_merge
 
 __all__ = [*optimal_merge.__all__, *eps_delta.__all__, *log_lift_sets.__all__, *monte_carlo.__all__,
-           *linear_kernels.__all__, *linear_mechanism.__all__, *funnel.__all__]
+           *linear_kernels.__all__, *linear_mechanism.__all__, *funnel.__all__,
+           *subset_watchdog.__all__, *alpha_lift_watchdog.__all__]

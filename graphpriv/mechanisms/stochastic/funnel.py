@@ -172,7 +172,7 @@ class FunnelFrontier:
 
         tr = self.trajectory
         keep = pareto_filter(tr["privacy"].to_numpy(), tr["utility"].to_numpy())
-        return tr.iloc[np.flatnonzero(keep)].sort_values("privacy").reset_index(drop=True)
+        return tr.iloc[keep].reset_index(drop=True)
 
     def __len__(self) -> int:
         return len(self.frame)
@@ -649,9 +649,11 @@ def funnel_frontier(jd, lams=None, method: str = "greedy", *, objective: str = "
     --------
     >>> import graphpriv as gp
     >>> jd = gp.JointDistribution.random(3, 6, seed=1)
-    >>> fr = gp.funnel_frontier(jd, [0.0, 0.5, 1.0])
-    >>> fr.frame[["lam", "n_blocks"]].values.tolist()
-    [[0.0, 1.0], [0.5, 5.0], [1.0, 6.0]]
+    >>> fr = gp.funnel_frontier(jd, [0.0, 0.1, 0.2, 1.0])
+    >>> fr.frame[["lam", "n_blocks", "privacy", "utility"]].round(4).values.tolist()
+    [[0.0, 1.0, 0.0, 0.0], [0.1, 4.0, 0.0309, 1.9227], [0.2, 5.0, 0.07, 2.2445], [1.0, 6.0, 0.1801, 2.5413]]
+    >>> len(fr.pareto())            # every step of the λ = 0 run is a non-dominated release here
+    6
 
     Notes
     -----
