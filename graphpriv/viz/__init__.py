@@ -23,6 +23,8 @@ Groups (``help(graphpriv.viz)`` lists them all):
   :func:`plot_transport_plan`, :func:`plot_ecdf`;
 * hypergraphs and perfect sample privacy -- :func:`plot_incidence`, :func:`plot_hypergraph_incidence`,
   :func:`plot_levi_graph`, :func:`plot_hyperedges`, :func:`plot_privacy_polytope`, :func:`plot_channel`;
+* every mechanism on one table -- :func:`plot_mechanism_comparison`, :func:`plot_funnel_frontier`,
+  :func:`plot_watchdog_variants`;
 * research sweeps -- :func:`plot_phase_transition`, :func:`plot_strength_vs_density`, :func:`plot_search_gaps`,
   :func:`plot_gap_summary`;
 * style -- :func:`style_context`, :func:`new_figure`, :func:`save_figure`, ``COLUMN_WIDTH``, ``PAGE_WIDTH``.
@@ -44,6 +46,7 @@ from .hierarchy import *  # noqa: F401,F403
 from .components import *  # noqa: F401,F403
 from .overview import *  # noqa: F401,F403
 from .explorer import *  # noqa: F401,F403
-from . import style, graphs, cuts, traces, frontiers, animation, hypergraphs, stochastic, research, labels, merges, matrix, hierarchy, components, overview, explorer
+from .comparison import *  # noqa: F401,F403
+from . import comparison, style, graphs, cuts, traces, frontiers, animation, hypergraphs, stochastic, research, labels, merges, matrix, hierarchy, components, overview, explorer
 
-__all__ = [n for m in (style, graphs, cuts, traces, frontiers, animation, hypergraphs, stochastic, research, labels, merges, matrix, hierarchy, components, overview, explorer) for n in m.__all__]
+__all__ = [n for m in (comparison, style, graphs, cuts, traces, frontiers, animation, hypergraphs, stochastic, research, labels, merges, matrix, hierarchy, components, overview, explorer) for n in m.__all__]
