@@ -155,11 +155,15 @@ class _Measurer:
             ll = np.abs(np.log(Qm) - np.log(self.ps)[:, None] - np.log(mm)[None, :])
         istar, l0 = self._support(Q)
         H = float(-_xlogx(mm).sum())
-        return {"n_blocks": int(live.sum()), "I_star": istar, "L0": l0,
-                "max_abs_log_lift": float(ll.max()) / self.lnb if ll.size else 0.0,
-                "I_S_Xhat": max(I_S, 0.0) / self.lnb + 0.0,
-                "I_X_Xhat": (H if I_X is None else I_X * self.lnb) / self.lnb + 0.0,
-                "U1": (math.log(self.n) - math.log(largest)) / self.lnb + 0.0 if largest else math.nan}
+
+        def clean(v: float) -> float:       # floating-point dust of an exact 0 (e.g. one block) reads as 0
+            return 0.0 if abs(v) < 1e-12 else float(v)
+
+        return {"n_blocks": int(live.sum()), "I_star": clean(istar), "L0": clean(l0),
+                "max_abs_log_lift": clean(float(ll.max()) / self.lnb) if ll.size else 0.0,
+                "I_S_Xhat": clean(max(I_S, 0.0) / self.lnb),
+                "I_X_Xhat": clean((H if I_X is None else I_X * self.lnb) / self.lnb),
+                "U1": clean((math.log(self.n) - math.log(largest)) / self.lnb) if largest else math.nan}
 
     def of_assignment(self, assignment: np.ndarray) -> dict:
         a = np.asarray(assignment, dtype=np.int64)
