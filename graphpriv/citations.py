@@ -20,7 +20,7 @@ name (aliases)                          entry
 ``privacy_funnel`` (``funnel``,         Ding & Sadeghi, "A Submodularity-based Clustering Algorithm for the
 ``information_bottleneck``)             Information Bottleneck and Privacy Funnel", ITW 2019
 ``watchdog_subsets``                    Zarrabian, Ding, Sadeghi & Rakotoarivelo, "Enhancing Utility in the
-(``watchdog-subset``)                   Watchdog Privacy Mechanism", ICASSP 2022
+(``watchdog_subset``)                   Watchdog Privacy Mechanism", ICASSP 2022
 ``alpha_lift`` (``alpha_watchdog``)     Ding, Zarrabian & Sadeghi, "alpha-Information-theoretic Privacy
                                         Watchdog and Optimal Privatization Scheme", arXiv:2101.10551
 ``subsup``, ``modmod``                  Narasimhan & Bilmes (UAI 2005); Iyer & Bilmes (UAI 2012): the
@@ -64,9 +64,9 @@ ALIASES: dict[str, str] = {
     "sample_privacy": "rassouli2020perfect", "perfect_sample_privacy": "rassouli2020perfect",
     "004": "rassouli2020perfect",
     "privacy_funnel": "ding2019funnel", "funnel": "ding2019funnel", "information_bottleneck": "ding2019funnel",
-    "watchdog_subsets": "zarrabian2022watchdog", "subset_watchdog": "zarrabian2022watchdog",
-    "watchdog-subset": "zarrabian2022watchdog",
-    "alpha_lift": "ding2021alphalift", "alpha_watchdog": "ding2021alphalift", "alpha-watchdog": "ding2021alphalift",
+    "watchdog_subsets": "zarrabian2022watchdog", "watchdog_subset": "zarrabian2022watchdog",
+    "subset_watchdog": "zarrabian2022watchdog",
+    "alpha_lift": "ding2021alphalift", "alpha_watchdog": "ding2021alphalift",
     "subsup": "narasimhan2005subsup", "modmod": "iyer2012dsfmin",
     "hungarian": "janosi1989heart", "heart_disease": "janosi1989heart", "uci": "janosi1989heart",
 }
