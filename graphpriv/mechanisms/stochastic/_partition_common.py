@@ -17,10 +17,14 @@ from ...distributions import JointDistribution
 
 
 def xlogx(a):
-    """Elementwise a ln a with 0 ln 0 = 0 (nats)."""
+    """Elementwise a ln a with 0 ln 0 = 0 (nats); a >= 0."""
     a = np.asarray(a, dtype=float)
-    pos = a > 0
-    return np.where(pos, a * np.log(np.where(pos, a, 1.0)), 0.0)
+    if a.ndim == 0:
+        return np.float64(a * math.log(a)) if a > 0 else np.float64(0.0)
+    out = a.copy()
+    np.log(out, out=out, where=a > 0)       # zeros stay 0, and 0 * 0 = 0
+    out *= a
+    return out
 
 
 def components0(jd: JointDistribution) -> np.ndarray:

@@ -183,3 +183,17 @@ def test_bad_input():
         gp.privacy_funnel(jd, -1)
     with pytest.raises(InputError, match="lams is empty"):
         gp.funnel_frontier(jd, [])
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10**6), n_x=st.integers(3, 20), lam=st.floats(0.0, 1.0), subset=st.booleans())
+def test_row_minima_track_the_full_argmin(seed, n_x, lam, subset):
+    # the engine keeps each row's best partner; it must always name the matrix's argmin (lowest pair index)
+    P = _random_P(np.random.default_rng(seed), 3, n_x)
+    eng = F._PF(P, lam)
+    while eng.alive.sum() > 1:
+        i, j, d = eng.best_pair()
+        a, b = divmod(int(np.argmin(eng.D)), eng.n)
+        assert (i, j) == (min(a, b), max(a, b)) and d == eng.D[a, b]
+        W = F._subset_step(eng, i, j, d)[0] if subset else np.array([i, j])
+        eng.merge(W, None)
