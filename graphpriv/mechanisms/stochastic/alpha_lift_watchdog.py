@@ -260,7 +260,9 @@ def alpha_watchdog(jd, eps: float, alpha: float = math.inf, *, base: float = mat
     base_cols = [C[i] for i in range(n)]
     s0, mla0, _ = state(base_cols)
     merges, priv, util, ncl, ncomp, crit = [()], [mla0 / lnb], [s0["H"] / lnb], [n], [cc.count], []
-    crit.append({"log_alpha_lift": math.nan, "merged_log_alpha_lift": math.nan, "eps": e, "alpha": a})
+    crit.append({"log_alpha_lift": math.nan, "merged_log_alpha_lift": math.nan, "eps": e, "alpha": a,
+                 "decision": f"{int(protected.sum())} of {n} symbols have log ℓ_α > ε = {e:g} (α = {a:g}); the rest "
+                             "are published"})
     root = None
     merged_col = None
     for j in order.tolist():
@@ -278,7 +280,8 @@ def alpha_watchdog(jd, eps: float, alpha: float = math.inf, *, base: float = mat
         s, mla, la = state(cols)
         priv.append(mla / lnb); util.append(s["H"] / lnb); ncl.append(len(cols)); ncomp.append(cc.count)
         crit.append({"log_alpha_lift": float(lla[j]) / lnb, "merged_log_alpha_lift": float(la[0]) / lnb, "eps": e,
-                     "alpha": a})
+                     "alpha": a, "decision": f"{jd.public_labels[j]}: log ℓ_α = {float(lla[j]) / lnb:.4g} > ε = {e:g}, "
+                                             f"merged (the merged symbol's log ℓ_α is now {float(la[0]) / lnb:.4g})"})
     blocks_cols = ([C[protected].sum(axis=0)] if protected.any() else []) + [C[i] for i in np.flatnonzero(published)]
     s, mla, la = state(blocks_cols) if blocks_cols else (s0, mla0, np.array([]))
     merged_la = float(la[0]) / lnb if protected.any() else math.nan

@@ -441,6 +441,13 @@ def _subset_step(eng: _Engine, i: int, j: int, d0: float) -> tuple[np.ndarray, f
 
 
 # ----------------------------------------------------------------------------- the run
+def _cluster_name(labels, members) -> str:
+    """A cluster as text: its first members' labels (at most three)."""
+    m = sorted(members)
+    head = "+".join(str(labels[i]) for i in m[:3])
+    return head + (f"+…({len(m)})" if len(m) > 3 else "")
+
+
 def _check_method(method) -> str:
     if not isinstance(method, str) or method not in FUNNEL_METHODS:
         raise InputError(f"method={method!r} is not a funnel merge rule; use one of {list(FUNNEL_METHODS)}")
@@ -477,7 +484,8 @@ def _run(jd, objective: str, lam: float, method: str, base: float, max_steps=Non
 
     merges = [()]
     priv, util, Ls, dLs, ncl, ncomp, acc, crit = [I_cur / lnb], [H_cur / lnb], [Lval(I_cur, H_cur) / lnb], [math.nan], [n], [cc.count], [True], []
-    crit.append({"delta_L": math.nan, "delta_I_S": math.nan, "delta_I_X": math.nan, "size": 0, "lam": lam})
+    crit.append({"delta_L": math.nan, "delta_I_S": math.nan, "delta_I_X": math.nan, "size": 0, "lam": lam,
+                 "decision": f"start from X̂ = X ({n} symbols): I(S;X̂) = {I_cur / lnb:.4g}, I(X;X̂) = {H_cur / lnb:.4g}"})
     n_clusters = n
     limit = n if max_steps is None else int(max_steps)
     steps = 0
@@ -500,6 +508,11 @@ def _run(jd, objective: str, lam: float, method: str, base: float, max_steps=Non
         if method == "subset":
             c["pair_delta_L"] = d0 / lnb
             c["descent_moves"] = int(info.get("moves", 0))
+        names = ", ".join(_cluster_name(jd.public_labels, eng.members[int(w)]) for w in W[:4])
+        more = f" and {W.size - 4} more" if W.size > 4 else ""
+        c["decision"] = (f"{'merge' if d < -_TOL else 'stop: no merge lowers L; best'} {{{names}{more}}}: "
+                         f"ΔL = {d / lnb:.4g} (ΔI(S;X̂) = {dI / lnb:.4g}, ΔI(X;X̂) = {dH / lnb:.4g}, "
+                         f"{'λ' if objective == 'privacy funnel' else 'β'} = {lam:g})")
         if not accept:
             merges.append(pairs)
             I_t, H_t = I_cur + dI, H_cur + dH

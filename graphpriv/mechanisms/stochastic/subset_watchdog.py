@@ -213,9 +213,10 @@ def watchdog_subsets(jd, eps: float, *, base: float = math.e) -> SubsetWatchdogR
 
     st = release_state()
     merges, priv, util, Ls, dLs, ncl, ncomp, acc, crit = [()], [st["max_abs_log_lift"] / lnb], [st["H"] / lnb], [math.nan], [math.nan], [n], [cc.count], [True], []
-    crit.append({"subset_max_abs_log_lift": math.nan, "eps": e, "private": False, "subset": 0, "leftover": False})
+    crit.append({"subset_max_abs_log_lift": math.nan, "eps": e, "private": False, "subset": 0, "leftover": False,
+                 "decision": f"{high.size} of {n} symbols have max |log-lift| > ε = {e:g}; the rest are published"})
 
-    def fuse(r: int, o: int, k: int, leftover: bool):
+    def fuse(r: int, o: int, k: int, leftover: bool, what: str):
         ra, rb = min(r, o), max(r, o)
         blocks_cols[ra] = blocks_cols[ra] + blocks_cols[rb]
         del blocks_cols[rb]
@@ -227,8 +228,10 @@ def watchdog_subsets(jd, eps: float, *, base: float = math.e) -> SubsetWatchdogR
         merges.append(((ra, rb),))
         priv.append(s["max_abs_log_lift"] / lnb); util.append(s["H"] / lnb); Ls.append(math.nan); dLs.append(math.nan)
         ncl.append(len(blocks_cols)); ncomp.append(cc.count); acc.append(True)
-        crit.append({"subset_max_abs_log_lift": be, "eps": e, "private": bool(be * lnb <= e_n + _ATOL),
-                     "subset": k, "leftover": leftover})
+        private = bool(be * lnb <= e_n + _ATOL)
+        crit.append({"subset_max_abs_log_lift": be, "eps": e, "private": private, "subset": k, "leftover": leftover,
+                     "decision": f"{what}: its max |log-lift| is now {be:.4g} {'<=' if private else '>'} ε = {e:g}"
+                                 f"{' (subset closed)' if private else ''}"})
         return ra
 
     leftover_joined = 0
@@ -246,7 +249,7 @@ def watchdog_subsets(jd, eps: float, *, base: float = math.e) -> SubsetWatchdogR
             left.remove(j)
             W.append(j)
             col = col + C[j]
-            root = fuse(root, j, k, False)
+            root = fuse(root, j, k, False, f"{jd.public_labels[j]} fused into subset {k}")
         if _block_eps(col, lnps) <= e_n + _ATOL or not subsets:
             subsets.append(W)
             continue
@@ -254,7 +257,9 @@ def watchdog_subsets(jd, eps: float, *, base: float = math.e) -> SubsetWatchdogR
         while _block_eps(col, lnps) > e_n + _ATOL and subsets:
             prev = subsets.pop()
             leftover_joined += 1
-            root = fuse(root, min(prev), k, True)
+            root = fuse(root, min(prev), k, True,
+                        f"left-over {{{', '.join(str(jd.public_labels[i]) for i in W[:3])}{', …' if len(W) > 3 else ''}}} "
+                        f"cannot be made private: fused with the subset before it")
             W = prev + W
             col = col + C[prev].sum(axis=0)
         subsets.append(W)
