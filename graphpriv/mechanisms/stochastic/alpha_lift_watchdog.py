@@ -257,33 +257,45 @@ def alpha_watchdog(jd, eps: float, alpha: float = math.inf, *, base: float = mat
         return s, float(np.nanmax(la)) if np.isfinite(la).any() else 0.0, la
 
     C = P.T
-    base_cols = [C[i] for i in range(n)]
-    s0, mla0, _ = state(base_cols)
-    merges, priv, util, ncl, ncomp, crit = [()], [mla0 / lnb], [s0["H"] / lnb], [n], [cc.count], []
+    live = px > 0
+    single = live.copy()                       # symbols not (yet) fused into the merged symbol
+    lla_f = np.where(live, lla, -np.inf)
+    H = float(-xlogx(px).sum())
+
+    def privacy_now(merged_la: float) -> float:
+        top = float(lla_f[single].max()) if single.any() else -np.inf
+        v = max(top, merged_la)
+        return v if np.isfinite(v) else 0.0
+
+    merges, priv, util, ncl, ncomp, crit = [()], [privacy_now(-np.inf) / lnb], [H / lnb], [n], [cc.count], []
     crit.append({"log_alpha_lift": math.nan, "merged_log_alpha_lift": math.nan, "eps": e, "alpha": a,
                  "decision": f"{int(protected.sum())} of {n} symbols have log ℓ_α > ε = {e:g} (α = {a:g}); the rest "
                              "are published"})
     root = None
     merged_col = None
+    m_merged = 0.0
+    n_cl = n
     for j in order.tolist():
         if root is None:
-            root, merged_col = j, C[j].copy()
+            root, merged_col, m_merged = j, C[j].copy(), float(px[j])
+            single[j] = False
             continue
         merged_col = merged_col + C[j]
+        H += float(xlogx(m_merged) + xlogx(px[j]) - xlogx(m_merged + px[j]))
+        m_merged += float(px[j])
+        single[j] = False
+        n_cl -= 1
         r0, r1 = min(root, j), max(root, j)
         merges.append(((r0, r1),))
         cc.join([r0, r1])
         root = r0
-        # release after this fusion: the block so far, every other symbol alone
-        done = set(order[:order.tolist().index(j) + 1].tolist())
-        cols = [merged_col] + [C[i] for i in range(n) if i not in done]
-        s, mla, la = state(cols)
-        priv.append(mla / lnb); util.append(s["H"] / lnb); ncl.append(len(cols)); ncomp.append(cc.count)
-        crit.append({"log_alpha_lift": float(lla[j]) / lnb, "merged_log_alpha_lift": float(la[0]) / lnb, "eps": e,
+        mla_b = float(_log_alpha_lift_cols(merged_col[:, None], ps, a)[0])
+        priv.append(privacy_now(mla_b) / lnb); util.append(max(H, 0.0) / lnb); ncl.append(n_cl); ncomp.append(cc.count)
+        crit.append({"log_alpha_lift": float(lla[j]) / lnb, "merged_log_alpha_lift": mla_b / lnb, "eps": e,
                      "alpha": a, "decision": f"{jd.public_labels[j]}: log ℓ_α = {float(lla[j]) / lnb:.4g} > ε = {e:g}, "
-                                             f"merged (the merged symbol's log ℓ_α is now {float(la[0]) / lnb:.4g})"})
+                                             f"merged (the merged symbol's log ℓ_α is now {mla_b / lnb:.4g})"})
     blocks_cols = ([C[protected].sum(axis=0)] if protected.any() else []) + [C[i] for i in np.flatnonzero(published)]
-    s, mla, la = state(blocks_cols) if blocks_cols else (s0, mla0, np.array([]))
+    s, mla, la = state(blocks_cols)
     merged_la = float(la[0]) / lnb if protected.any() else math.nan
     Q = np.stack(blocks_cols, axis=1)
     if math.isinf(a):

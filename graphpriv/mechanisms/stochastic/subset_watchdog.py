@@ -202,33 +202,40 @@ def watchdog_subsets(jd, eps: float, *, base: float = math.e) -> SubsetWatchdogR
     comp0 = components0(jd)
     cc = ComponentCounter(comp0)
     HX = float(-xlogx(px).sum())
-    # trace state
-    assign = np.arange(n)
-    blocks_cols = {i: C[i].copy() for i in range(n)}
+    # trace state, updated in O(|X| + |S|) per fusion: the singletons' risks are fixed, blocks keep their column
+    single = live.copy()                      # live symbols not (yet) in a merged block
+    blocks: dict[int, tuple[np.ndarray, float, float]] = {}      # root -> (column, mass, eps(B)) in nats
+    state = {"H": HX, "n": n}
 
-    def release_state():
-        roots = np.unique(assign)
-        Q = np.stack([blocks_cols[r] for r in roots], axis=1)
-        return measures_of_columns(Q, ps)
+    def privacy_now() -> float:
+        a = float(ex[single].max()) if single.any() else 0.0
+        b = max((v[2] for v in blocks.values()), default=0.0)
+        return max(a, b)
 
-    st = release_state()
-    merges, priv, util, Ls, dLs, ncl, ncomp, acc, crit = [()], [st["max_abs_log_lift"] / lnb], [st["H"] / lnb], [math.nan], [math.nan], [n], [cc.count], [True], []
+    merges, priv, util, Ls, dLs, ncl, ncomp, acc, crit = [()], [privacy_now() / lnb], [HX / lnb], [math.nan], [math.nan], [n], [cc.count], [True], []
     crit.append({"subset_max_abs_log_lift": math.nan, "eps": e, "private": False, "subset": 0, "leftover": False,
                  "decision": f"{high.size} of {n} symbols have max |log-lift| > ε = {e:g}; the rest are published"})
 
+    def part(r: int) -> tuple[np.ndarray, float]:
+        if r in blocks:
+            return blocks.pop(r)[:2]
+        single[r] = False
+        return C[r], float(px[r])
+
     def fuse(r: int, o: int, k: int, leftover: bool, what: str):
         ra, rb = min(r, o), max(r, o)
-        blocks_cols[ra] = blocks_cols[ra] + blocks_cols[rb]
-        del blocks_cols[rb]
-        members = np.flatnonzero((assign == ra) | (assign == rb))
-        assign[members] = ra
+        (ca, ma), (cb, mb) = part(ra), part(rb)
+        col, m = ca + cb, ma + mb
+        be_n = float(_block_eps(col, lnps))
+        blocks[ra] = (col, m, be_n)
+        state["H"] += float(xlogx(ma) + xlogx(mb) - xlogx(m))
+        state["n"] -= 1
         cc.join([ra, rb])
-        s = release_state()
-        be = float(_block_eps(blocks_cols[ra], lnps)) / lnb
+        be = be_n / lnb
         merges.append(((ra, rb),))
-        priv.append(s["max_abs_log_lift"] / lnb); util.append(s["H"] / lnb); Ls.append(math.nan); dLs.append(math.nan)
-        ncl.append(len(blocks_cols)); ncomp.append(cc.count); acc.append(True)
-        private = bool(be * lnb <= e_n + _ATOL)
+        priv.append(privacy_now() / lnb); util.append(max(state["H"], 0.0) / lnb); Ls.append(math.nan); dLs.append(math.nan)
+        ncl.append(state["n"]); ncomp.append(cc.count); acc.append(True)
+        private = bool(be_n <= e_n + _ATOL)
         crit.append({"subset_max_abs_log_lift": be, "eps": e, "private": private, "subset": k, "leftover": leftover,
                      "decision": f"{what}: its max |log-lift| is now {be:.4g} {'<=' if private else '>'} ε = {e:g}"
                                  f"{' (subset closed)' if private else ''}"})
@@ -265,7 +272,7 @@ def watchdog_subsets(jd, eps: float, *, base: float = math.e) -> SubsetWatchdogR
         subsets.append(W)
     subsets_t = tuple(tuple(sorted(s)) for s in subsets)
     sub_eps = tuple(float(_block_eps(C[list(s)].sum(axis=0), lnps)) / lnb for s in subsets_t)
-    final = release_state()
+    final = {"max_abs_log_lift": privacy_now(), "H": max(state["H"], 0.0)}
     # complete merge of X_eps^c (paper 002)
     if high.size:
         cm_col = C[high].sum(axis=0)

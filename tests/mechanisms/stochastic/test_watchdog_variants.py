@@ -156,3 +156,27 @@ def test_alpha_lift_values_and_bad_input():
         gp.alpha_lift(jd, "two")
     with pytest.raises(InputError):
         gp.alpha_watchdog(jd, -0.5, 2.0)
+
+
+def _joint_of(P, blocks):
+    return np.stack([P[:, sorted(b)].sum(axis=1) for b in blocks], axis=1)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6), n_x=st.integers(2, 9), eps=st.floats(0.05, 1.5))
+def test_trace_scalars_are_the_partition_measures_at_every_step(seed, n_x, eps):
+    # the incremental bookkeeping of both traces against a recomputation from the replayed partition Q(t)
+    P = _random_P(seed, 3, n_x)
+    jd = gp.JointDistribution(P)
+    index = {lab: i for i, lab in enumerate(jd.public_labels.tolist())}
+    for r, kind in ((gp.watchdog_subsets(jd, eps), "abs"), (gp.alpha_watchdog(jd, eps, 2.0), "alpha")):
+        tr = r.trace
+        for t in range(len(tr)):
+            blocks = [[index[v] for v in b] for b in tr.quantization(t)]
+            Q = _joint_of(P, blocks)
+            assert tr.step_utility[t] == pytest.approx(_H(P, blocks), abs=1e-12)
+            if kind == "abs":
+                want = max(_eps_of_block(P, b) for b in blocks)
+            else:
+                want = float(np.log(gp.alpha_lift(Q, 2.0)).max())
+            assert tr.step_privacy[t] == pytest.approx(want, abs=1e-9)
