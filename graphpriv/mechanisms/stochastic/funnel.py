@@ -448,6 +448,11 @@ def _cluster_name(labels, members) -> str:
     return head + (f"+…({len(m)})" if len(m) > 3 else "")
 
 
+def _clean(v: float) -> float:
+    """An information quantity with its floating-point dust (|v| < 1e-12, e.g. H of one block) read as 0."""
+    return 0.0 if abs(v) < 1e-12 else float(v)
+
+
 def _check_method(method) -> str:
     if not isinstance(method, str) or method not in FUNNEL_METHODS:
         raise InputError(f"method={method!r} is not a funnel merge rule; use one of {list(FUNNEL_METHODS)}")
@@ -547,8 +552,8 @@ def _run(jd, objective: str, lam: float, method: str, base: float, max_steps=Non
               "paper": "Ding & Sadeghi, ITW 2019", "multiplier": "lambda" if objective == "privacy funnel" else "beta"},
         step_criteria=tuple(crit))
     return FunnelResult(objective=objective, lam=float(lam), method=method, base=b, public_labels=jd.public_labels,
-                        assignment=assignment, privacy=max(I_cur, 0.0) / lnb + 0.0, utility=max(H_cur, 0.0) / lnb + 0.0,
-                        L=Lval(I_cur, H_cur) / lnb + 0.0, max_abs_log_lift=meas["max_abs_log_lift"] / lnb,
+                        assignment=assignment, privacy=_clean(I_cur / lnb), utility=_clean(H_cur / lnb),
+                        L=_clean(Lval(I_cur, H_cur) / lnb), max_abs_log_lift=meas["max_abs_log_lift"] / lnb,
                         mutual_information_sx=IX / lnb, entropy_x=HX / lnb, trace=trace)
 
 
@@ -670,7 +675,8 @@ def funnel_frontier(jd, lams=None, method: str = "greedy", *, objective: str = "
     jd : JointDistribution or array_like (|S|, |X|)
     lams : sequence of float, optional
         λ values (β for the bottleneck). Default: 21 values 0, 0.05, ..., 1 for the funnel (nothing
-        merges at λ >= 1); for the bottleneck their inverses 1, 1.05^-1, ... i.e. β = 1/λ.
+        merges at λ >= 1); for the bottleneck β = 1/λ for the 20 non-zero ones: 1, 1/0.95, ..., 20
+        (everything merges at β <= 1).
     method : {"greedy", "subset"}
     objective : {"privacy funnel", "information bottleneck"}
     base : float, default 2
@@ -700,7 +706,7 @@ def funnel_frontier(jd, lams=None, method: str = "greedy", *, objective: str = "
     jd = _joint(jd)
     if lams is None:
         grid = np.linspace(0.0, 1.0, 21)
-        lams = grid if objective == "privacy funnel" else np.concatenate([[1.0], 1.0 / grid[::-1][:-1]])
+        lams = grid if objective == "privacy funnel" else 1.0 / grid[::-1][:-1]
     try:
         lam_list = [_check_lam(v, "lams") for v in np.atleast_1d(np.asarray(lams, dtype=float)).tolist()]
     except (TypeError, ValueError):
