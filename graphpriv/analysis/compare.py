@@ -252,7 +252,8 @@ def compare_mechanisms(data, sensitive=None, public=None, *, lam_003: float = 0.
         Also sweep each mechanism's parameter (003: every λ; the funnel: ``funnel_lams``; the watchdog
         family: ``eps_grid``; the linear reduction: α = 0.1, 0.2, ..., 1).
     funnel_lams : sequence of float, optional
-        Default 0, 0.05, ..., 1.
+        Default 0, 0.1, ..., 1 (one funnel run per λ and method: the sweep dominates the cost at 10^3
+        values and more).
     eps_grid : sequence of float, optional
         ε values (nats) of the watchdog sweeps; default 16 values from 0 to 1.05 times the largest finite
         eps(x) or log ℓ_α(x).
@@ -368,7 +369,8 @@ def compare_mechanisms(data, sensitive=None, public=None, *, lam_003: float = 0.
             r = privacy_funnel(jd, lam_funnel, method, base=b)
             add(name, f"λ={lam_funnel:g}", me.of_assignment(r.assignment))
             if frontiers:
-                fr = funnel_frontier(jd, funnel_lams, method, base=b)
+                fr = funnel_frontier(jd, np.linspace(0.0, 1.0, 11) if funnel_lams is None else funnel_lams,
+                                     method, base=b)
                 par = fr.pareto()
                 by_lam = {res.lam: res for res in fr.results}
                 for _, pt in par.iterrows():

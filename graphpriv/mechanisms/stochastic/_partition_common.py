@@ -16,15 +16,23 @@ import numpy as np
 from ...distributions import JointDistribution
 
 
+_TINY = 1e-300   # ln(_TINY) is finite, so 0 * ln(max(0, _TINY)) = 0 without a mask
+
+
 def xlogx(a):
-    """Elementwise a ln a with 0 ln 0 = 0 (nats); a >= 0."""
+    """Elementwise a ln a with 0 ln 0 = 0 (nats); a >= 0 (floating-point dust below 0 gives ~0)."""
     a = np.asarray(a, dtype=float)
     if a.ndim == 0:
         return np.float64(a * math.log(a)) if a > 0 else np.float64(0.0)
-    out = a.copy()
-    np.log(out, out=out, where=a > 0)       # zeros stay 0, and 0 * 0 = 0
+    out = np.maximum(a, _TINY)
+    np.log(out, out=out)
     out *= a
     return out
+
+
+def sum_xlogx(a, axis=-1):
+    """Σ a ln a along ``axis`` (0 ln 0 = 0), with one temporary array."""
+    return xlogx(a).sum(axis=axis)
 
 
 def components0(jd: JointDistribution) -> np.ndarray:
