@@ -209,6 +209,18 @@ def _inputs(data, sensitive, public, missing) -> tuple[JointDistribution, JointR
                          f"got {type(data).__name__}")
 
 
+#: A sweep's non-dominated points are measured at most this many at a time (evenly spaced, ends kept).
+MAX_SWEEP_POINTS = 60
+
+
+def _thin(points: list, k: int = MAX_SWEEP_POINTS) -> list:
+    """At most ``k`` of ``points`` (in order), evenly spaced, the first and the last kept."""
+    if len(points) <= k:
+        return points
+    idx = np.unique(np.round(np.linspace(0, len(points) - 1, k)).astype(int))
+    return [points[i] for i in idx.tolist()]
+
+
 def _check_nonneg(v, name: str) -> float:
     x = check_real(v, name)
     if not math.isfinite(x) or x < 0:
@@ -250,7 +262,8 @@ def compare_mechanisms(data, sensitive=None, public=None, *, lam_003: float = 0.
         DataFrame input: as :meth:`graphpriv.JointRange.from_dataframe`.
     frontiers : bool, default True
         Also sweep each mechanism's parameter (003: every λ; the funnel: ``funnel_lams``; the watchdog
-        family: ``eps_grid``; the linear reduction: α = 0.1, 0.2, ..., 1).
+        family: ``eps_grid``; the linear reduction: α = 0.1, 0.2, ..., 1). Of a sweep with more than
+        :data:`MAX_SWEEP_POINTS` non-dominated points, that many evenly spaced ones are measured.
     funnel_lams : sequence of float, optional
         Default 0, 0.1, ..., 1 (one funnel run per λ and method: the sweep dominates the cost at 10^3
         values and more).
@@ -327,7 +340,7 @@ def compare_mechanisms(data, sensitive=None, public=None, *, lam_003: float = 0.
             add(name, f"λ={lam_003:g}", me.of_assignment(jr_assignment(res.quantization)))
             if frontiers:
                 fr = pareto_frontier(jr, obj, "U1", base=b)
-                for p in fr.points:
+                for p in _thin(list(fr.points)):
                     add(name, f"λ∈[{p.lam_min:.3g}, {p.lam_max:.3g}]", me.of_assignment(jr_assignment(p.quantization)), "λ",
                         p.lam_min)
     # --- watchdog family
@@ -373,7 +386,7 @@ def compare_mechanisms(data, sensitive=None, public=None, *, lam_003: float = 0.
                                      method, base=b)
                 par = fr.pareto()
                 by_lam = {res.lam: res for res in fr.results}
-                for _, pt in par.iterrows():
+                for pt in _thin([row for _, row in par.iterrows()]):
                     tr = by_lam[pt["lam"]].trace
                     ids = tr.cluster_ids(int(pt["t"]))
                     _, a = np.unique(ids, return_inverse=True)
