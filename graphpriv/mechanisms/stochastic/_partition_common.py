@@ -119,5 +119,11 @@ def partition_channel_matrix(n: int, blocks: list[np.ndarray]) -> np.ndarray:
     return W
 
 
+def clean(v: float) -> float:
+    """A computed information quantity with floating-point dust (|v| < 1e-12, e.g. H of one block) read as 0."""
+    v = float(v)
+    return 0.0 if abs(v) < 1e-12 else v
+
+
 def to_base(v: float, lnb: float) -> float:
     return float(v) / lnb + 0.0 if math.isfinite(v) else float(v)

@@ -29,7 +29,7 @@ from ...errors import InputError, InputTypeError
 from ...measures.stochastic import LOG_LIFT_ATOL as _ATOL, _check_eps, _joint
 from ...citations import record_use
 from ..trace import MergeTrace
-from ._partition_common import ComponentCounter, components0, measures_of_columns, partition_channel_matrix, xlogx
+from ._partition_common import ComponentCounter, clean, components0, measures_of_columns, partition_channel_matrix, xlogx
 from .log_lift_sets import _base, _codes_of, _jsonable
 
 __all__ = ["alpha_lift", "AlphaWatchdogResult", "alpha_watchdog"]
@@ -315,6 +315,7 @@ def alpha_watchdog(jd, eps: float, alpha: float = math.inf, *, base: float = mat
         step_criteria=tuple(crit))
     return AlphaWatchdogResult(
         eps=e, alpha=a, base=b, public_labels=jd.public_labels, published=published, log_alpha_lift=lla / lnb,
-        merged_log_alpha_lift=merged_la, max_log_alpha_lift=mla / lnb, max_abs_log_lift=s["max_abs_log_lift"] / lnb,
-        sibson=max(sib, 0.0) / lnb, mutual_information=s["H"] / lnb, entropy_x=float(-xlogx(px).sum()) / lnb,
+        merged_log_alpha_lift=clean(merged_la) if merged_la == merged_la else merged_la,
+        max_log_alpha_lift=clean(mla / lnb), max_abs_log_lift=clean(s["max_abs_log_lift"] / lnb),
+        sibson=clean(max(sib, 0.0) / lnb), mutual_information=clean(s["H"] / lnb), entropy_x=float(-xlogx(px).sum()) / lnb,
         trace=trace)

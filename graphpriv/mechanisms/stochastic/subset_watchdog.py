@@ -19,7 +19,7 @@ from ..._validation import check_real
 from ...measures.stochastic import LOG_LIFT_ATOL as _ATOL, _check_eps, _joint
 from ...citations import record_use
 from ..trace import MergeTrace
-from ._partition_common import ComponentCounter, components0, measures_of_columns, partition_channel_matrix, xlogx
+from ._partition_common import ComponentCounter, clean, components0, measures_of_columns, partition_channel_matrix, xlogx
 from .log_lift_sets import _base, _codes_of, _jsonable
 
 __all__ = ["SubsetWatchdogResult", "watchdog_subsets"]
@@ -293,6 +293,7 @@ def watchdog_subsets(jd, eps: float, *, base: float = math.e) -> SubsetWatchdogR
         step_criteria=tuple(crit))
     return SubsetWatchdogResult(
         eps=e, base=b, public_labels=jd.public_labels, published=published, eps_x=ex / lnb, subsets=subsets_t,
-        subset_eps=sub_eps, eps_eff=final["max_abs_log_lift"] / lnb, mutual_information=final["H"] / lnb,
-        complete_merge_mutual_information=cm["H"] / lnb, complete_merge_eps=cm_eps, leftover_joined=leftover_joined,
+        subset_eps=tuple(clean(v) for v in sub_eps), eps_eff=clean(final["max_abs_log_lift"] / lnb),
+        mutual_information=clean(final["H"] / lnb), complete_merge_mutual_information=clean(cm["H"] / lnb),
+        complete_merge_eps=clean(cm_eps), leftover_joined=leftover_joined,
         entropy_x=HX / lnb, trace=trace)
