@@ -30,7 +30,7 @@ GROUPS = [
      ["graphpriv.measures.nonstochastic", "graphpriv.measures.common_information"]),
     ("Measures: stochastic",
      "Log-lift, local differential privacy, mutual information and their relatives (papers 000-002).",
-     ["graphpriv.measures.stochastic"]),
+     ["graphpriv.measures.stochastic", "graphpriv.measures.table_measures"]),
     ("Mechanisms, Ding & Farokhi (paper 003): quantisation by merges",
      "Algorithms 1 and 2 and Section V-C as merge sequences (traces), their frontiers, the exact "
      "optimum, baselines, better-than-greedy search and side information.",
@@ -53,6 +53,10 @@ GROUPS = [
      "Zarrabian & Sadeghi (arXiv:2101.10551): the alpha-lift watchdog.",
      ["graphpriv.mechanisms.stochastic.funnel", "graphpriv.mechanisms.stochastic.subset_watchdog",
       "graphpriv.mechanisms.stochastic.alpha_lift_watchdog"]),
+    ("Mechanism registry: the mechanisms of ``graphpriv sanitize --mechanism NAME``",
+     "Every mechanism with its options, release kind (labels, codewords, randomised) and the audit of its guarantee; "
+     "adding a mechanism is one module plus one entry.",
+     ["graphpriv.mechanisms.registry"]),
     ("Analysis: ensembles and sweeps",
      "Random joint ranges, Monte-Carlo studies and frontier sweeps, serial, with joblib or on a dask cluster; "
      "every mechanism compared on one table.",
@@ -65,7 +69,7 @@ GROUPS = [
      "What a recipient reads: released values (labels, codewords), the mapping document, the CSV and Parquet "
      "writers, the streamed release of files and the audit that recomputes every figure from the written table.",
      ["graphpriv.release.labels", "graphpriv.release.mapping", "graphpriv.release.writer", "graphpriv.release.stream",
-      "graphpriv.release.audit"]),
+      "graphpriv.release.audit", "graphpriv.release.randomised"]),
     ("Input and output",
      "Reading CSV and Parquet tables (streamed: only the distinct (s, x) pairs are kept), atomic writes and the "
      "analysis report; ``gp.read_joint_range`` (under Data) is the one-call entry point.",

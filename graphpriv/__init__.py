@@ -36,7 +36,7 @@ Measures: stochastic (000-002)
     shannon_entropy, log_lift, max_abs_log_lift, abs_log_lift_by_public, subset_log_lift,
     subset_abs_log_lift, breach_mass, ldp, graph_ldp, mutual_information, maximal_leakage,
     sibson_mutual_information, arimoto_mutual_information, guessing_leakage, apply_channel,
-    channel_leakage, ChannelLeakage
+    channel_leakage, ChannelLeakage, stochastic_measures, StochasticMeasures
 Mechanisms, Ding & Farokhi (003): quantisation by merges
     agglomerate, AgglomerationResult, MergeTrace, MergeStep, quantize_range, lagrangian,
     evaluate_quantization, Utility, U1, U2, as_utility, Contraction; frontiers: pareto_frontier,
@@ -49,7 +49,8 @@ Mechanisms, Sadeghi, Ding & Rakotoarivelo (002): the privacy watchdog
     watchdog, WatchdogResult, critical_sweep, CriticalLevel, CriticalSweep,
     min_channel_abs_log_lift, watchdog_eps_delta, PeelStep, EpsDeltaResult, optimal_eps_delta,
     EpsDeltaOptimum, partition_metrics, PartitionMetrics, partition_channel, nmil,
-    watchdog_monte_carlo, WatchdogMonteCarlo, EpsDeltaSetting
+    watchdog_monte_carlo, WatchdogMonteCarlo, EpsDeltaSetting; their runs as merge traces:
+    distribution_trace, DistributionStep, distribution_components, watchdog_trace, eps_delta_trace
 Mechanisms, Ding, Liu & Farokhi (000/001): linear reduction
     linear_reduction, LinearReduction, linear_reduction_sweep, target_conditional, markov_kernel,
     markov_solution_is_unique, optimal_markov_kernel, optimal_kernel, induced_channel, is_metric,
@@ -71,6 +72,9 @@ Mechanisms, follow-up works (ITW 2019, ICASSP 2022, arXiv:2101.10551): funnel, w
     the Watchdog Privacy Mechanism" (ICASSP 2022): watchdog_subsets, SubsetWatchdogResult; Ding,
     Zarrabian & Sadeghi, the alpha-lift watchdog (arXiv:2101.10551): alpha_lift, alpha_watchdog,
     AlphaWatchdogResult
+Mechanism registry: the mechanisms of ``graphpriv sanitize --mechanism NAME``
+    get_mechanism, mechanism_names, run_mechanism, register_mechanism, MechanismSpec, MechanismOption,
+    AuditContext
 Analysis: ensembles and sweeps
     random_joint_range, random_degree_range, random_block_range, ensemble_study, EnsembleStudy,
     frontier_sweep; every mechanism on one table: compare_mechanisms, MechanismComparison,
@@ -81,7 +85,7 @@ Visualisation
 Release
     Release (from_result, from_partition, transform, to_json), mapping_schema, validate_mapping,
     generalisation_label; audit_release (every figure recomputed from the written table), AuditReport,
-    AuditError
+    AuditError; RandomisedRelease (a kernel K(y|x) and a seed: the same seed, the same release)
 Input and output
     read_joint_range (files, folders, globs, streamed); ``graphpriv.io``, ``graphpriv.ingest``
 Citations

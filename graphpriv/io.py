@@ -193,7 +193,7 @@ def write_table(path: str | os.PathLike, df: pd.DataFrame, *, fmt: str | None = 
 
 # ---------------------------------------------------------------------- analysis report
 def analysis_report(jr, *, input_info: dict | None = None, max_cut_edges: int = 200_000, max_cut_public: int = 2_000,
-                    small_size: int = 3, max_small: int = 20) -> dict:
+                    small_size: int = 3, max_small: int = 20, eps: float = 1.0, base: float = math.e) -> dict:
     """The ``report.json`` content of ``graphpriv analyze`` for a joint range (schema version 1).
 
     Parameters
@@ -207,6 +207,9 @@ def analysis_report(jr, *, input_info: dict | None = None, max_cut_edges: int = 
         whether G_X is decomposable from its components (min cut 0 iff more than one component).
     small_size, max_small : int
         Components with at most ``small_size`` public values are listed (at most ``max_small`` of them).
+    eps, base : float
+        The log-lift threshold and log base of the stochastic measures (:func:`graphpriv.stochastic_measures`
+        of the range's counts; default 1 nat).
 
     Returns
     -------
@@ -222,6 +225,10 @@ def analysis_report(jr, *, input_info: dict | None = None, max_cut_edges: int = 
                          n_small, small_size, largest_sensitive_sizes}
             min_cut:    {computed, value, decomposable, side (smaller side, code order) | null,
                          method, note (+ n_cut_edges when computed)}
+            stochastic: {unit, base, eps, max_log_lift, min_log_lift, max_abs_log_lift, n_above_eps,
+                         share_above_eps, mass_above_eps, mutual_information, maximal_leakage, ldp,
+                         ldp_reason, watchdog_eps_c, nmil, ...} (infinite values as "Infinity"/"-Infinity";
+                         {computed: false, note} for a range without counts)
             figures:    [{file, pdf, caption}]
 
         Labels are JSON numbers or strings; a missing value kept as a symbol is ``null``.
@@ -299,4 +306,14 @@ def analysis_report(jr, *, input_info: dict | None = None, max_cut_edges: int = 
             "largest_sensitive_sizes": s_sizes[order[:10]].tolist(),
         },
         "min_cut": cut,
+        "stochastic": _stochastic(jr, eps, base),
     }
+
+
+def _stochastic(jr, eps: float, base: float) -> dict:
+    """The stochastic measures of the range's empirical distribution (its counts), JSON-ready."""
+    import graphpriv as gp
+
+    if jr.counts is None:
+        return {"computed": False, "note": "the range has no counts (it was not read from records)"}
+    return {"computed": True, **gp.stochastic_measures(jr, eps, base=base).to_dict(json_safe=True)}

@@ -16,6 +16,7 @@ written whole.
 from __future__ import annotations
 
 import argparse
+import math
 import logging
 import sys
 import time
@@ -164,6 +165,11 @@ def add_parser(sub) -> None:
     p.add_argument("--scheduler", metavar="ADDRESS", default=None,
                    help="read the data on this dask cluster (e.g. tcp://host:8786; default: the environment variable "
                         "DASK_SCHEDULER_ADDRESS, else this machine); the workers must see the files at the same paths")
+    p.add_argument("--eps", type=float, default=1.0, metavar="E",
+                   help="log-lift threshold of the stochastic measures (share of public values above it, the watchdog's "
+                        "NMIL at it), in the unit of --base (default 1)")
+    p.add_argument("--base", choices=("e", "2"), default="e",
+                   help="log base of the stochastic measures: e (nats, default) or 2 (bits); the non-stochastic ones are in bits")
     p.add_argument("--max-cut-edges", type=int, default=200_000, metavar="N",
                    help="compute the explicit min cut of G_X only up to N edges (default 200000); beyond, "
                         "decomposability comes from the components")
@@ -295,12 +301,17 @@ def run(args) -> int:
         from ..errors import InputError
 
         raise InputError(f"--max-cut-edges must be >= 0, got {args.max_cut_edges}")
+    if not (math.isfinite(args.eps) and args.eps >= 0):
+        from ..errors import InputError
+
+        raise InputError(f"--eps must be a finite number >= 0 (a log-lift threshold), got {args.eps}")
     n_steps = 3 + (2 if args.out is not None else 0)
     progress = Progress(n_steps, "analyze", progress_enabled(args))
     try:
         _, jr = load_range(args, progress)
         with progress.step("measures"):
-            report = gio.analysis_report(jr, input_info=input_info(args), max_cut_edges=args.max_cut_edges)
+            report = gio.analysis_report(jr, input_info=input_info(args), max_cut_edges=args.max_cut_edges,
+                                         eps=args.eps, base=math.e if args.base == "e" else 2.0)
         if args.out is not None:
             with gio.staged_output(args.out, overwrite=args.overwrite, command="analyze",
                                     inputs=input_paths(args.data)) as tmp:

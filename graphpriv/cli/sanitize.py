@@ -1,5 +1,9 @@
 """``graphpriv sanitize``: release a table with the public column coarsened by paper 003's mechanisms.
 
+``--mechanism NAME`` picks the mechanism from :mod:`graphpriv.mechanisms.registry`: ``agglomerative``
+(the default, described below), or ``watchdog``, ``eps-delta`` and ``linear-reduction``, which
+:mod:`graphpriv.cli.sanitize_mechanisms` runs, writes and audits into the same release folder.
+
 Runs Algorithm 1 (``--objective L0``), Algorithm 2 (``I*``) or Section V-C (``L0|I*=0``) of Ding &
 Farokhi's agglomerative mechanisms with utility U1 or U2 and a Lagrange multiplier given by ``--lam``,
 or chosen from the privacy-utility frontier as the most private point whose utility is at least
@@ -68,6 +72,7 @@ import math
 from pathlib import Path
 
 from .analyze import Progress, add_common_arguments, apply_verbosity, input_info, load_range, progress_enabled
+from .sanitize_mechanisms import add_mechanism_arguments, check_agglomerative, run_registered
 
 logger = logging.getLogger("graphpriv.cli")
 
@@ -82,6 +87,14 @@ Examples:
   graphpriv sanitize hungarian -s age -x chol --missing keep --objective L0 --utility U1 --min-utility 3 --out release/
   graphpriv sanitize data.csv -s diagnosis -x zip --objective 'L0|I*=0' --utility U1 --lam 1 --out release/
   graphpriv sanitize hungarian -s age -x chol --missing drop --objective 'I*' --utility U1 --lam 0 --release id --out release/
+  graphpriv sanitize hungarian -s age -x chol --missing drop --mechanism watchdog --eps 1 --out release/
+  graphpriv sanitize hungarian -s age -x chol --missing drop --mechanism eps-delta --eps 1 --delta 0.05 --out release/
+  graphpriv sanitize hungarian -s age -x chol --missing drop --mechanism linear-reduction --alpha 0.5 --seed 7 --out release/
+
+--mechanism: agglomerative (paper 003, the default; the options below), watchdog (--eps, --base e|2:
+publish the values with max |log-lift| <= eps, merge the rest), eps-delta (--eps, --delta, --eps-bar,
+--base) or linear-reduction (--alpha, --scheme markov|optimal, --seed, --base: a seeded randomised
+release). An option of another mechanism is an error.
 
 --objective: L0 (Algorithm 1, problem (3)), I* (Algorithm 2, problem (5)) or L0|I*=0 (Section V-C,
 problem (10): the release always has I* = 0). Quote them in a shell ('I*').
@@ -103,31 +116,34 @@ drop a public value that occurs only in dropped rows is suppressed, i.e. left em
 def add_parser(sub) -> None:
     p = sub.add_parser(
         "sanitize",
-        help="coarsen the public column with paper 003's mechanisms and write the sanitised table",
-        description="Run an agglomerative privacy mechanism (paper 003) on the columns S = --sensitive and "
-        "X = --public, replace X by codewords in a copy of the table, and write the sanitised table, the "
-        "mapping, the merge trace, a frontier plot and a merge animation; print privacy and utility before "
-        "and after.",
+        help="release the table with the public column merged (paper 003, the watchdog) or randomised (linear reduction)",
+        description="Run a privacy mechanism (--mechanism: paper 003's agglomerative clustering by default, the "
+        "privacy watchdog, (eps, delta) log-lift partitioning or the linear reduction) on the columns S = "
+        "--sensitive and X = --public, replace X in a copy of the table, audit the written table, and write the "
+        "sanitised table, the mapping, the merge trace, a frontier plot and (merges) an animation and explorer; "
+        "print privacy and utility before and after.",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_common_arguments(p)
-    p.add_argument("--objective", required=True, choices=("L0", "I*", "L0|I*=0"),
-                   help="privacy objective: L0 (Algorithm 1), I* (Algorithm 2), L0|I*=0 (Section V-C)")
-    p.add_argument("--utility", required=True, choices=("U1", "U2"), help="utility: U1 = I0(X->X^), U2 = -max distortion")
-    g = p.add_mutually_exclusive_group(required=True)
+    p.add_argument("--objective", choices=("L0", "I*", "L0|I*=0"),
+                   help="(agglomerative, required) privacy objective: L0 (Algorithm 1), I* (Algorithm 2), L0|I*=0 (Section V-C)")
+    p.add_argument("--utility", choices=("U1", "U2"),
+                   help="(agglomerative, required) utility: U1 = I0(X->X^), U2 = -max distortion")
+    g = p.add_mutually_exclusive_group()
     g.add_argument("--lam", type=float, metavar="X", help="Lagrange multiplier λ >= 0")
     g.add_argument("--min-utility", type=float, metavar="T",
                    help="choose λ from the frontier: the most private release with utility >= T")
     p.add_argument("--release", choices=("label", "codeword", "id"),
                    help="what replaces a merged value: label (default for U1: '[240, 260]' or '{132, 243}'), "
                         "codeword (default for U2: the cluster centroid at the column's precision) or id (cluster number)")
-    p.add_argument("--search", choices=("greedy", "interval"), default="greedy",
+    p.add_argument("--search", choices=("greedy", "interval"), default=None,
                    help="greedy: the paper's mechanism (default); interval: the optimal partition of the ordered "
                         "values into intervals (exact dynamic programming), released with '[a, b]' labels")
     p.add_argument("--out", metavar="DIR", help="output folder (default: <DATA stem>_sanitized)")
     p.add_argument("--no-animation", action="store_true", help="skip the merge animation")
     p.add_argument("--no-explorer", action="store_true", help="skip the interactive merge explorer (explorer.html)")
+    add_mechanism_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -353,6 +369,13 @@ def run(args) -> int:
     from ..release.mapping import Release, json_document
 
     apply_verbosity(args)
+    if getattr(args, "mechanism", "agglomerative") != "agglomerative":     # the registry's other mechanisms
+        from types import SimpleNamespace
+
+        return run_registered(args, SimpleNamespace(check_out_outside=_check_out_outside, default_out=_default_out,
+                                                    bundled_source=bundled_source, row_codes=row_codes,
+                                                    write_builtin_release=write_builtin_release))
+    check_agglomerative(args)
     quiet = getattr(args, "quiet", False)
     if args.lam is not None and not (math.isfinite(args.lam) and args.lam >= 0):
         raise InputError(f"--lam must be a finite number >= 0, got {args.lam}")

@@ -18,6 +18,7 @@ from .quantization.comparison import *  # noqa: F401,F403
 from .quantization.side_information import *  # noqa: F401,F403
 from .stochastic import *  # noqa: F401,F403
 from .sample_privacy import *  # noqa: F401,F403
+from .registry import *  # noqa: F401,F403
 import sys as _sys
 
 # The old module paths ``graphpriv.mechanisms.watchdog`` and ``graphpriv.mechanisms.linear_reduction``
@@ -40,5 +41,5 @@ for _m in _MOVED:
 _MODULES = ("utilities", "trace", "quantization", "quantization.agglomerative", "quantization.frontier", "quantization.exact",
             "quantization.interval",
             "quantization.baselines", "quantization.search", "quantization.comparison", "quantization.side_information",
-            "stochastic", "sample_privacy")
+            "stochastic", "sample_privacy", "registry")
 __all__ = [n for m in _MODULES for n in _sys.modules[f"{__name__}.{m}"].__all__]

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence as _SequenceABC
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Hashable, Iterable, Sequence
@@ -141,6 +142,59 @@ def _groups(ids: np.ndarray) -> list[np.ndarray]:
     groups = [order[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
     groups.sort(key=lambda g: int(g[0]))
     return groups
+
+
+class _Steps(_SequenceABC):
+    """The steps of a :class:`MergeTrace` as :class:`MergeStep` objects, built on access (see ``MergeTrace.steps``)."""
+
+    __slots__ = ("_trace", "_cache")
+
+    def __init__(self, trace: "MergeTrace"):
+        self._trace = trace
+        self._cache: dict[int, MergeStep] = {}
+
+    def __len__(self) -> int:
+        return len(self._trace)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            idx = range(*i.indices(len(self)))
+            if idx.step == 1 and len(idx) > 1:
+                return tuple(s for s in self._replay(idx.stop) if s.t >= idx.start)
+            return tuple(self[k] for k in idx)
+        if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)):
+            raise TypeError(f"step indices must be integers or slices, not {type(i).__name__}")
+        t = int(i)
+        if t < 0:
+            t += len(self)
+        if not 0 <= t < len(self):
+            raise IndexError(f"step {i} is outside the trace (steps 0..{len(self) - 1})")
+        st = self._cache.get(t)
+        if st is None:
+            st = self._trace._step(t)
+            if len(self._cache) >= 64:
+                self._cache.pop(next(iter(self._cache)))
+            self._cache[t] = st
+        return st
+
+    def _replay(self, stop: int):
+        """Steps 0..stop-1 in one pass (the members of the clusters kept as the merges go)."""
+        state = (_UnionFind(self._trace.n_public), {})
+        for t in range(stop):
+            yield self._trace._step(t, state)
+
+    def __iter__(self):
+        return self._replay(len(self))
+
+    def __eq__(self, other):
+        if isinstance(other, (_Steps, tuple, list)):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<{len(self)} merge steps of {self._trace.objective!r}>"
 
 
 @dataclass(frozen=True, eq=False)
@@ -315,7 +369,7 @@ class MergeTrace:
         """P(t): components of G_X̂(t) as frozensets of original public labels (unions of clusters)."""
         return self._label_groups(self.component_ids(t))
 
-    def partition_at(self, lam: float | None = None) -> list[frozenset]:
+    def partition_at(self, lam: float | None = None, *, eps: float | None = None) -> list[frozenset]:
         """The quantisation Q a run of the same mechanism at λ = ``lam`` returns, read off this trace.
 
         Algorithms 1 and 2 of Ding & Farokhi, *Developing Non-Stochastic Privacy-Preserving Policies
@@ -330,7 +384,15 @@ class MergeTrace:
         Parameters
         ----------
         lam : float >= 0, optional
-            The Lagrange multiplier λ; default: the λ the trace was recorded at (its returned Q).
+            The Lagrange multiplier λ; default: the λ the trace was recorded at (its returned Q). A trace
+            of a mechanism without λ (the watchdog, (ε, δ) log-lift partitioning) gives its released
+            partition for ``lam=None``.
+        eps : float, optional
+            For a trace whose merges follow a threshold on a per-step criterion (``info["threshold_criterion"]``:
+            the privacy watchdog of Sadeghi, Ding & Rakotoarivelo merges X_ε^c, most risky symbol first,
+            so the watchdog at a larger ε merges a prefix): the partition of the same mechanism at
+            threshold ``eps`` >= the recorded one (in the trace's unit). Other traces answer only for
+            the ε they were recorded at (``info["eps"]``).
 
         Returns
         -------
@@ -359,6 +421,10 @@ class MergeTrace:
         >>> len(tr.partition_at(lam=5.0))                                # a large λ keeps every value apart
         7
         """
+        if eps is not None:
+            if lam is not None:
+                raise InputError("give lam or eps, not both")
+            return self._partition_at_eps(eps)
         recorded = float(self.lam)
         if lam is None:
             return self.quantization(self.returned)
@@ -391,6 +457,32 @@ class MergeTrace:
                              "gp.pareto_frontier(jr, objective, utility, values).trace (the whole trajectory)")
         return self.quantization(len(self) - 1)
 
+    def _partition_at_eps(self, eps) -> list[frozenset]:
+        if isinstance(eps, (bool, np.bool_)) or not isinstance(eps, (int, float, np.integer, np.floating)):
+            raise InputTypeError(f"eps (the log-lift threshold) must be a number >= 0, got {eps!r}")
+        eps = float(eps)
+        if not eps >= 0:
+            raise InputError(f"eps (the log-lift threshold) must be a number >= 0, got {eps!r}")
+        key = self.info.get("threshold_criterion")
+        recorded = self.info.get("threshold", self.info.get("eps"))
+        recorded = float(recorded) if isinstance(recorded, (int, float)) else math.nan
+        tol = 1e-12 * max(1.0, abs(recorded)) if recorded == recorded else 0.0
+        if not key or not self.step_criteria:
+            if recorded == recorded and abs(eps - recorded) <= tol:
+                return self.quantization(self.returned)
+            at = f"at ε = {recorded:g}" if recorded == recorded else "without a threshold ε"
+            raise InputError(f"this {self.objective} trace was recorded {at} and its merges are not a prefix of a "
+                             f"threshold rule, so it cannot give the partition at ε = {eps:g}; run the mechanism at ε = {eps:g}")
+        if recorded == recorded and eps < recorded - tol:
+            raise InputError(f"this {self.objective} trace was recorded at ε = {recorded:g}; a run at the smaller "
+                             f"ε = {eps:g} merges symbols it does not hold; run the mechanism at ε = {eps:g}")
+        atol = float(self.info.get("threshold_atol", 0.0))
+        vals = self.criterion(key)
+        t = 0
+        while t + 1 < len(self) and vals[t + 1] > eps + atol:
+            t += 1
+        return self.quantization(t)
+
     def quantized_range(self, jr: JointRange, t: int | None = None) -> JointRange:
         """The joint range [[S, X̂(t)]] (see :func:`quantize_range`)."""
         if tuple(np.asarray(jr.public_labels).tolist()) != tuple(self.public_labels):
@@ -398,14 +490,31 @@ class MergeTrace:
         return quantize_range(jr, self.quantization(t))
 
     @cached_property
-    def steps(self) -> tuple[MergeStep, ...]:
-        """All steps as :class:`MergeStep` objects (built on first access by replaying the merges)."""
+    def steps(self) -> "Sequence[MergeStep]":
+        """All steps as :class:`MergeStep` objects: a read-only sequence that builds step t on access.
+
+        Indexing replays the merges up to t once (O(|X| log |X|)), iterating replays them in one pass;
+        so a trace of 10^4 steps that grows one cluster over the whole range never holds a copy of the
+        cluster per step.
+        """
+        return _Steps(self)
+
+    def _step(self, t: int, state: tuple | None = None) -> MergeStep:
+        """MergeStep t. ``state`` = (union-find over the codes, cluster root -> frozenset of labels) of Q(t-1)
+        when the caller replays the steps in order; built from :meth:`cluster_ids` otherwise."""
         labels = self.public_labels
-        members: dict[int, frozenset] = {}
-        uf = _UnionFind(self.n_public)
-        out = []
-        for t, pairs in enumerate(self.step_merges):
-            merged = []
+        pairs = self.step_merges[t]
+        merged = []
+        if pairs:
+            if state is None:                  # Q(t-1) from one replay; only the touched clusters' members
+                ids = self.cluster_ids(t - 1)
+                uf = _UnionFind(self.n_public)
+                uf.parent = ids.tolist()       # every code points at its cluster's smallest code, the root
+                touched = {int(ids[int(c)]) for p in pairs for c in p}
+                members = {int(g[0]): frozenset(labels[i] for i in g.tolist())
+                           for g in _groups(ids) if int(g[0]) in touched and len(g) > 1}
+            else:
+                uf, members = state
             for a, b in pairs:
                 ra, rb = uf.find(int(a)), uf.find(int(b))
                 ca = members.get(ra) or frozenset([labels[ra]])
@@ -415,13 +524,12 @@ class MergeTrace:
                 members.pop(ra, None)
                 members.pop(rb, None)
                 members[r] = ca | cb
-            out.append(MergeStep(
-                t=t, merged=tuple(merged), privacy=float(self.step_privacy[t]), utility=float(self.step_utility[t]),
-                L=float(self.step_L[t]), delta_L=float(self.step_delta_L[t]), n_clusters=int(self.step_n_clusters[t]),
-                n_components=int(self.step_n_components[t]), accepted=bool(self.step_accepted[t]),
-                merged_index=tuple((int(a), int(b)) for a, b in pairs),
-                criterion=dict(self.step_criteria[t]) if self.step_criteria else {}))
-        return tuple(out)
+        return MergeStep(
+            t=t, merged=tuple(merged), privacy=float(self.step_privacy[t]), utility=float(self.step_utility[t]),
+            L=float(self.step_L[t]), delta_L=float(self.step_delta_L[t]), n_clusters=int(self.step_n_clusters[t]),
+            n_components=int(self.step_n_components[t]), accepted=bool(self.step_accepted[t]),
+            merged_index=tuple((int(a), int(b)) for a, b in pairs),
+            criterion=dict(self.step_criteria[t]) if self.step_criteria else {})
 
     def to_linkage(self) -> np.ndarray:
         """The merge hierarchy as a scipy linkage matrix (leaves = public codes, in code order).
@@ -496,7 +604,7 @@ class MergeTrace:
             raise InputError(f"this {self.objective} trace records no per-step criterion (its criterion is delta_L)")
         key = self.info.get("criterion") if name is None else name
         names = sorted({k for c in self.step_criteria for k in c})
-        if key not in names:
+        if key not in names and not (key is not None and key == self.info.get("criterion")):   # the main key: NaN where absent
             raise InputError(f"criterion {key!r} is not recorded in this trace; it records {names}")
         out = np.full(len(self), np.nan)
         for t, c in enumerate(self.step_criteria):
@@ -507,12 +615,14 @@ class MergeTrace:
 
     def to_frame(self) -> pd.DataFrame:
         """Per-step scalars as a DataFrame (columns t, privacy, utility, L, delta_L, n_clusters,
-        n_components, n_merged, accepted, returned, then one column per recorded criterion)."""
+        n_components, n_merged, accepted, returned, then one column per recorded criterion; a criterion
+        named like one of those columns is written as ``criterion.<name>``)."""
         n = len(self)
         crit = {}
+        fixed = {"t", "privacy", "utility", "L", "delta_L", "n_clusters", "n_components", "n_merged", "accepted", "returned"}
         if self.step_criteria:
             for k in sorted({k for c in self.step_criteria for k in c}):
-                crit[k] = [c.get(k) for c in self.step_criteria]
+                crit[f"criterion.{k}" if k in fixed else k] = [c.get(k) for c in self.step_criteria]
         return pd.DataFrame({
             "t": np.arange(n),
             "privacy": np.asarray(self.step_privacy, dtype=float),
@@ -614,7 +724,8 @@ class MergeTrace:
 
     def __repr__(self) -> str:
         t = self.returned
-        privacy = {"L0": "L0", "L0|I*=0": "L0", "I*": "I*", "k-anonymity": "L0"}.get(self.objective, "privacy")
+        privacy = {"L0": "L0", "L0|I*=0": "L0", "I*": "I*", "k-anonymity": "L0"}.get(
+            self.objective, str(self.info.get("privacy_measure", "privacy")))
         lam = "none" if self.lam != self.lam else f"{self.lam:g}"
         n_cl = int(self.step_n_clusters[t])
         L = "" if self.step_L[t] != self.step_L[t] else f", L = {_fmt(self.step_L[0])} -> {_fmt(self.step_L[t])}"

@@ -9,7 +9,11 @@ released value of its cluster. One home for every step of that:
 * :mod:`.writer` -- the CSV (byte for byte) and Parquet (schema kept) writers of a released table;
 * :mod:`.stream` -- the streamed release of files, folders and globs, one part per input file;
 * :mod:`.audit` -- the audit of a written release (:func:`audit_release`): every figure recomputed
-  from the released table itself.
+  from the released table itself;
+* :mod:`.randomised`, :mod:`.randomised_stream` -- a randomised release (:class:`RandomisedRelease`:
+  a kernel K(y|x) and a seed), written streamed and audited from the files;
+* :mod:`.merge_audit` -- the stochastic guarantee (log-lift, Delta_total) of a merge release,
+  recomputed from the written table.
 
 The former module paths ``graphpriv.mechanisms.release``, ``graphpriv.release_writer`` and
 ``graphpriv.release_stream`` still import.
@@ -20,5 +24,6 @@ from .labels import __all__ as _labels_all
 from .mapping import *  # noqa: F401,F403
 from .mapping import __all__ as _mapping_all
 from .audit import AuditError, AuditReport, audit_release
+from .randomised import RandomisedRelease
 
-__all__ = [*_mapping_all, *_labels_all, "AuditError", "AuditReport", "audit_release"]
+__all__ = [*_mapping_all, *_labels_all, "AuditError", "AuditReport", "audit_release", "RandomisedRelease"]

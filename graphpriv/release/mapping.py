@@ -66,6 +66,11 @@ from .labels import (
 
 __all__ = ["Release", "mapping_schema", "validate_mapping"]
 
+#: The ``objective`` a mapping document may name: paper 003's objectives, and the merge mechanisms of the
+#: privacy watchdog family (Sadeghi, Ding & Rakotoarivelo) whose releases are label merges too.
+MERGE_OBJECTIVES = ("L0", "I*", "L0|I*=0", "watchdog", "eps-delta", "privacy funnel", "information bottleneck",
+                    "watchdog subset", "alpha-lift watchdog")
+
 
 # ---------------------------------------------------------------------- the release
 @dataclass(frozen=True, eq=False)
@@ -171,9 +176,28 @@ class Release:
                    decimals if mode == "codeword" else None)
 
     @classmethod
-    def from_result(cls, result, mode: str | None = None, *, decimals: int | None = None) -> "Release":
+    def from_result(cls, result, mode: str | None = None, *, decimals: int | None = None, seed: int | None = None):
         """The release of an :class:`~graphpriv.AgglomerationResult` (``mode`` defaults to
-        :func:`default_release` of its utility; ``decimals`` rounds U2 codewords)."""
+        :func:`default_release` of its utility; ``decimals`` rounds U2 codewords).
+
+        A merge of the privacy watchdog (:func:`graphpriv.watchdog`, :func:`graphpriv.watchdog_eps_delta`)
+        gives the label release of its partition; a linear reduction (:func:`graphpriv.linear_reduction`)
+        gives a :class:`graphpriv.RandomisedRelease` drawn with ``seed`` -- the release ``graphpriv
+        sanitize --mechanism`` writes for the same table and options.
+        """
+        if not hasattr(result, "quantization") and hasattr(result, "published") and hasattr(result, "partition"):
+            if mode not in (None, "label"):
+                raise InputError(f"a watchdog merge is released with labels, not {mode!r}")
+            objective = "eps-delta" if hasattr(result, "delta_total") else "watchdog"
+            return cls.from_quantization(list(np.asarray(result.public_labels).tolist()),
+                                         [list(b) for b in result.partition], "label", objective=objective)
+        if not hasattr(result, "quantization") and hasattr(result, "alpha") and hasattr(result, "kernel"):
+            from .randomised import RandomisedRelease
+
+            if seed is None:
+                raise InputError("a linear reduction is a randomised release: pass seed= (an integer; the same seed "
+                                 "gives the same release)")
+            return RandomisedRelease.from_result(result, seed)
         trace = getattr(result, "trace", None)
         q = list(result.quantization)
         if trace is not None and len(trace.public_labels) == sum(len(c) for c in q):
@@ -558,8 +582,8 @@ def validate_mapping(doc: Any) -> None:
         fail(f"decimals {dec!r} is given but release is {doc['release']!r}; only codewords are rounded (use null)")
     if doc["release"] == "codeword" and doc["utility"] != "U2":
         fail("release 'codeword' needs utility U2 (codewords are cluster centroids)")
-    if doc["objective"] is not None and doc["objective"] not in ("L0", "I*", "L0|I*=0"):
-        fail(f"objective {doc['objective']!r} is not one of 'L0', 'I*', 'L0|I*=0' (or null)")
+    if doc["objective"] is not None and doc["objective"] not in MERGE_OBJECTIVES:
+        fail(f"objective {doc['objective']!r} is not one of {', '.join(map(repr, MERGE_OBJECTIVES))} (or null)")
     for key in ("public_column", "sensitive_column"):
         if doc[key] is not None and not isinstance(doc[key], str):
             fail(f"{key} must be a column name or null, got {doc[key]!r}")

@@ -133,10 +133,44 @@ def _view(report: dict, esc=_same) -> dict:
     omitted = [{"figure": esc(display_text(o.get("figure"))), "reason": esc(display_text(o.get("reason"), 300))} for o in report.get("figures_omitted") or []]
     return {"inp": inp_view, "rows": rows, "range_rows": range_rows, "measure_rows": measure_rows,
             "comp": comp, "small": small, "cut_lines": _cut_lines(cut, esc), "figures": figures, "omitted": omitted,
-            "paper": PAPER,
+            "paper": PAPER, "stochastic": _stochastic_view(report),
             "version": display_text(report.get("graphpriv_version")), "schema": report.get("schema_version"),
             # only the file graphpriv itself writes beside the report is ever linked
             "explorer": _EXPLORER if report.get("explorer") == _EXPLORER else None}
+
+
+def _num(v: Any, digits: int = 4) -> str:
+    if v == "Infinity":
+        return "inf"
+    if v == "-Infinity":
+        return "-inf"
+    return _fmt(v, digits)
+
+
+def _stochastic_view(report: dict) -> dict | None:
+    """The stochastic measures as ``{unit, eps, rows: [(name, value, meaning)]}`` (None when not computed)."""
+    from .glossary import stochastic_term
+
+    st = report.get("stochastic") or {}
+    if not st.get("computed"):
+        return None
+
+    def meaning(key: str, extra: str = "") -> str:
+        t = stochastic_term(key)
+        return f"{t.meaning}{extra} [{t.paper}, {t.where}]"
+
+    n, n_pub = st.get("n_above_eps"), st.get("n_public")
+    share, mass = st.get("share_above_eps"), st.get("mass_above_eps")
+    above = (f"{n} of {n_pub} ({100 * share:.1f}%, mass {mass:.4f})" if None not in (n, n_pub, share, mass) else "n/a")
+    reason = st.get("ldp_reason")
+    rows = [("max log-lift max i(s,x)", _num(st.get("max_log_lift")), meaning("max_log_lift")),
+            ("min log-lift min i(s,x)", _num(st.get("min_log_lift")), meaning("min_log_lift")),
+            (f"symbols with max |i| > eps = {_num(st.get('eps'), 3)}", above, meaning("above_eps")),
+            ("I(S;X)", _num(st.get("mutual_information")), meaning("mutual_information")),
+            ("maximal leakage", _num(st.get("maximal_leakage")), meaning("maximal_leakage")),
+            ("LDP eps of X as is", _num(st.get("ldp")), meaning("ldp", f" -- infinite: {reason}" if reason else "")),
+            (f"NMIL of the watchdog at eps = {_num(st.get('eps'), 3)}", _num(st.get("nmil")), meaning("nmil"))]
+    return {"unit": st.get("unit", ""), "eps": _num(st.get("eps"), 3), "rows": rows}
 
 
 def _meaning(key: str) -> str:
@@ -168,6 +202,14 @@ def report_lines(report: dict) -> list[str]:
         f"components: largest sizes {comp['largest_sizes']}"
         + (f"; {comp['n_small']} with <= {comp['small_size']} public values" if comp.get("n_small") else ""),
     ]
+    st = v["stochastic"]
+    if st is not None:
+        lines.append(f"stochastic measures of the empirical distribution ({st['unit']}):")
+        width = max(len(name) for name, _, _ in st["rows"]) + 2
+        lines += [f"  {name:<{width}}{value}" for name, value, _ in st["rows"]]
+        reason = (report.get("stochastic") or {}).get("ldp_reason")
+        if reason:
+            lines.append(f"  (LDP is infinite: {display_text(reason, 200)})")
     for c in v["small"][:5]:
         lines.append(f"  small component: X = {c['public']}, S = {c['sensitive']}")
     if cut.get("computed"):
@@ -178,7 +220,10 @@ def report_lines(report: dict) -> list[str]:
         lines.append(f"min cut of G_X: {cut.get('note', 'not computed')}")
     for o in v["omitted"]:
         lines.append(f"figure left out: {o['figure']} ({o['reason']})")
-    return lines + glossary_lines(["H0", "H0|X", "I0", "L0", "B0", "k", "I*"])
+    from .glossary import stochastic_glossary_lines
+
+    return lines + glossary_lines(["H0", "H0|X", "I0", "L0", "B0", "k", "I*"]) + (
+        stochastic_glossary_lines() if st is not None else [])
 
 
 def report_markdown(report: dict, figures: Sequence[dict] | None = None) -> str:
@@ -206,6 +251,12 @@ def report_markdown(report: dict, figures: Sequence[dict] | None = None) -> str:
             "| measure | value | what it means |", "|---|---:|---|"]
     out += [f"| {name.replace('|', chr(92) + '|')} | {value} | {markdown_escape(meaning)} |"
             for name, value, meaning in v["measure_rows"]]
+    st = v["stochastic"]
+    if st is not None:
+        out += ["", f"## Stochastic measures ({st['unit']})", "",
+                "Of the table's empirical distribution p(s, x) = rows(s, x) / rows; papers and equations in brackets.", "",
+                "| measure | value | what it means |", "|---|---:|---|"]
+        out += [f"| {markdown_escape(name)} | {value} | {markdown_escape(meaning)} |" for name, value, meaning in st["rows"]]
     out += ["", "## Components of G_X", "", f"{comp['count']} component(s); largest sizes (public values): {comp['largest_sizes']}.", ""]
     if v["small"]:
         out += [f"Components with at most {comp['small_size']} public values ({comp['n_small']} in all; first {len(v['small'])}):", ""]

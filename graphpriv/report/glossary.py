@@ -18,7 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-__all__ = ["Term", "GLOSSARY", "PAPER", "PAPER_SHORT", "glossary_lines", "glossary_rows", "term"]
+__all__ = ["Term", "GLOSSARY", "PAPER", "PAPER_SHORT", "glossary_lines", "glossary_rows", "term", "StochasticTerm",
+           "STOCHASTIC_GLOSSARY", "stochastic_glossary_lines", "stochastic_term"]
 
 #: The paper that defines the measures below.
 PAPER = ("Ding & Farokhi, Developing Non-Stochastic Privacy-Preserving Policies Using Agglomerative Clustering, "
@@ -78,3 +79,56 @@ def glossary_lines(keys: Iterable[str] | None = None, *, indent: str = "  ") -> 
     return [f"measures ({PAPER_SHORT}, \"Developing Non-Stochastic Privacy-Preserving Policies Using Agglomerative "
             "Clustering\"; graphpriv cite 003):"] + [
         f"{indent}{t.symbol:<{width}}{t.meaning} [{t.where}]" for t in rows]
+
+
+# ---------------------------------------------------------------------- stochastic measures
+#: The papers of the stochastic measures, short and full.
+WATCHDOG_PAPER = ("Sadeghi, Ding & Rakotoarivelo 2020", "On Properties and Optimization of Information-theoretic Privacy "
+                  "Watchdog, ITW 2020")
+LINEAR_PAPER = ("Ding, Liu & Farokhi 2021", "A Linear Reduction Method for Local Differential Privacy and Log-lift, ISIT 2021")
+
+
+@dataclass(frozen=True)
+class StochasticTerm:
+    """A stochastic measure of the table's empirical distribution: key, symbol, meaning, paper and where in it."""
+
+    key: str
+    symbol: str
+    meaning: str
+    paper: str
+    where: str
+
+
+STOCHASTIC_GLOSSARY: tuple[StochasticTerm, ...] = (
+    StochasticTerm("max_log_lift", "max i(s,x)", "largest log-lift log p(s,x)/(p(s)p(x)): how much seeing x raises belief in s",
+                   WATCHDOG_PAPER[0], "Sec. I"),
+    StochasticTerm("min_log_lift", "min i(s,x)", "smallest log-lift (-inf: some x rules some s out)", WATCHDOG_PAPER[0], "Sec. I"),
+    StochasticTerm("above_eps", "|X_eps^c|", "public values with max_s |i(s,x)| > eps (their share and probability mass)",
+                   WATCHDOG_PAPER[0], "eqs. (1), (4)"),
+    StochasticTerm("mutual_information", "I(S;X)", "mutual information: the average log-lift E[i(S,X)]", WATCHDOG_PAPER[0], "Sec. I"),
+    StochasticTerm("maximal_leakage", "L_max(S->X)", "maximal leakage log sum_x max_s p(x|s): the most any guess of S gains",
+                   WATCHDOG_PAPER[0], "Sec. I"),
+    StochasticTerm("ldp", "eps_LDP(S->X)", "LDP of publishing X as is: max_x log(max_s p(x|s) / min_s p(x|s))",
+                   LINEAR_PAPER[0], "eq. (1)"),
+    StochasticTerm("nmil", "NMIL", "utility lost by the watchdog at eps: H(X|Y)/H(X) of merging X_eps^c (0 = none)",
+                   WATCHDOG_PAPER[0], "eq. (9)"),
+)
+
+_STOCH_BY_KEY = {t.key: t for t in STOCHASTIC_GLOSSARY}
+
+
+def stochastic_term(key: str) -> StochasticTerm:
+    """The :class:`StochasticTerm` of ``key``."""
+    try:
+        return _STOCH_BY_KEY[key]
+    except KeyError:
+        raise KeyError(f"no stochastic glossary entry {key!r}; known: {sorted(_STOCH_BY_KEY)}") from None
+
+
+def stochastic_glossary_lines(keys: Iterable[str] | None = None, *, indent: str = "  ") -> list[str]:
+    """Plain-text lines: a heading naming the papers, then one line per stochastic measure."""
+    rows = list(STOCHASTIC_GLOSSARY) if keys is None else [stochastic_term(k) for k in keys]
+    width = max(len(t.symbol) for t in rows) + 2
+    return [f"stochastic measures ({WATCHDOG_PAPER[0]}, \"{WATCHDOG_PAPER[1].split(', ITW')[0]}\"; {LINEAR_PAPER[0]}, "
+            f"\"{LINEAR_PAPER[1].split(', ISIT')[0]}\"; graphpriv cite 002 / 000):"] + [
+        f"{indent}{t.symbol:<{width}}{t.meaning} [{t.paper}, {t.where}]" for t in rows]

@@ -90,7 +90,7 @@ def animate_trace(trace, jr, path, *, fps: float = 1.0, format: str | None = Non
     from .merges import _check_pair
     from .traces import plot_merge_step
 
-    _check_pair(trace, jr)
+    trace, jr = _check_pair(trace, jr)
     path = Path(path)
     fmt = (format or path.suffix.lstrip(".") or "gif").lower()
     if fmt not in ("gif", "mp4"):

@@ -102,7 +102,7 @@ def plot_component_graph(trace, t: int | None = None, ax=None, *, title: str | b
     """
     from matplotlib.patches import Circle, FancyArrowPatch, Wedge
 
-    _check_trace(trace)
+    trace = _check_trace(trace)
     t = trace._check_t(t)
     labels_x = trace.public_labels
     n = len(labels_x)

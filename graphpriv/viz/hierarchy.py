@@ -83,7 +83,7 @@ def plot_merge_hierarchy(trace, t: int | None = None, ax=None, *, labels: bool |
 
     from .tree_layout import dendrogram_coordinates
 
-    _check_trace(trace)
+    trace = _check_trace(trace)
     t = trace._check_t(t)
     n = trace.n_public
     T = len(trace)

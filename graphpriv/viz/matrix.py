@@ -82,17 +82,16 @@ def _check_args(trace, jr, t):
     from ..mechanisms.trace import MergeTrace
 
     if not isinstance(trace, MergeTrace):
-        raise InputTypeError(f"trace must be a graphpriv MergeTrace (e.g. gp.agglomerate(...).trace), got {type(trace).__name__}")
+        from .merges import _check_trace
+
+        trace = _check_trace(trace)        # a mechanism's result gives its trace
     if isinstance(jr, (int, np.integer)) and not isinstance(jr, bool) and t is None:
         jr, t = None, jr  # column_order(trace, t)
     if jr is not None:
-        if not isinstance(jr, JointRange):
-            raise InputTypeError(f"jr must be a graphpriv JointRange or None, got {type(jr).__name__}")
-        from ..errors import InputError
+        from .merges import as_trace_range
 
-        if tuple(jr.public_labels.tolist()) != tuple(trace.public_labels):
-            raise InputError("jr does not have the public labels this trace was recorded on; pass the joint range the mechanism ran on")
-    return trace._check_t(t)
+        jr = as_trace_range(trace, jr)      # a JointDistribution gives its support
+    return trace, jr, trace._check_t(t)
 
 
 #: Column orders of the matrix view.
@@ -146,7 +145,7 @@ def matrix_bands(trace, jr: JointRange | None = None, t: int | None = None, *, o
     >>> [tr.public_labels[c] for c in gp.viz.matrix_bands(tr, jr, 2, order="hierarchy").order]
     ['x1', 'x3', 'x7', 'x2', 'x5', 'x4', 'x6']
     """
-    t = _check_args(trace, jr, t)
+    trace, jr, t = _check_args(trace, jr, t)
     _check_order(order)
     labels = trace.public_labels
     n = len(labels)
@@ -229,7 +228,7 @@ def matrix_cells(trace, jr: JointRange, t: int | None = None, *, order: str = "c
     """
     import scipy.sparse as sp
 
-    t = _check_args(trace, jr, t)
+    trace, jr, t = _check_args(trace, jr, t)
     if jr is None:
         raise InputTypeError("matrix_cells needs the joint range the trace was recorded on")
     b = matrix_bands(trace, jr, t, order=order)
@@ -458,7 +457,7 @@ def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, t
     """
     from matplotlib.patches import Rectangle
 
-    t = _check_args(trace, jr, t)
+    trace, jr, t = _check_args(trace, jr, t)
     if jr is None:
         raise InputTypeError("plot_merge_matrix needs the joint range the trace was recorded on")
     cells = matrix_cells(trace, jr, t, order=_check_order(order))
@@ -502,7 +501,7 @@ def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, t
     band_r = np.array([lay.right[c - 1] for _, c in b.cluster_bounds])
     # the merged clusters outlined (inside their band: the line never wider than a third of it), or marked by
     # a tick over the matrix when the band is too narrow to outline
-    rejected = not trace.steps[t].accepted
+    rejected = not trace.step_accepted[t]
     marks = []
     few = len(merged_bands) <= OUTLINE_MAX
     for k in merged_bands:

@@ -75,6 +75,20 @@ def _step_numbers(ax, trace, t: int) -> None:
     ax.axis("off")
     st = trace.steps[t]
     k = st.n_components
+    if trace.has_criteria:     # the mechanism's own measures and why it did step t
+        import textwrap
+
+        from .merges import measure_names, step_why
+
+        lab = measure_names(trace)
+        lines = [rf"$|\mathcal{{Q}}^{{({t})}}|={st.n_clusters}$ of {trace.n_public} values, $|\mathcal{{P}}^{{({t})}}|={k}$",
+                 f"{lab['privacy']} = {st.privacy:.3g}", f"{lab['utility']} = {st.utility:.3g}"]
+        why = step_why(trace, t)
+        if why:
+            lines += textwrap.wrap(why, 44)[:5]
+        ax.text(0.0, 0.5, "\n".join(lines), ha="left", va="center", fontsize=6, transform=ax.transAxes, linespacing=1.35,
+                gid="graphpriv-step-numbers")
+        return
     lines = [rf"$|\mathcal{{Q}}^{{({t})}}|={st.n_clusters}$ of {trace.n_public} values",
              rf"$|\mathcal{{P}}^{{({t})}}|={k}$, $I^*={math.log2(k) if k > 0 else float('nan'):.2f}$ bits",
              rf"$\mathcal{{L}}={st.L:.3f}$" + (rf", $\Delta\mathcal{{L}}={st.delta_L:+.3f}$" if t > 0 else "")]
@@ -94,8 +108,9 @@ def plot_merge_view(trace, jr, t: int | None = None, *, width: float = PAGE_WIDT
     Parameters
     ----------
     trace : MergeTrace
-    jr : JointRange
-        The joint range the trace was recorded on.
+    jr : JointRange or JointDistribution
+        The data the trace was recorded on (a distribution gives its support). A trace that records its
+        mechanism's own criterion shows its measures and why step t did what it did beside the matrix.
     t : int, optional
         Step (default: the returned step).
     width, height : float
@@ -113,7 +128,7 @@ def plot_merge_view(trace, jr, t: int | None = None, *, width: float = PAGE_WIDT
     >>> fig.get_suptitle()
     '$t=2$: $x_{2}$ + $x_{5}$, joins 2 components'
     """
-    _check_pair(trace, jr)
+    trace, jr = _check_pair(trace, jr)
     t = trace._check_t(t)
     fig, ax = new_figure(width, height or width * 0.8, layout="constrained")
     ax.remove()

@@ -103,7 +103,7 @@ def plot_eps_delta_trace(result, axes=None, *, title: str | None = None):
     -------
     matplotlib Figure
     """
-    steps = [s for s in result.trace if s.position >= 0]
+    steps = [s for s in result.peel_steps if s.position >= 0]
     if axes is None:
         fig, axes = new_figure(COLUMN_WIDTH, COLUMN_WIDTH * 0.95, nrows=2, sharex=True)
     else:

@@ -27,13 +27,17 @@ from ..ranges import JointRange
 from .graphs import (circle_radius, styled, _draw_graph, _labels_on, _min_distance,
                      graph_layout)
 from .labels import cluster_label
-from .merges import _check_pair, _check_trace, merge_events, status_color, step_title
+from .merges import _check_pair, _check_trace, measure_names, merge_events, status_color, step_title
 from .style import COLUMN_WIDTH, PAGE_WIDTH, PALETTE, ROLE, axes_or_new, component_color, new_figure
 
 __all__ = ["plot_merge_step", "plot_trace", "plot_convergence", "trace_layout", "trace_positions", "step_summary"]
 
 #: Merge-step panels with more nodes than this are drawn without node labels unless ``labels=True``.
 TRACE_LABEL_MAX_NODES = 30
+
+#: Height (inches) of the row of :func:`plot_trace` that plots a criterion trace's recorded privacy, utility and
+#: criterion against t.
+MEASURE_ROW_HEIGHT = 1.7
 
 #: Largest number of panels :func:`plot_trace` draws by default (steps are then evenly sampled).
 MAX_DEFAULT_PANELS = 12
@@ -55,7 +59,7 @@ def trace_layout(trace, jr: JointRange, layout: str | Mapping = "circle", *, see
     >>> sorted(gp.viz.trace_layout(tr, jr))[:3]
     ['x1', 'x2', 'x3']
     """
-    _check_pair(trace, jr)
+    trace, jr = _check_pair(trace, jr)
     return graph_layout(jr, layout, seed=seed)
 
 
@@ -70,7 +74,7 @@ def step_summary(trace, t: int) -> dict:
     >>> s["n_components"], round(s["I_star"], 4), round(s["delta_L"], 4)
     (4, 2.0, -0.0219)
     """
-    _check_trace(trace)
+    trace = _check_trace(trace)
     t = trace._check_t(t)
     st = trace.steps[t]
     return {
@@ -215,8 +219,8 @@ def plot_merge_step(trace, t: int, jr: JointRange, ax=None, *, layout: str | Map
         From a mechanism, e.g. ``gp.agglomerate(jr, "I*", 0.3).trace``.
     t : int
         Step index (0 = the original G_X; negative counts from the end).
-    jr : JointRange
-        The joint range the trace was recorded on.
+    jr : JointRange or JointDistribution
+        The data the trace was recorded on (a distribution gives its support).
     ax : matplotlib Axes, optional
     layout : str or mapping
         Base layout of the original public values (:func:`trace_layout` output to share between panels).
@@ -250,7 +254,7 @@ def plot_merge_step(trace, t: int, jr: JointRange, ax=None, *, layout: str | Map
     -----
     Replays the trace to t (O(t + |X|)) and builds G_X̂(t) (O(number of edges)).
     """
-    _check_pair(trace, jr)
+    trace, jr = _check_pair(trace, jr)
     t = trace._check_t(t)
     base = graph_layout(jr, layout, seed=seed)
     ring = circle_radius(jr.n_public) if isinstance(layout, str) and layout == "circle" else _ring_of(base)
@@ -295,7 +299,13 @@ def plot_merge_step(trace, t: int, jr: JointRange, ax=None, *, layout: str | Map
         title = step_title(trace, t, max_chars=44, lines=2)
     if title:
         ax.set_title(title, color=status_color(trace, t))
-    if annotate:
+    if annotate and trace.has_criteria:     # the mechanism's own measures, by name
+        s = step_summary(trace, t)
+        lab = measure_names(trace)
+        ax.set_xlabel(rf"$|\mathcal{{Q}}|={s['n_clusters']}$, $|\mathcal{{P}}|={s['n_components']}$" + "\n"
+                      + f"{lab['privacy']} = {s['privacy']:.3g}\n{lab['utility']} = {s['utility']:.3g}",
+                      fontsize=7, color="#333333")
+    elif annotate:
         s = step_summary(trace, t)
         first = [rf"$|\mathcal{{P}}|={s['n_components']}$", rf"$I^*={s['I_star']:.2f}$ bits"]
         second = []
@@ -305,6 +315,48 @@ def plot_merge_step(trace, t: int, jr: JointRange, ax=None, *, layout: str | Map
         second.append(rf"$\mathcal{{L}}={s['L']:.3f}$")
         ax.set_xlabel(", ".join(first) + "\n" + ", ".join(second), fontsize=7, color="#333333")
     return ax
+
+
+def _measure_row(fig, spec, trace, steps) -> list:
+    """The recorded privacy, utility and main criterion against t, one small panel each, in ``spec``
+    (a trace that records its mechanism's own criterion per step); the drawn steps are marked."""
+    names = measure_names(trace)
+    frame = trace.to_frame()
+    t = frame["t"].to_numpy()
+    series = [("privacy", frame["privacy"].to_numpy(dtype=float), names["privacy"]),
+              ("utility", frame["utility"].to_numpy(dtype=float), names["utility"]),
+              ("criterion", trace.criterion(), names["criterion"])]
+    inner = spec.subgridspec(1, 3, wspace=0.35)
+    out = []
+    shown = np.asarray(sorted(set(steps)), dtype=int)
+    for k, (key, y, name) in enumerate(series):
+        ax = fig.add_subplot(inner[0, k])
+        mk = "o" if len(t) <= 60 else None
+        inf = np.isinf(y)
+        if inf.any():   # an infinite value (a pair of probability 0 has |log-lift| = ∞) on a line above the rest
+            fin = y[np.isfinite(y)]
+            lo, hi = (float(fin.min()), float(fin.max())) if len(fin) else (0.0, 1.0)
+            top = hi + max(0.25 * (hi - lo), 0.1 * abs(hi), 0.5)
+            y = np.where(np.isposinf(y), top, np.where(np.isneginf(y), lo - (top - hi), y))
+            ax.axhline(top, color="#999999", linewidth=0.6, linestyle=":")
+            ax.text(0.01, top, "∞", transform=ax.get_yaxis_transform(), ha="left", va="bottom", fontsize=7, color="#555555")
+            ax.plot(t[inf], y[inf], linestyle="none", marker="^", markersize=3.5, color=ROLE["frontier"])
+        ax.plot(t, y, color=ROLE["frontier"], marker=mk, markersize=3, linewidth=1.2, gid=f"graphpriv-measure-{key}")
+        ok = np.isfinite(y[shown])
+        ax.plot(shown[ok], y[shown][ok], linestyle="none", marker="o", markersize=6, markerfacecolor="none",
+                markeredgecolor=ROLE["merge"], markeredgewidth=1.0)
+        r = trace.returned
+        if np.isfinite(y[r]):
+            ax.plot([r], [y[r]], marker="*", markersize=9, color=ROLE["frontier"], linestyle="none")
+        ax.set_xlabel("step $t$", fontsize=7)
+        ax.set_ylabel(name, fontsize=7)
+        ax.tick_params(labelsize=6.5)
+        from matplotlib.ticker import MaxNLocator
+
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=6))
+        out.append(ax)
+    out[0].set_title("recorded per step (ringed: the panels above; ★ released)", fontsize=7, loc="left")
+    return out
 
 
 def _matrix_panels(trace, jr, steps, ncols, width, panel_height, panel_letters, suptitle):
@@ -318,9 +370,13 @@ def _matrix_panels(trace, jr, steps, ncols, width, panel_height, panel_letters, 
     nrows = math.ceil(n / ncols)
     text = any(isinstance(x, str) for x in trace.public_labels[:50])   # text labels: taller tick labels
     panel_height = panel_height or (2.6 if ncols == 1 else 2.9) + (0.5 if text else 0.0)
-    fig, ax0 = new_figure(width, panel_height * nrows, layout="constrained")
+    extra = MEASURE_ROW_HEIGHT if trace.has_criteria else 0.0
+    fig, ax0 = new_figure(width, panel_height * nrows + extra, layout="constrained")
     ax0.remove()
-    outer = fig.add_gridspec(nrows, ncols)
+    gs = fig.add_gridspec(2 if extra else 1, 1, height_ratios=[panel_height * nrows, extra] if extra else None)
+    outer = gs[0].subgridspec(nrows, ncols)
+    if extra:
+        _measure_row(fig, gs[1], trace, steps)
     for k, t in enumerate(steps):
         inner = outer[k // ncols, k % ncols].subgridspec(2, 1, height_ratios=[0.28, 1.0])
         top, ax = fig.add_subplot(inner[0]), fig.add_subplot(inner[1])
@@ -334,7 +390,7 @@ def _matrix_panels(trace, jr, steps, ncols, width, panel_height, panel_letters, 
 
 def _default_steps(trace, max_panels: int = MAX_DEFAULT_PANELS) -> list[int]:
     last = trace.returned
-    if len(trace) - 1 > last and not trace.steps[-1].accepted:
+    if len(trace) - 1 > last and not trace.step_accepted[-1]:
         last_shown = last
     else:
         last_shown = len(trace) - 1
@@ -355,7 +411,8 @@ def plot_trace(trace, jr: JointRange, steps: Sequence[int] | None = None, ncols:
     Parameters
     ----------
     trace : MergeTrace
-    jr : JointRange
+    jr : JointRange or JointDistribution
+        The data the mechanism ran on (a distribution gives its support).
     steps : sequence of int, optional
         Steps to draw; default: every accepted step 1..returned (up to :data:`MAX_DEFAULT_PANELS`,
         evenly sampled beyond that), or ``[0]`` for a trace without merges.
@@ -374,7 +431,10 @@ def plot_trace(trace, jr: JointRange, steps: Sequence[int] | None = None, ncols:
     Returns
     -------
     matplotlib Figure
-        With one axes per step, all drawn on the same base layout. When the default steps are a sample of the
+        With one axes per step, all drawn on the same base layout. A trace that records its mechanism's
+        own criterion per step (the privacy watchdog, (ε, δ) log-lift partitioning, ...) gets a row below
+        the panels with its recorded privacy, utility and main criterion against t, each named by the
+        trace (:func:`measure_names`). When the default steps are a sample of the
         trace's steps, the suptitle says which are shown ("steps 1, 7, 13 of 1–32 shown").
 
     Examples
@@ -388,7 +448,7 @@ def plot_trace(trace, jr: JointRange, steps: Sequence[int] | None = None, ncols:
     from .._guards import check_plot_range
     from .overview import NODE_LINK_MAX
 
-    _check_pair(trace, jr)
+    trace, jr = _check_pair(trace, jr)
     check_plot_range("trace", jr)
     if view not in ("auto", "graph", "matrix"):
         raise InputError(f"view={view!r} must be 'auto', 'graph' or 'matrix'")
@@ -418,7 +478,16 @@ def plot_trace(trace, jr: JointRange, steps: Sequence[int] | None = None, ncols:
     aspect = (np.ptp(pts[:, 1]) + 1.2) / (np.ptp(pts[:, 0]) + 1.2) if len(pts) > 1 else 1.0
     if panel_height is None:
         panel_height = float(np.clip(width / ncols * aspect, 1.0, 3.0)) + 0.45
-    fig, axes = new_figure(width, panel_height * nrows, nrows, ncols, squeeze=False, layout="constrained")
+    extra = MEASURE_ROW_HEIGHT if trace.has_criteria else 0.0
+    if extra:   # the recorded privacy, utility and criterion below the panels
+        fig, ax0 = new_figure(width, panel_height * nrows + extra, layout="constrained")
+        ax0.remove()
+        gs = fig.add_gridspec(2, 1, height_ratios=[panel_height * nrows, extra])
+        grid = gs[0].subgridspec(nrows, ncols)
+        axes = np.array([[fig.add_subplot(grid[i, j]) for j in range(ncols)] for i in range(nrows)])
+        _measure_row(fig, gs[1], trace, steps)
+    else:
+        fig, axes = new_figure(width, panel_height * nrows, nrows, ncols, squeeze=False, layout="constrained")
     flat = axes.ravel()
     for k, (ax, t) in enumerate(zip(flat, steps)):
         plot_merge_step(trace, t, jr, ax, layout=base, labels=labels)
@@ -499,7 +568,7 @@ def plot_convergence(trace_or_traces, ax=None, *, labels: Sequence[str] | None =
     ax = axes_or_new(ax, COLUMN_WIDTH, COLUMN_WIDTH * 0.7)
     for k, tr in enumerate(traces):
         col = colors[k % len(colors)]
-        acc = np.array([s.accepted for s in tr.steps])
+        acc = np.asarray(tr.step_accepted, dtype=bool)
         t = np.arange(len(tr))
         frame = tr.to_frame()
         if quantity == "I*":
@@ -532,7 +601,7 @@ def plot_convergence(trace_or_traces, ax=None, *, labels: Sequence[str] | None =
 
         handles.append(Line2D([], [], marker="o", markersize=8, markerfacecolor="none", markeredgecolor="#555555", linestyle="none"))
         labs.append("returned")
-    if show_rejected and any(not s.accepted for tr in traces for s in tr.steps):
+    if show_rejected and any(not a for tr in traces for a in tr.step_accepted):
         from matplotlib.lines import Line2D
 
         handles.append(Line2D([], [], marker="o", markerfacecolor="white", markeredgecolor="#555555", linestyle=":", color="#555555"))

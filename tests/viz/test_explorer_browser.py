@@ -452,3 +452,34 @@ def test_page_fits_the_window_width(hungarian, browser, capsys):
             page.close()
     assert widths[1600] - widths[1000] == pytest.approx(600, abs=2)
     _report(capsys, f"page fits the window: frame {widths[1000]:.0f} px at 1000 px, {widths[1600]:.0f} px at 1600 px, refits on resize")
+
+
+def test_watchdog_explorers_in_chromium(browser, tmp_path, capsys):
+    """The explorers of the privacy watchdog and of (ε, δ) log-lift partitioning (Sadeghi, Ding & Rakotoarivelo,
+    Theorem 1 and Algorithm 1) on the Hungarian table as a distribution load without console errors, say why
+    each step merged (the step's criterion, not ΔL) and follow the arrow keys; a watchdog trace without any merge
+    (every symbol published) loads too."""
+    jd = gp.JointDistribution.from_range(gp.datasets.hungarian_range())
+    small = gp.JointDistribution(np.full((2, 3), 1 / 6))
+    cases = {"watchdog": (gp.watchdog(jd, 1.0), jd, 40), "eps-delta": (gp.watchdog_eps_delta(jd, 1.0, 0.1), jd, 60),
+             "watchdog, nothing merged": (gp.watchdog(small, 0.5), small, 0)}
+    done = []
+    for case, (res, data, start) in cases.items():
+        tr = res.trace
+        path = gp.viz.explore(res, data, start=start).save(tmp_path / f"{len(done)}.html")
+        page, problems = _open(browser, path)
+        try:
+            assert _step(page) == start
+            why = _div_text(page, "graphpriv-ranking")
+            if len(tr) > 1:
+                assert "Why this step: " + tr.step_criteria[start]["decision"] in why
+            title = _div_text(page, "graphpriv-title")
+            assert tr.info["privacy_measure"] in title and "L(t)" not in title
+            if len(tr) > 2:
+                _go(page, start + 1)
+                assert tr.step_criteria[start + 1]["decision"] in _div_text(page, "graphpriv-ranking")
+            assert problems == [], (case, problems)
+            done.append(f"{case} ({len(tr)} steps)")
+        finally:
+            page.close()
+    _report(capsys, "criterion explorers without console errors: " + "; ".join(done))

@@ -60,7 +60,7 @@ def test_plot_functions_return_axes():
     r = gp.watchdog_eps_delta(gp.JointDistribution.random(15, 20, seed=0), 1.0, 0.01, 4.0)
     fig = vs.plot_eps_delta_trace(r)
     assert len(fig.axes) == 2
-    assert len(fig.axes[1].get_xticklabels()) == sum(1 for s in r.trace if s.position >= 0)
+    assert len(fig.axes[1].get_xticklabels()) == sum(1 for s in r.peel_steps if s.position >= 0)
     df = gp.linear_reduction_sweep(gp.paper000_example1(), np.linspace(0.1, 1, 5))
     assert len(vs.plot_reduction_privacy(df).get_lines()) == 4
     assert len(vs.plot_reduction_losses(df).get_lines()) == 4

@@ -4,7 +4,8 @@
   Information-theoretic Privacy Watchdog*) publishes the low-risk public symbols and merges the rest:
   :mod:`.log_lift_sets` (eps(B), Delta, NMIL of a merged set; partitions), :mod:`.optimal_merge`
   (eq. (1), Theorem 1, critical sweep), :mod:`.eps_delta` (Algorithm 1 and problem (13)),
-  :mod:`.monte_carlo` (Figs. 1-2). **Natural log (nats) by default** -- ``base=math.e`` -- because the
+  :mod:`.monte_carlo` (Figs. 1-2), :mod:`.traces` (their runs as merge traces).
+  **Natural log (nats) by default** -- ``base=math.e`` -- because the
   paper's proofs use e^{eps} and only nats reproduce its Fig. 2; pass ``base=2`` for bits.
 * The **linear reduction** (Ding, Liu & Farokhi, *A Linear Reduction Method for Local Differential
   Privacy and Log-lift*) mixes P_{X|S} with P_X: :mod:`.linear_kernels` (eq. (3), Lemma 1, Sec. III-B),
@@ -23,12 +24,13 @@ from .eps_delta import *  # noqa: F401,F403
 from .monte_carlo import *  # noqa: F401,F403
 from .linear_kernels import *  # noqa: F401,F403
 from .linear_mechanism import *  # noqa: F401,F403
+from .traces import *  # noqa: F401,F403
 from .funnel import *  # noqa: F401,F403
 from .subset_watchdog import *  # noqa: F401,F403
 from .alpha_lift_watchdog import *  # noqa: F401,F403
 from . import alpha_lift_watchdog, funnel, subset_watchdog
-from . import eps_delta, linear_kernels, linear_mechanism, log_lift_sets, monte_carlo, optimal_merge
+from . import eps_delta, linear_kernels, linear_mechanism, log_lift_sets, monte_carlo, optimal_merge, traces
 
 __all__ = [*optimal_merge.__all__, *eps_delta.__all__, *log_lift_sets.__all__, *monte_carlo.__all__,
-           *linear_kernels.__all__, *linear_mechanism.__all__, *funnel.__all__,
+           *linear_kernels.__all__, *linear_mechanism.__all__, *traces.__all__, *funnel.__all__,
            *subset_watchdog.__all__, *alpha_lift_watchdog.__all__]

@@ -4,8 +4,9 @@ Sadeghi, Ding & Rakotoarivelo, *On Properties and Optimization of Information-th
 Watchdog*, Algorithm 1 and problem (13). Starting from the watchdog bi-partition, Algorithm 1 *peels*
 single symbols off the merged block while the breach probability Delta_total (eq. (11)) stays <=
 delta, the effective abs-log-lift stays <= eps_bar and the normalised mutual-information loss NMIL
-(eq. (9)) drops. The run is recorded as a trace of :class:`PeelStep` records that
-:func:`graphpriv.viz.plot_eps_delta_trace` draws. :func:`optimal_eps_delta` enumerates every
+(eq. (9)) drops. Every candidate's test is a :class:`PeelStep` record (``result.peel_steps``, which
+:func:`graphpriv.viz.plot_eps_delta_trace` draws); the run as a merge sequence is ``result.trace``, a
+:class:`~graphpriv.MergeTrace` that every merge view and the explorer read. :func:`optimal_eps_delta` enumerates every
 published set to measure the greedy gap.
 
 Conventions: delta0 = Delta_total(eps, X_eps); delta = 0 is accepted and any delta >= delta0; NMIL is
@@ -19,6 +20,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import asdict, dataclass, field
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
@@ -58,7 +60,13 @@ class PeelStep:
 
 @dataclass(frozen=True, repr=False)
 class EpsDeltaResult:
-    """Output of :func:`watchdog_eps_delta` (Algorithm 1): the (eps, delta)-partition and its trace."""
+    """Output of :func:`watchdog_eps_delta` (Algorithm 1): the (eps, delta)-partition and its trace.
+
+    ``peel_steps`` holds one :class:`PeelStep` per candidate (tested candidates in test order, then
+    those filter (14) removed); ``trace`` is the run as a :class:`~graphpriv.MergeTrace` (objective
+    "eps-delta", built on first access; see
+    :func:`graphpriv.mechanisms.stochastic.traces.eps_delta_trace`).
+    """
 
     eps: float
     delta: float
@@ -72,8 +80,20 @@ class EpsDeltaResult:
     delta_total: float             # Delta_total(eps, X_Q) = Pr[|i(S, Y)| > eps]
     eps_eff: float                 # max |i(s, y)| of the release
     mutual_information: float      # I(X; Y)
-    trace: tuple = field(default=())
+    peel_steps: tuple = field(default=())
     tie_break: str = "index"
+    _jd: object = field(default=None, repr=False, compare=False)
+
+    @cached_property
+    def trace(self):
+        """Algorithm 1 as a :class:`~graphpriv.MergeTrace` (objective "eps-delta"), built on first access.
+
+        The candidates' records are :attr:`peel_steps`."""
+        from .traces import eps_delta_trace
+
+        if self._jd is None:
+            raise InputError("this EpsDeltaResult was built without its distribution; run gp.watchdog_eps_delta(jd, ...) for its trace")
+        return eps_delta_trace(self._jd, self)
 
     @property
     def randomized(self) -> np.ndarray:
@@ -89,7 +109,7 @@ class EpsDeltaResult:
 
     @property
     def n_accepted(self) -> int:
-        return sum(1 for s in self.trace if s.accepted)
+        return sum(1 for s in self.peel_steps if s.accepted)
 
     @property
     def partition(self) -> tuple[tuple, ...]:
@@ -99,7 +119,7 @@ class EpsDeltaResult:
     def partitions(self) -> list[tuple[tuple, ...]]:
         """The partition after each accepted peel: the merge sequence as data (first = plain watchdog)."""
         rnd = ~self.published.copy()
-        for s in self.trace:
+        for s in self.peel_steps:
             if s.accepted:
                 rnd[s.code] = True
         seq = []
@@ -110,7 +130,7 @@ class EpsDeltaResult:
             return tuple(blocks + [(x,) for x in labels[~r].tolist()])
 
         seq.append(part(rnd))
-        for s in self.trace:
+        for s in self.peel_steps:
             if s.accepted:
                 rnd = rnd.copy()
                 rnd[s.code] = False
@@ -137,9 +157,9 @@ class EpsDeltaResult:
         return self.public_labels[_sample(self.channel, codes, np.random.default_rng(rng))]
 
     def to_frame(self) -> pd.DataFrame:
-        """The trace, one row per candidate (in test order; filtered symbols last)."""
+        """The candidates' records (:attr:`peel_steps`), one row per candidate (in test order; filtered symbols last)."""
         cols = [f.name for f in PeelStep.__dataclass_fields__.values()]
-        return pd.DataFrame([asdict(s) for s in self.trace], columns=cols)
+        return pd.DataFrame([asdict(s) for s in self.peel_steps], columns=cols)
 
     def report(self) -> dict:
         return {
@@ -151,8 +171,9 @@ class EpsDeltaResult:
         }
 
     def to_json(self) -> str:
-        """Report and trace as a JSON string (``inf`` written as ``Infinity``)."""
-        trace = [{k: _jsonable(v) for k, v in asdict(s).items()} for s in self.trace]
+        """Report and the candidates' records (:attr:`peel_steps`, under "trace") as a JSON string (``inf``
+        written as ``Infinity``); the merge trace is ``self.trace.to_json()``."""
+        trace = [{k: _jsonable(v) for k, v in asdict(s).items()} for s in self.peel_steps]
         return json.dumps({"report": self.report(), "trace": trace})
 
     def __repr__(self) -> str:
@@ -288,7 +309,8 @@ def watchdog_eps_delta(jd, eps: float, delta: float, eps_bar: float = math.inf, 
     Returns
     -------
     EpsDeltaResult
-        With ``trace`` (tuple of :class:`PeelStep`), ``partition``, ``channel`` (|X|, |X|).
+        With ``trace`` (the run as a :class:`~graphpriv.MergeTrace`), ``peel_steps`` (tuple of
+        :class:`PeelStep`), ``partition``, ``channel`` (|X|, |X|).
 
     Raises
     ------
@@ -302,7 +324,7 @@ def watchdog_eps_delta(jd, eps: float, delta: float, eps_bar: float = math.inf, 
     >>> import numpy as np, graphpriv as gp
     >>> P = np.random.default_rng(7).exponential(size=(4, 8)); P /= P.sum()
     >>> r = gp.watchdog_eps_delta(P, 1.0, 0.02, 3.0)
-    >>> [(s.code, s.accepted) for s in r.trace if s.position >= 0]
+    >>> [(s.code, s.accepted) for s in r.peel_steps if s.position >= 0]
     [(7, True), (4, True)]
     >>> np.flatnonzero(r.published).tolist(), round(r.nmil, 4), round(r.delta_total, 5), round(r.eps_eff, 4)
     ([1, 2, 3, 4, 7], 0.269, 0.01744, 1.7415)
@@ -326,7 +348,8 @@ def watchdog_eps_delta(jd, eps: float, delta: float, eps_bar: float = math.inf, 
     HX = prep.HX
     return EpsDeltaResult(eps=e, delta=d, eps_bar=eb, base=b, public_labels=labels, published=keep, delta0=d0,
                           nmil_watchdog=nm0, nmil=nm, delta_total=dt, eps_eff=ee / lnb,
-                          mutual_information=(HX - nm * HX) / lnb if HX > 0 else 0.0, trace=trace, tie_break=tie_break)
+                          mutual_information=(HX - nm * HX) / lnb if HX > 0 else 0.0, peel_steps=trace, tie_break=tie_break,
+                          _jd=jd)
 
 
 # ----------------------------------------------------------------------------- exhaustive optimum

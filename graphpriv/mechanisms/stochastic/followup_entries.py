@@ -28,9 +28,9 @@ REQUIRED = "required"
 #: Options of each mechanism: (name, type, default, help, choices).
 OPTIONS = {
     "funnel": (
-        ("lam", float, REQUIRED, "λ >= 0 of I(S;Y) - λ I(X;Y) (β of I(X;Y) - β I(S;Y) with --objective bottleneck)", None),
+        ("lam", float, REQUIRED, "λ >= 0 of I(S;Y) - λ I(X;Y) (β of I(X;Y) - β I(S;Y) with --lagrangian bottleneck)", None),
         ("method", str, "greedy", "greedy (best pair per step, the paper's baseline) or subset", ("greedy", "subset")),
-        ("objective", str, "funnel", "funnel (privacy funnel) or bottleneck (information bottleneck)", ("funnel", "bottleneck")),
+        ("lagrangian", str, "funnel", "funnel (privacy funnel) or bottleneck (information bottleneck)", ("funnel", "bottleneck")),
         ("base", str, "2", "log base of the figures: 2 (bits) or e", ("e", "2")),
     ),
     "watchdog-subset": (
@@ -110,7 +110,7 @@ def _close(a: float, b: float, tol: float = 1e-9) -> bool:
 def funnel_run(jd, options):
     from .funnel import information_bottleneck, privacy_funnel
 
-    f = privacy_funnel if options.get("objective", "funnel") == "funnel" else information_bottleneck
+    f = privacy_funnel if options.get("lagrangian", "funnel") == "funnel" else information_bottleneck
     return f(jd, options["lam"], options.get("method", "greedy"), base=_base(options))
 
 

@@ -176,6 +176,7 @@ class LinearReduction:
     expected_distortion: float | None
     markov_unique: bool | None   # Markov scheme: is Lemma 1's kernel the only Markov solution?
     p_x_given_s: np.ndarray | None = None   # input conditional P_{X|S}, shape (|S|, |X|)
+    p_x: np.ndarray | None = None           # input marginal P_X (the Markov kernel draws fresh values from it)
 
     @property
     def is_markov(self) -> bool:
@@ -294,7 +295,7 @@ def linear_reduction(jd, alpha: float, scheme: str = "markov", utility: str = "t
         mutual_information_xy=_mi_xy(px, Kc, lnb), entropy_x=HX,
         tv=max(1.0 - float(px @ np.diag(Kc)), 0.0),
         expected_distortion=None if D is None else float((px[:, None] * Kc * D).sum()),
-        markov_unique=unique, p_x_given_s=_parts(jd)[2],
+        markov_unique=unique, p_x_given_s=_parts(jd)[2], p_x=px,
     )
 
 

@@ -16,7 +16,8 @@ mechanisms only.
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
@@ -61,6 +62,11 @@ class WatchdogResult:
         NMIL(X_eps^c) = H(X|Y) / H(X) (eq. (9)); NaN when H(X) = 0.
     R : str or ndarray
         The X-invariant randomisation ('merge', 'uniform' or a pmf over X_eps^c).
+    trace : MergeTrace
+        The mechanism as a merge sequence (built on first access): the symbols of X_eps^c merged into
+        one block, most risky first, each step with its criterion (the symbol's max |log-lift| against
+        eps, the block's eps^c so far, NMIL, I(X; Y)); see
+        :func:`graphpriv.mechanisms.stochastic.traces.watchdog_trace`.
     """
 
     eps: float
@@ -75,6 +81,16 @@ class WatchdogResult:
     entropy_x: float
     nmil: float
     R: object = "merge"
+    _jd: object = field(default=None, repr=False, compare=False)
+
+    @cached_property
+    def trace(self):
+        """The watchdog as a :class:`~graphpriv.MergeTrace` (objective "watchdog"), built on first access."""
+        from .traces import watchdog_trace
+
+        if self._jd is None:
+            raise InputError("this WatchdogResult was built without its distribution; run gp.watchdog(jd, eps) for its trace")
+        return watchdog_trace(self._jd, self.eps, base=self.base)
 
     @property
     def randomized(self) -> np.ndarray:
@@ -178,6 +194,8 @@ def watchdog(jd, eps: float, *, base: float = math.e, R="merge") -> WatchdogResu
     Returns
     -------
     WatchdogResult
+        With ``trace``: the merge of X_eps^c one symbol at a time, as a :class:`~graphpriv.MergeTrace`
+        that every merge view and the explorer read.
 
     Raises
     ------
@@ -220,7 +238,7 @@ def watchdog(jd, eps: float, *, base: float = math.e, R="merge") -> WatchdogResu
         eps=e, base=b, public_labels=jd.public_labels, published=pub, eps_x=prep.eps_x / lnb,
         eps_c=eps_c / lnb, eps_eff=max(max_pub, eps_c) / lnb, delta0=d0,
         mutual_information=_mi_after_merge(prep, rnd) / lnb,
-        entropy_x=HX / lnb, nmil=nm, R=R,
+        entropy_x=HX / lnb, nmil=nm, R=R, _jd=jd,
     )
 
 

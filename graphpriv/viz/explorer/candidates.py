@@ -563,7 +563,7 @@ def merge_candidates(trace, jr, t: int, *, top: int = 5, utility=None, values=No
     >>> sc.chosen_rank
     0
     """
-    _check(trace, jr, top, max_pairs, max_scan)
+    trace, jr = _check(trace, jr, top, max_pairs, max_scan)
     t = trace._check_t(t)
     return _step(_Context(trace, jr, utility, values, max_pairs, max_scan), t, top)
 
@@ -571,7 +571,7 @@ def merge_candidates(trace, jr, t: int, *, top: int = 5, utility=None, values=No
 def candidate_table(trace, jr, *, top: int = 5, utility=None, values=None, steps=None, max_pairs: int | None = None,
                     max_scan: int | None = None) -> list[StepCandidates]:
     """:func:`merge_candidates` for every step (or the given ``steps``), sharing one set-up."""
-    _check(trace, jr, top, max_pairs, max_scan)
+    trace, jr = _check(trace, jr, top, max_pairs, max_scan)
     ctx = _Context(trace, jr, utility, values, max_pairs, max_scan)
     ts = range(len(trace)) if steps is None else [trace._check_t(int(t)) for t in steps]
     return [_step(ctx, t, top) for t in ts]
@@ -581,10 +581,11 @@ def _check(trace, jr, top, max_pairs=None, max_scan=None):
     from ...errors import InputTypeError
     from ..merges import _check_pair
 
-    _check_pair(trace, jr)
+    trace, jr = _check_pair(trace, jr)
     for name, v, what in (("top", top, "number of candidate pairs listed"), ("max_pairs", max_pairs, "pairs of a sweep ranked"),
                           ("max_scan", max_scan, "candidate pairs scanned per step")):
         if v is None and name != "top":
             continue
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
             raise InputTypeError(f"{name} must be a positive integer ({what}), got {v!r}")
+    return trace, jr

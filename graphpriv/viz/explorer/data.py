@@ -22,7 +22,7 @@ import numpy as np
 
 from ..hierarchy import COMPLETING, link_colour_func
 from ..labels import hierarchy_linkage, label_key
-from ..merges import _check_pair, step_status, step_title
+from ..merges import _check_pair, measure_labels, step_status, step_title, step_why
 from ..style import PALETTE, ROLE, component_color
 from ..tree_layout import dendrogram_coordinates
 from .candidates import candidate_table
@@ -150,8 +150,8 @@ def explorer_data(trace, jr, *, top: int = 5, utility=None, values=None) -> dict
     Parameters
     ----------
     trace : MergeTrace
-    jr : JointRange
-        The joint range the trace was recorded on.
+    jr : JointRange or JointDistribution
+        The data the trace was recorded on (a distribution gives its support).
     top : int
         Candidate pairs listed per ranked pair (:func:`graphpriv.viz.merge_candidates`).
     utility, values
@@ -169,7 +169,10 @@ def explorer_data(trace, jr, *, top: int = 5, utility=None, values=None) -> dict
         ``ends[t]`` = rows with height <= t; ``completing`` = the height of the joins that only complete
         the tree) and ``steps``: per t the ``title``, ``status``, scalars, ``n_pairs`` merged, the rows
         ``r0``..``r1`` of the linkage they are, the ``caption`` words of the first pairs and ``candidates``
-        (criterion, note and rows with the tree nodes ``a_node``/``b_node`` of both clusters).
+        (criterion, note and rows with the tree nodes ``a_node``/``b_node`` of both clusters). A trace that
+        records its mechanism's own criterion per step (``trace.step_criteria``) ranks no candidates: its
+        steps add ``why`` (:func:`step_why`), ``series`` adds ``criterion`` and ``meta`` the measure names
+        (:func:`measure_labels`).
 
     Examples
     --------
@@ -181,7 +184,7 @@ def explorer_data(trace, jr, *, top: int = 5, utility=None, values=None) -> dict
     >>> [c["members"] for c in gp.viz.explorer_clusters(d, 1)][:2]
     [['x1', 'x3'], ['x7']]
     """
-    _check_pair(trace, jr)
+    trace, jr = _check_pair(trace, jr)
     n = trace.n_public
     T = len(trace)
     labels = trace.public_labels
@@ -214,14 +217,22 @@ def explorer_data(trace, jr, *, top: int = 5, utility=None, values=None) -> dict
     }
     code = {x: i for i, x in enumerate(labels)}
     node_at = {(int(a), int(b)): v for v, (a, b) in enumerate(zip(tree["lo"], tree["hi"]))}
+    # a trace that records its mechanism's own criterion per step (the watchdog, (eps, delta) partitioning, ...)
+    # says why each step merged in that criterion's words; paper 003's traces rank candidate pairs instead
+    criterion_kind = trace.has_criteria
+    if criterion_kind:
+        series["criterion"] = [_num(v) for v in trace.criterion()]
     cands = (candidate_table(trace, jr, top=top, utility=utility, values=values, max_pairs=RANKED_PAIRS,
-                             max_scan=SCANNED_PAIRS) if not components_kind else None)
+                             max_scan=SCANNED_PAIRS) if not (components_kind or criterion_kind) else None)
     steps = []
     for t in range(T):
         merges = trace.step_merges[t]
         r0 = tree["ends"][t - 1] if t else 0
         r1 = tree["ends"][t] if n > 1 else 0
-        title, status = step_title(trace, t, math=False), step_status(trace, t)
+        status = step_status(trace, t)
+        # a criterion trace (one pair per step, often thousands of steps) is titled from the tree in O(pair), not
+        # by step_title, which replays the components at every step
+        title = "" if criterion_kind else step_title(trace, t, math=False)
         n_comp = series["n_components"][t]
         if components_kind:
             title = ("t = 0: every public value alone" if t == 0 else
@@ -233,12 +244,21 @@ def explorer_data(trace, jr, *, top: int = 5, utility=None, values=None) -> dict
             a, b = tree["left"][i], tree["right"][i]
             words.append(" + ".join("{" + _members_text(lab, leaves, tree, v) + "}" for v in (a, b)))
         caption = "; ".join(words)
+        if criterion_kind:
+            joined = t > 0 and len(merges) == 1 and n_comp < series["n_components"][t - 1]
+            body = ("G_X, no merge yet" if t == 0 else "no merge" if not merges else
+                    " + ".join(_members_text(lab, leaves, tree, v) for v in (tree["left"][r0], tree["right"][r0]))
+                    if len(merges) == 1 else f"{len(merges)} pairs merged (numbered)")
+            title = (f"t = {t}: {body}" + (", joins 2 components" if joined else "")
+                     + (" — released" if status == "released" else ""))
         if len(merges) > CAPTION_PAIRS and not components_kind:
             caption += f"; … ({len(merges)} pairs, numbered on the matrix)"
         step = {"t": t, "title": title, "status": status, "n_pairs": len(merges), "r0": int(r0), "r1": int(r1),
                 "caption": caption, "L": series["L"][t], "privacy": series["privacy"][t],
                 "utility": series["utility"][t], "delta_L": series["delta_L"][t],
                 "n_clusters": series["n_clusters"][t], "n_components": n_comp}
+        if criterion_kind:
+            step["why"] = step_why(trace, t)
         if cands is not None:
             sc = cands[t]
             ranked = [pc for pc in sc.pairs if pc.chosen_rank != -1 or pc.n_candidates]
@@ -264,7 +284,9 @@ def explorer_data(trace, jr, *, top: int = 5, utility=None, values=None) -> dict
             "n_pairs": len(rows),
             "algorithm": str(trace.info.get("algorithm", trace.objective)),
             "kind": "components" if components_kind else "mechanism",
-            "privacy_name": "I*" if trace.objective in ("I*", COMPONENTS) else "L0",
+            "privacy_name": ("I*" if trace.objective in ("I*", COMPONENTS) else
+                             str(trace.info.get("privacy_measure", "L0")) if criterion_kind else "L0"),
+            **(measure_labels(trace) if criterion_kind else {}),
             "merge_color": ROLE["merge"], "release_color": ROLE["frontier"],
             "n_palette": len(PALETTE),
         },
@@ -289,7 +311,13 @@ def lab_text(x) -> str:
 def _members_text(lab: Labeller, leaves: np.ndarray, tree: dict, v: int) -> str:
     """The members of node v, written out up to 4, else first, second, …, last (count)."""
     lo, hi = tree["lo"][v], tree["hi"][v]
-    codes = lab.sorted_codes(leaves[lo:hi + 1])
+    codes = leaves[lo:hi + 1]
     if len(codes) <= 4:
-        return ", ".join(lab.text(c) for c in codes.tolist())
-    return f"{lab.text(codes[0])}, {lab.text(codes[1])}, …, {lab.text(codes[-1])} ({len(codes)})"
+        return ", ".join(lab.text(c) for c in lab.sorted_codes(codes).tolist())
+    # first, second and last in label order without sorting the cluster (O(size): a cluster of a long chain of
+    # merges is captioned at every step)
+    rank = lab.rank[codes]
+    two = np.argpartition(rank, 1)[:2]
+    first, second = (codes[two[0]], codes[two[1]]) if rank[two[0]] < rank[two[1]] else (codes[two[1]], codes[two[0]])
+    last = codes[int(np.argmax(rank))]
+    return f"{lab.text(first)}, {lab.text(second)}, …, {lab.text(last)} ({len(codes)})"

@@ -279,15 +279,19 @@ function gpxMake(A) {
     drawHighlight();
     A.cut.location = t + 0.5;
     for (const m of A.tlines) m.location = t;
-    S.cur.data = {t: [t], L: [D.series.L[t]], privacy: [D.series.privacy[t]], utility: [D.series.utility[t]]};
+    const pv = (k) => { const a = (A.PS && A.PS[k]) || D.series[k]; return a ? a[t] : null; };   // as plotted (±∞ capped)
+    S.cur.data = {t: [t], L: [pv("L")], privacy: [pv("privacy")], utility: [pv("utility")], criterion: [pv("criterion")]};
     const badge = s.status === "released" ? ' — <b style="color:' + meta.release_color + '">released</b>'
       : s.status === "rejected" ? ' — <b style="color:#D55E00">rejected</b> (ΔL ≥ 0: the mechanism stopped)' : "";
     A.title.text = '<div style="font-size:17px">' + esc(s.title.split(" — ")[0]) + badge + "</div>" +
-      '<div style="font-size:13px">L(t) = ' + fmt(s.L, 6) + ", ΔL = " + fmt(s.delta_L, 4) + ", privacy = " + fmt(s.privacy, 4) +
-      ", utility = " + fmt(s.utility, 4) + ", |Q(t)| = " + s.n_clusters + ", components = " + s.n_components + "</div>";
+      '<div style="font-size:13px">' + (meta.criterion ? "" : "L(t) = " + fmt(s.L, 6) + ", ΔL = " + fmt(s.delta_L, 4) + ", ") +
+      esc(meta.privacy_label || "privacy") + " = " + fmt(s.privacy, 4) + ", " + esc(meta.utility_label || "utility") + " = " +
+      fmt(s.utility, 4) + ", |Q(t)| = " + s.n_clusters + ", components = " + s.n_components + "</div>";
     const c = s.candidates;
     let crit;
-    if (meta.kind === "components") {
+    if (s.why) {   // the mechanism's own criterion at this step, in its words
+      crit = "Why this step: " + s.why;
+    } else if (meta.kind === "components") {
       crit = "Each band of the matrix is one component of G_X (values joined when they share a sensitive value; I* = log2 of their number). Hover a band for its values and sensitive set.";
     } else if (!c.criterion) {
       crit = c.note ? "Candidates: " + c.note + "." : "";
@@ -298,7 +302,7 @@ function gpxMake(A) {
     }
     A.ranking.text = '<div style="font-size:12px;color:#404040;max-width:' + A.width + 'px">' + esc(crit) + "</div>";
     A.caption.text = meta.kind === "components" ? "" :
-      '<div style="font-size:13px"><b>merged at t = ' + t + ":</b> " + (s.caption ? esc(s.caption) : "nothing (initial state)") + "</div>";
+      '<div style="font-size:13px"><b>merged at t = ' + t + ":</b> " + (s.caption ? esc(s.caption) : t ? "nothing" : "nothing (initial state)") + "</div>";
     const rows = c.rows;
     A.table_src.data = {
       cost: rows.map((r) => fmt(r.cost, 6)),

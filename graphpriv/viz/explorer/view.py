@@ -162,10 +162,12 @@ def explore(result, jr, *, top: int = 5, utility=None, values=None, start: int |
 
     Parameters
     ----------
-    result : AgglomerationResult or MergeTrace
-        A result of :func:`graphpriv.agglomerate` (its ``.trace`` is used) or a trace.
-    jr : JointRange
-        The joint range the mechanism ran on.
+    result : AgglomerationResult, WatchdogResult, EpsDeltaResult or MergeTrace
+        A mechanism's result (its ``.trace`` is used) or a trace.
+    jr : JointRange or JointDistribution
+        The data the mechanism ran on (a distribution gives its support). A trace that records its
+        mechanism's own criterion per step (``trace.step_criteria``) shows it as "why this step" and
+        plots it by name instead of L(t).
     top : int
         Candidate pairs listed per ranked pair (:func:`graphpriv.viz.merge_candidates`).
     utility, values
@@ -201,9 +203,13 @@ def explore(result, jr, *, top: int = 5, utility=None, values=None, start: int |
     from ...mechanisms.trace import MergeTrace
     from .data import explorer_data
 
+    from ..merges import _check_pair
+
     trace = getattr(result, "trace", result)
     if not isinstance(trace, MergeTrace):
-        raise InputTypeError(f"explore needs an AgglomerationResult (gp.agglomerate(...)) or a MergeTrace, got {type(result).__name__}")
+        raise InputTypeError(f"explore needs a mechanism's result (an AgglomerationResult of gp.agglomerate, a "
+                             f"WatchdogResult, an EpsDeltaResult, ...) or a MergeTrace, got {type(result).__name__}")
+    trace, jr = _check_pair(trace, jr)     # a JointDistribution gives its support
     _bokeh()
     start = trace.returned if start is None else trace._check_t(start)
     cells = int(getattr(getattr(jr, "matrix", None), "nnz", 0)) + trace.n_public
@@ -281,6 +287,17 @@ def _arrays(d: dict) -> dict:
     return {**d, "tree": tree, "leaves": leaves, "pairs": pairs}
 
 
+def _capped(values: list) -> tuple[list, float | None]:
+    """A curve's values with ±∞ (stored as ±1e308) moved to a line just above (below) the finite ones;
+    the line's height, or None when every value is finite."""
+    fin = [v for v in values if v is not None and abs(v) < 1e300]
+    if len(fin) == sum(v is not None for v in values):
+        return list(values), None
+    lo, hi = (min(fin), max(fin)) if fin else (0.0, 1.0)
+    gap = max(0.25 * (hi - lo), 0.1 * abs(hi), 0.5)
+    return [v if v is None or abs(v) < 1e300 else (hi + gap if v > 0 else lo - gap) for v in values], hi + gap
+
+
 def full_range(n: int, frame_width: int = FRAME_WIDTH) -> tuple[float, float]:
     """The shared horizontal range showing all ``n`` columns (column p spans p ± 0.5) with ``PAD_PX``
     pixels of room on either side in a frame ``frame_width`` pixels wide."""
@@ -312,7 +329,7 @@ def build_layout(d: dict, start: int):
     from bokeh.document import Document
     from bokeh.events import DocumentReady
     from bokeh.layouts import column, row
-    from bokeh.models import (BoxZoomTool, Button, ColumnDataSource, CustomJS, DataTable, Div, HoverTool, HTMLTemplateFormatter,
+    from bokeh.models import (BoxZoomTool, Button, ColumnDataSource, CustomJS, DataTable, Div, HoverTool, HTMLTemplateFormatter, FixedTicker,
                               LinearColorMapper, Range1d, ResetTool, SingleIntervalTicker, Slider, Span, TableColumn,
                               TapTool, WheelZoomTool, PanTool)
     from bokeh.plotting import figure
@@ -340,7 +357,7 @@ def build_layout(d: dict, start: int):
         "hov": dict(left=[], right=[], top=[], bottom=[], stop=[]),
         "ticks": dict(x=[], text=[], col=[]),
         "badges": dict(x=[], y=[], text=[]),
-        "cur": dict(t=[], L=[], privacy=[], utility=[]),
+        "cur": dict(t=[], L=[], privacy=[], utility=[], criterion=[]),
     }.items()}
 
     def fig(height: int, **kw):
@@ -461,11 +478,14 @@ cb_obj.indices = []; window.__gpx.zoomTo(i[0]);"""))
     ser = d["series"]
     tr_ = Range1d(-0.5, max(T, 1) - 0.5)
     curves, tlines, formed = [], [], []
-    priv_name = f"{meta['privacy_name']} (bits)"
-    util_name = f"{meta['utility']} ({'bits' if meta['utility'] == 'U1' else 'distortion'})"
+    priv_name = meta.get("privacy_label") or f"{meta['privacy_name']} (bits)"
+    util_name = meta.get("utility_label") or f"{meta['utility']} ({'bits' if meta['utility'] == 'U1' else 'distortion'})"
+    # a trace with its own per-step criterion (no Lagrangian) plots that criterion by name instead of L(t)
+    first = ("criterion", meta["criterion_label"]) if meta.get("criterion") else ("L", "L(t)")
     rej = [i for i, a in enumerate(ser["accepted"]) if not a]
     r = meta["returned"]
-    for key, name in (("L", "L(t)"), ("privacy", priv_name), ("utility", util_name)):
+    plotted: dict = {}
+    for key, name in (first, ("privacy", priv_name), ("utility", util_name)):
         f = figure(toolbar_location=None, tools="", width=WIDTH // 3, height=170, x_range=tr_)
         f.grid.visible = False
         f.outline_line_color = None
@@ -474,13 +494,30 @@ cb_obj.indices = []; window.__gpx.zoomTo(i[0]);"""))
         f.yaxis.minor_tick_line_color = None
         f.xaxis.ticker = SingleIntervalTicker(interval=max(1, math.ceil(T / 8)), num_minor_ticks=0)
         f.xaxis.axis_label = "step t"
-        f.line(ser["t"], ser[key], color=meta["release_color"], line_width=1.5)
-        pts = f.scatter(ser["t"], ser[key], color=meta["release_color"], size=5)
-        pts.data_source.data["v"] = ser[key]
-        f.add_tools(HoverTool(renderers=[pts], tooltips=f"t = @x, {key} = @v{{0.00000}}"))
+        ys, top = _capped(ser[key])      # ±∞ (a pair of probability 0 has |log-lift| = ∞) drawn on a line
+        ys = np.asarray([math.nan if v is None else v for v in ys], dtype=float)    # a step without the value: a gap
+        if not np.isfinite(ys).any():     # nothing to draw (e.g. a criterion of a trace without merges): a fixed range
+            f.y_range = Range1d(-0.5, 0.5)
+        plotted[key] = ys
+        f.line(ser["t"], ys, color=meta["release_color"], line_width=1.5)
+        pts = f.scatter(ser["t"], ys, color=meta["release_color"], size=5)
+        if top is None:
+            pts.data_source.data["v"] = ser[key]
+            f.add_tools(HoverTool(renderers=[pts], tooltips=f"t = @x, {key} = @v{{0.00000}}"))
+        else:
+            pts.data_source.data["v"] = [_fmt(v, 6) for v in ser[key]]
+            f.add_tools(HoverTool(renderers=[pts], tooltips=f"t = @x, {key} = @v"))
+            f.add_layout(Span(location=top, dimension="width", line_dash="dotted", line_color="#999999", line_width=1))
+            from matplotlib.ticker import MaxNLocator
+
+            fin = [float(v) for v in ys if v == v and v < top]
+            lo_, hi_ = (min(fin), max(fin)) if fin else (0.0, 0.0)
+            yt = [float(v) for v in MaxNLocator(3).tick_values(lo_, hi_) if lo_ - 1e-12 <= v <= hi_ + 1e-12] if hi_ > lo_ else [lo_]
+            f.yaxis.ticker = FixedTicker(ticks=yt + [top])
+            f.yaxis.major_label_overrides = {top: "∞"}
         if rej:
-            f.scatter(rej, [ser[key][i] for i in rej], marker="x", size=10, line_width=2, color="#D55E00")
-        f.scatter([r], [ser[key][r]], marker="star", size=13, color=meta["release_color"])
+            f.scatter(rej, [float(ys[i]) for i in rej], marker="x", size=10, line_width=2, color="#D55E00")
+        f.scatter([r], [float(ys[r])], marker="star", size=13, color=meta["release_color"])
         f.scatter(x="t", y=key, source=src["cur"], size=11, color=merge, line_color="white")
         line = Span(location=start, dimension="height", line_dash="dotted", line_color=merge, line_width=1.2)
         made = Span(location=0, dimension="height", line_color="#000000", line_width=1.5, visible=False)
@@ -502,7 +539,7 @@ cb_obj.indices = []; window.__gpx.zoomTo(i[0]);"""))
                               template='<span title="<%- value %>"><%- value %></span>')),
                           TableColumn(field="dl", title="ΔL of this merge alone", width=170),
                           TableColumn(field="number", title="merged pair no.", width=110)])
-    table.visible = not comp_kind
+    table.visible = not comp_kind and not meta.get("criterion")      # criterion traces rank no candidate pairs
     title = Div(name="graphpriv-title", text="", width=WIDTH)
     caption = Div(name="graphpriv-caption", text="", width=WIDTH)
     ranking = Div(name="graphpriv-ranking", text="", width=WIDTH)
@@ -530,7 +567,7 @@ cb_obj.indices = []; window.__gpx.zoomTo(i[0]);"""))
     xr.js_on_change("start", on_range)
     xr.js_on_change("end", on_range)
 
-    args = dict(D=_arrays(d), src=src, xr=xr, strip_y=strip_y, cut=cut, tlines=tlines, formed=formed, title=title,
+    args = dict(D=_arrays(d), PS=plotted, src=src, xr=xr, strip_y=strip_y, cut=cut, tlines=tlines, formed=formed, title=title,
                 caption=caption, ranking=ranking, badge_note=badge_note, table=table, table_src=table_src, slider=slider,
                 start=int(start), frame_w=FRAME_WIDTH, frame_h=frame_h, tick_chars=TICK_CHARS, width=WIDTH,
                 badge_y=-0.5 - badge_rows / 2, x0=x0, x1=x1,
@@ -539,7 +576,10 @@ cb_obj.indices = []; window.__gpx.zoomTo(i[0]);"""))
     ready = CustomJS(args=dict(A=args), code=PAGE_JS + "\nwindow.__gpx_links = A.src.links; window.__gpx_folds = A.src.folds;\n"
                      + _READY_JS)
     controls = row(prev_b, slider, next_b, reset_b, fold_b, unfold_b, styles={"margin-left": f"{BORDER_LEFT - 50}px"})
-    layout = column(title, controls, hier_note, hier, strip, mat, badge_note, ticks, xlab, caption, row(*curves), ranking, table)
+    if meta.get("criterion"):   # the mechanism's reason for the step right under what it merged
+        layout = column(title, controls, hier_note, hier, strip, mat, badge_note, ticks, xlab, caption, ranking, row(*curves), table)
+    else:
+        layout = column(title, controls, hier_note, hier, strip, mat, badge_note, ticks, xlab, caption, row(*curves), ranking, table)
     doc = Document()
     doc.add_root(layout)
     doc.js_on_event(DocumentReady, ready)

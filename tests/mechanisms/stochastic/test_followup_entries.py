@@ -37,9 +37,9 @@ def test_release_measures_by_hand():
 
 
 @pytest.mark.parametrize("name, options", [
-    ("funnel", {"lam": 0.4, "method": "greedy", "objective": "funnel", "base": "2"}),
-    ("funnel", {"lam": 0.4, "method": "subset", "objective": "funnel", "base": "e"}),
-    ("funnel", {"lam": 3.0, "method": "subset", "objective": "bottleneck", "base": "2"}),
+    ("funnel", {"lam": 0.4, "method": "greedy", "lagrangian": "funnel", "base": "2"}),
+    ("funnel", {"lam": 0.4, "method": "subset", "lagrangian": "funnel", "base": "e"}),
+    ("funnel", {"lam": 3.0, "method": "subset", "lagrangian": "bottleneck", "base": "2"}),
     ("watchdog-subset", {"eps": 0.8, "base": "e"}),
     ("alpha-watchdog", {"eps": 0.3, "alpha": math.inf, "base": "e"}),
     ("alpha-watchdog", {"eps": 0.2, "alpha": 2.0, "base": "2"}),
@@ -92,7 +92,7 @@ def test_register_builds_three_label_entries():
     specs = fe.register(reg)
     assert [s.name for s in specs] == ["funnel", "watchdog-subset", "alpha-watchdog"] == [s.name for s in seen]
     assert all(s.release_kind == "labels" for s in specs)
-    assert [o.name for o in specs[0].options] == ["lam", "method", "objective", "base"]
+    assert [o.name for o in specs[0].options] == ["lam", "method", "lagrangian", "base"]
     assert specs[1].options[0].default is required
     for s in specs:
         gp.cite(s.citation)                                  # every entry names a known citation

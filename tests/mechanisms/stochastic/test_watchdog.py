@@ -61,13 +61,13 @@ def test_demo_critical_sweep():
 
 def test_demo_algorithm1_trace():
     r = gp.watchdog_eps_delta(demo_P(), 1.0, 0.02, 3.0)
-    tested = [s for s in r.trace if s.position >= 0]
+    tested = [s for s in r.peel_steps if s.position >= 0]
     assert [(s.code, s.accepted) for s in tested] == [(7, True), (4, True)]
     assert [round(s.delta_x, 4) for s in tested] == [0.0077, 0.0097]
     assert [round(s.nmil_new, 4) for s in tested] == [0.3641, 0.269]
     assert [round(s.delta_total, 4) for s in tested] == [0.0077, 0.0174]
     assert [round(s.eps_eff, 4) for s in tested] == [1.4732, 1.7415]
-    filtered = {s.code: s.reason for s in r.trace if s.position < 0}
+    filtered = {s.code: s.reason for s in r.peel_steps if s.position < 0}
     assert set(filtered) == {0, 5, 6}      # M = [7, 4]; 0 and 6 removed by (14) (and 5 by eps_bar)
     assert np.flatnonzero(~r.published).tolist() == [0, 5, 6]
     assert r.nmil == pytest.approx(0.269, abs=1e-4)
@@ -80,9 +80,9 @@ def test_demo_algorithm1_trace():
     assert opt.nmil == pytest.approx(0.269, abs=1e-4)
     # trace exports
     df = r.to_frame()
-    assert len(df) == len(r.trace) and {"x", "accepted", "nmil_new", "delta_total"} <= set(df.columns)
+    assert len(df) == len(r.peel_steps) and {"x", "accepted", "nmil_new", "delta_total"} <= set(df.columns)
     data = json.loads(r.to_json())
-    assert data["report"]["n_accepted"] == 2 and len(data["trace"]) == len(r.trace)
+    assert data["report"]["n_accepted"] == 2 and len(data["trace"]) == len(r.peel_steps)
     seq = r.partitions()
     assert len(seq) == 3 and len(seq[0]) + 2 == len(seq[-1])    # one block peeled per accepted step
 
