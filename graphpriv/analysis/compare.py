@@ -265,11 +265,11 @@ def compare_mechanisms(data, sensitive=None, public=None, *, lam_003: float = 0.
         family: ``eps_grid``; the linear reduction: α = 0.1, 0.2, ..., 1). Of a sweep with more than
         :data:`MAX_SWEEP_POINTS` non-dominated points, that many evenly spaced ones are measured.
     funnel_lams : sequence of float, optional
-        Default 0, 0.1, ..., 1 (one funnel run per λ and method: the sweep dominates the cost at 10^3
-        values and more).
+        Default 0, 0.1, ..., 1 (0, 0.2, ..., 1 above 1,000 public values: one funnel run per λ and method,
+        the sweep that dominates the cost).
     eps_grid : sequence of float, optional
-        ε values (nats) of the watchdog sweeps; default 16 values from 0 to 1.05 times the largest finite
-        eps(x) or log ℓ_α(x).
+        ε values (nats) of the watchdog sweeps; default 16 values (8 above 1,000 public values) from 0 to
+        1.05 times the largest finite eps(x) or log ℓ_α(x).
 
     Returns
     -------
@@ -289,15 +289,17 @@ def compare_mechanisms(data, sensitive=None, public=None, *, lam_003: float = 0.
 
     Notes
     -----
-    The cost is that of the slowest mechanism (Algorithm 1's λ-free trajectory and the funnel's λ sweep
-    dominate); each mechanism's time is in :attr:`MechanismComparison.timings`.
+    The cost is that of the sweeps: the funnel's (one run per λ and method, O(|X|^2 |S|) each) dominates,
+    then subset merging's (O(|X_eps^c|^2 |S|) per ε); each mechanism's time is in
+    :attr:`MechanismComparison.timings`. The linear reduction is evaluated in closed form (Lemma 1's
+    Markov kernel), without its |X| x |X| matrix.
     """
     import time
 
     from ..mechanisms.quantization.frontier import pareto_frontier
     from ..mechanisms.quantization.mechanism import agglomerate
-    from ..mechanisms.stochastic import (alpha_watchdog, critical_sweep, funnel_frontier, linear_reduction,
-                                         privacy_funnel, watchdog, watchdog_eps_delta, watchdog_subsets)
+    from ..mechanisms.stochastic import (alpha_watchdog, critical_sweep, funnel_frontier, privacy_funnel, watchdog,
+                                         watchdog_eps_delta, watchdog_subsets)
 
     b = check_base(base)
     lam_003 = _check_nonneg(lam_003, "lam_003")
@@ -361,7 +363,7 @@ def compare_mechanisms(data, sensitive=None, public=None, *, lam_003: float = 0.
             ex = np.concatenate([watchdog(jd, 0.0).eps_x, alpha_watchdog(jd, 0.0, alpha_lift).log_alpha_lift])
             ex = ex[np.isfinite(ex)]
             top = float(ex.max()) if ex.size else 1.0
-            eps_grid = np.linspace(0.0, max(top, eps) * 1.05, 16)
+            eps_grid = np.linspace(0.0, max(top, eps) * 1.05, 16 if me.n <= 1000 else 8)
         grid = [_check_nonneg(v, "eps_grid") for v in np.atleast_1d(np.asarray(eps_grid, dtype=float))]
         with timed("watchdog"):
             sw = critical_sweep(jd)
@@ -382,8 +384,8 @@ def compare_mechanisms(data, sensitive=None, public=None, *, lam_003: float = 0.
             r = privacy_funnel(jd, lam_funnel, method, base=b)
             add(name, f"λ={lam_funnel:g}", me.of_assignment(r.assignment))
             if frontiers:
-                fr = funnel_frontier(jd, np.linspace(0.0, 1.0, 11) if funnel_lams is None else funnel_lams,
-                                     method, base=b)
+                grid = np.linspace(0.0, 1.0, 11 if me.n <= 1000 else 6)
+                fr = funnel_frontier(jd, grid if funnel_lams is None else funnel_lams, method, base=b)
                 par = fr.pareto()
                 by_lam = {res.lam: res for res in fr.results}
                 for pt in _thin([row for _, row in par.iterrows()]):
@@ -394,9 +396,14 @@ def compare_mechanisms(data, sensitive=None, public=None, *, lam_003: float = 0.
     # --- linear reduction
     with timed("linear reduction"):
         def lr_row(alpha):
-            lr = linear_reduction(jd, alpha, base=b)
-            Q = me.ps[:, None] * lr.target
-            return me.of_joint(Q, I_X=lr.mutual_information_xy)
+            # Lemma 1's Markov kernel K(y|x) = (1 - α) 1[y = x] + α p(y) in closed form, without the dense
+            # |X| x |X| kernel: P_{Y|S} = (1 - α) P_{X|S} + α P_X and I(X;Y) = Σ_x p(x) [k_x ln(k_x / p(x))
+            # + α (1 - p(x)) ln α] with k_x = 1 - α + α p(x)
+            Q = (1 - alpha) * me.P + alpha * np.outer(me.ps, me.px)
+            q = me.px[me.px > 0]
+            stay = 1 - alpha + alpha * q
+            mi = float((q * (stay * np.log(stay / q) + alpha * (1 - q) * math.log(alpha))).sum())
+            return me.of_joint(Q, I_X=max(mi, 0.0) / me.lnb)
         add("linear reduction", f"α={alpha_linear:g}", lr_row(alpha_linear))
         if frontiers:
             for a in np.linspace(0.1, 1.0, 10):

@@ -48,6 +48,10 @@ def test_rows_match_the_mechanisms_own_numbers(small):
     lr = gp.linear_reduction(jd, 0.5)
     assert t.loc["linear reduction", "I_X_Xhat"] == pytest.approx(lr.mutual_information_xy, abs=1e-12)
     assert math.isnan(t.loc["linear reduction", "U1"])
+    # the closed-form Markov release equals the mechanism's target P_{Y|S} (Lemma 1)
+    Q = jd.p_s[:, None] * lr.target
+    assert t.loc["linear reduction", "I_S_Xhat"] == pytest.approx(gp.mutual_information(Q), abs=1e-12)
+    assert t.loc["linear reduction", "max_abs_log_lift"] == pytest.approx(gp.max_abs_log_lift(Q), abs=1e-9)
     s = gp.watchdog_subsets(jd, 1.0)
     assert t.loc["watchdog, subset merging", "I_X_Xhat"] == pytest.approx(s.mutual_information / math.log(2), abs=1e-12)
 
