@@ -26,7 +26,7 @@ Graphs: components, the confusability graph, cuts and strength (003, Section IV)
     confusability_edge_count_bound, confusability_edges, to_networkx, to_igraph, MinCut, MinCutSets,
     min_cut, min_cut_sets, is_decomposable, laplacian_decomposition, EdgeCut, NetworkStrength,
     edge_connectivity, network_strength, gomory_hu_tree, GomoryHuTree, attack_partition,
-    pairs_to_decompose
+    pairs_to_decompose, principal_partitions, PrincipalSequence, PartitionLevel
 Graphs: hypergraphs and the privacy polytope (004)
     SampleHypergraph, HypergraphComponents, kronecker_incidence, privacy_polytope_vertices
 Measures: non-stochastic (003, Sections II-III)
@@ -95,7 +95,7 @@ Errors and warnings
     UnknownColumnError, DistributionError, TooLargeError, SchedulerUnreachableError,
     GraphprivWarning, DenseGraphWarning
 Limits and constants
-    DEFAULT_MAX_EDGES, WARN_EDGES, BACKENDS, STRENGTH_GRAPHS, STRENGTH_BACKENDS, BRUTE_FORCE_NODES,
+    DEFAULT_MAX_EDGES, WARN_EDGES, BACKENDS, STRENGTH_GRAPHS, STRENGTH_BACKENDS, BRUTE_FORCE_NODES, PRINCIPAL_BACKENDS,
     MAX_POLYTOPE_SUPPORT, MAX_VERTICES, OBJECTIVES, EXACT_MAX_PUBLIC, SEARCHES,
     SIDE_INFORMATION_MAX_PUBLIC, PAPER002_FIG2_SETTINGS, RELEASE_MODES, MAPPING_SCHEMA_VERSION,
     EMPTY_POLICIES, ENSEMBLE_MEASURES

@@ -229,6 +229,8 @@ def analysis_report(jr, *, input_info: dict | None = None, max_cut_edges: int = 
                          share_above_eps, mass_above_eps, mutual_information, maximal_leakage, ldp,
                          ldp_reason, watchdog_eps_c, nmil, ...} (infinite values as "Infinity"/"-Infinity";
                          {computed: false, note} for a range without counts)
+            principal_partitions: {computed, n_critical, strength, levels: [{critical_value, fraction,
+                         n_blocks, cut_weight}], note}  (graphpriv.report.principal)
             figures:    [{file, pdf, caption}]
 
         Labels are JSON numbers or strings; a missing value kept as a symbol is ``null``.
@@ -244,6 +246,7 @@ def analysis_report(jr, *, input_info: dict | None = None, max_cut_edges: int = 
     """
     import graphpriv as gp
     from .graphs.confusability import confusability_edge_count_bound
+    from .report.principal import principal_section
 
     comps = gp.components(jr)
     sizes = np.bincount(comps.public, minlength=comps.n_components)
@@ -307,6 +310,7 @@ def analysis_report(jr, *, input_info: dict | None = None, max_cut_edges: int = 
         },
         "min_cut": cut,
         "stochastic": _stochastic(jr, eps, base),
+        "principal_partitions": principal_section(jr, max_edges=max_cut_edges),
     }
 
 

@@ -417,7 +417,26 @@ def _figure_plan(jr, report: dict | None):
                      "(holding the first public value) is drawn in indigo, the other side in olive."))
     elif not cut.get("computed") and cut.get("value") != 0:
         left_out.append(("min_cut", "the min cut of G_X was not computed (see --max-cut-edges)"))
+    _plan_principal_partitions(jr, report, plan, left_out)
     return plan, left_out
+
+
+def _plan_principal_partitions(jr, report: dict | None, plan: list, left_out: list) -> None:
+    """The principal-sequence tree (graphpriv.report.principal), from 20 public values when the panel was computed."""
+    from ..report.principal import PSP_CAPTION, PSP_FIGURE_MIN_PUBLIC
+
+    psp = (report or {}).get("principal_partitions") or {}
+    if psp.get("computed") and jr.n_public >= PSP_FIGURE_MIN_PUBLIC:
+        plan.append(("principal_partitions", _principal_partitions_figure, PSP_CAPTION))
+    elif psp and not psp.get("computed") and jr.n_public >= PSP_FIGURE_MIN_PUBLIC:
+        left_out.append(("principal_partitions", f"the principal sequence was not computed ({psp.get('note')})"))
+
+
+def _principal_partitions_figure(jr):
+    from ..graphs.principal import principal_partitions
+    from ..viz.principal import plot_principal_partitions
+
+    return plot_principal_partitions(principal_partitions(jr)).figure
 
 
 def make_figures(jr, fig_dir: Path, report: dict | None = None, omitted: list | None = None, *, pictures=None,

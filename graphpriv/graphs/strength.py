@@ -461,6 +461,11 @@ def attack_partition(jr: JointRange, k: float | Fraction, *, graph: str = "confu
     Notes
     -----
     |V| minimum s-t cuts on graphs of at most |V| + 2 nodes (Barahona 1992).
+
+    Every price at once: :func:`~graphpriv.principal_partitions`. For a price ``k`` strictly between two
+    critical values the optimal partition is unique and equals ``principal_partitions(jr).partition_at(k)``;
+    at a critical value several partitions are optimal, and the one returned lies between the coarsest
+    (``partition_at(k, finest=False)``) and the finest (``partition_at(k)``), with the same ``value``.
     """
     _check_backend(backend)
     kf = Fraction(k).limit_denominator(10**9) if not isinstance(k, Fraction) else k
@@ -560,6 +565,10 @@ def network_strength(jr: JointRange, *, graph: str = "confusability", weighted: 
     practice 1-4 steps suffice, so the cost is a few times |V| max-flows on graphs of <= |V| + 2 nodes.
     Arithmetic is exact (fractions, integer capacities). Estimated past a minute (about |V| = 3,000
     on a sparse graph) it raises :class:`~graphpriv.errors.TooLargeError` before starting.
+
+    sigma(G) is the first critical value of the principal sequence of partitions
+    (``principal_partitions(jr).strength``, :func:`~graphpriv.principal_partitions`), and the partition
+    returned is optimal at that price.
     """
     _check_backend(backend)
     if method not in ("cunningham", "brute"):

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from .glossary import PAPER, glossary_lines, term
+from .principal import principal_markdown_lines, principal_rows, principal_summary, principal_text_lines
 
 __all__ = ["MAX_LABEL_CHARS", "display_text", "markdown_escape", "report_lines", "report_markdown", "report_html"]
 
@@ -131,9 +132,11 @@ def _view(report: dict, esc=_same) -> dict:
         file = str(f.get("file", ""))
         figures.append({"file": file, "alt": Path(file).stem.replace("_", " "), "caption": str(f.get("caption", ""))})
     omitted = [{"figure": esc(display_text(o.get("figure"))), "reason": esc(display_text(o.get("reason"), 300))} for o in report.get("figures_omitted") or []]
+    psp = report.get("principal_partitions") or {}
     return {"inp": inp_view, "rows": rows, "range_rows": range_rows, "measure_rows": measure_rows,
             "comp": comp, "small": small, "cut_lines": _cut_lines(cut, esc), "figures": figures, "omitted": omitted,
-            "paper": PAPER, "stochastic": _stochastic_view(report),
+            "paper": PAPER, "stochastic": _stochastic_view(report), "psp": psp,
+            "psp_summary": principal_summary(psp) if psp.get("computed") else "", "psp_rows": principal_rows(psp),
             "version": display_text(report.get("graphpriv_version")), "schema": report.get("schema_version"),
             # only the file graphpriv itself writes beside the report is ever linked
             "explorer": _EXPLORER if report.get("explorer") == _EXPLORER else None}
@@ -218,6 +221,7 @@ def report_lines(report: dict) -> list[str]:
             lines.append(f"  smaller side X': {_list_text(cut['side'], 10)}")
     else:
         lines.append(f"min cut of G_X: {cut.get('note', 'not computed')}")
+    lines += principal_text_lines(report.get("principal_partitions"))
     for o in v["omitted"]:
         lines.append(f"figure left out: {o['figure']} ({o['reason']})")
     from .glossary import stochastic_glossary_lines
@@ -265,6 +269,7 @@ def report_markdown(report: dict, figures: Sequence[dict] | None = None) -> str:
     out += ["## Min cut of G_X", ""]
     for line in v["cut_lines"]:
         out += [line, ""]
+    out += principal_markdown_lines(report.get("principal_partitions"))
     if v["explorer"]:
         out += ["## Interactive", "", f"[Explore the components of G_X ({v['explorer']})]({v['explorer']})", ""]
     if v["figures"] or v["omitted"]:

@@ -11,7 +11,7 @@ checks the convention for every public plot function.
 Groups (``help(graphpriv.viz)`` lists them all):
 
 * joint ranges and graphs -- :func:`plot_joint_range`, :func:`plot_incidence_matrix`, :func:`plot_confusability`,
-  :func:`plot_min_cut`, :func:`plot_cut_sides`, :func:`graph_layout`;
+  :func:`plot_min_cut`, :func:`plot_cut_sides`, :func:`graph_layout`, :func:`plot_principal_partitions`;
 * merge traces (Ding & Farokhi, *Developing Non-Stochastic Privacy-Preserving Policies Using Agglomerative
   Clustering*, Figs. 3-6) -- :func:`plot_trace`, :func:`plot_merge_step`, :func:`plot_convergence`,
   :func:`plot_merge_matrix`, :func:`plot_merge_hierarchy`, :func:`plot_component_graph`, :func:`plot_merge_view`,
@@ -46,7 +46,8 @@ from .hierarchy import *  # noqa: F401,F403
 from .components import *  # noqa: F401,F403
 from .overview import *  # noqa: F401,F403
 from .explorer import *  # noqa: F401,F403
+from .principal import *  # noqa: F401,F403
 from .comparison import *  # noqa: F401,F403
-from . import comparison, style, graphs, cuts, traces, frontiers, animation, hypergraphs, stochastic, research, labels, merges, matrix, hierarchy, components, overview, explorer
+from . import comparison, style, graphs, cuts, traces, frontiers, animation, hypergraphs, stochastic, research, labels, merges, matrix, hierarchy, components, overview, explorer, principal
 
-__all__ = [n for m in (comparison, style, graphs, cuts, traces, frontiers, animation, hypergraphs, stochastic, research, labels, merges, matrix, hierarchy, components, overview, explorer) for n in m.__all__]
+__all__ = [n for m in (comparison, style, graphs, cuts, traces, frontiers, animation, hypergraphs, stochastic, research, labels, merges, matrix, hierarchy, components, overview, explorer, principal) for n in m.__all__]

@@ -266,6 +266,17 @@ def step_why(trace, t: int) -> str:
     return ""
 
 
+def measure_text(v) -> str:
+    """A recorded measure as the merge views write it: 3 significant digits, ∞, and 0 for rounding noise
+    below 1e-12 (the log of a lift of 1 computed as 4e-16)."""
+    v = float(v)
+    if v != v:
+        return "n/a"
+    if math.isinf(v):
+        return "∞" if v > 0 else "−∞"
+    return "0" if abs(v) < 1e-12 else f"{v:.3g}"
+
+
 def measure_names(trace) -> dict:
     """Names of a trace's privacy, utility and criterion for axis labels and annotations, read from the
     trace (``info["privacy_measure"]``, ``info["utility_measure"]``, ``info["criterion"]``) with the unit of its

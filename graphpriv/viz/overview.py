@@ -78,14 +78,14 @@ def _step_numbers(ax, trace, t: int) -> None:
     if trace.has_criteria:     # the mechanism's own measures and why it did step t
         import textwrap
 
-        from .merges import measure_names, step_why
+        from .merges import measure_names, measure_text, step_why
 
         lab = measure_names(trace)
         lines = [rf"$|\mathcal{{Q}}^{{({t})}}|={st.n_clusters}$ of {trace.n_public} values, $|\mathcal{{P}}^{{({t})}}|={k}$",
-                 f"{lab['privacy']} = {st.privacy:.3g}", f"{lab['utility']} = {st.utility:.3g}"]
+                 f"{lab['privacy']} = {measure_text(st.privacy)}", f"{lab['utility']} = {measure_text(st.utility)}"]
         why = step_why(trace, t)
         if why:
-            lines += textwrap.wrap(why, 44)[:5]
+            lines += textwrap.wrap(why, 38)[:6]
         ax.text(0.0, 0.5, "\n".join(lines), ha="left", va="center", fontsize=6, transform=ax.transAxes, linespacing=1.35,
                 gid="graphpriv-step-numbers")
         return

@@ -27,7 +27,7 @@ from ..ranges import JointRange
 from .graphs import (circle_radius, styled, _draw_graph, _labels_on, _min_distance,
                      graph_layout)
 from .labels import cluster_label
-from .merges import _check_pair, _check_trace, measure_names, merge_events, status_color, step_title
+from .merges import _check_pair, _check_trace, measure_names, measure_text, merge_events, status_color, step_title
 from .style import COLUMN_WIDTH, PAGE_WIDTH, PALETTE, ROLE, axes_or_new, component_color, new_figure
 
 __all__ = ["plot_merge_step", "plot_trace", "plot_convergence", "trace_layout", "trace_positions", "step_summary"]
@@ -303,7 +303,7 @@ def plot_merge_step(trace, t: int, jr: JointRange, ax=None, *, layout: str | Map
         s = step_summary(trace, t)
         lab = measure_names(trace)
         ax.set_xlabel(rf"$|\mathcal{{Q}}|={s['n_clusters']}$, $|\mathcal{{P}}|={s['n_components']}$" + "\n"
-                      + f"{lab['privacy']} = {s['privacy']:.3g}\n{lab['utility']} = {s['utility']:.3g}",
+                      + f"{lab['privacy']} = {measure_text(s['privacy'])}\n{lab['utility']} = {measure_text(s['utility'])}",
                       fontsize=7, color="#333333")
     elif annotate:
         s = step_summary(trace, t)

@@ -266,3 +266,15 @@ def test_a_changed_cell_outside_the_public_column_fails_the_randomised_audit(tmp
     d.to_csv(tmp_path / "bad.csv", index=False)
     rep = audit_randomised([(path, tmp_path / "bad.csv")], rel, sensitive="s", public="x")
     assert not rep.ok and any(f"column {column!r} changed (data row 7" in p for p in rep["problems"])
+
+
+def test_optimal_kernel_too_large_is_one_line(tmp_path, capsys):
+    """The non-Markov kernel is |S| x |X| x |X| dense: above the cap the run says to use the Markov kernel."""
+    rng = np.random.default_rng(0)
+    n = 1500
+    df = pd.DataFrame({"s": rng.choice([f"c{i}" for i in range(10)], 3 * n), "x": np.r_[np.arange(n), rng.integers(0, n, 2 * n)]})
+    path = tmp_path / "wide.csv"
+    df.to_csv(path, index=False)
+    proc = _sanitize(capsys, path, tmp_path / "o", "linear-reduction", "--alpha", 0.5, "--seed", 1, "--scheme", "optimal")
+    assert_one_line_error(proc, "--scheme optimal builds a |S| x |X| x |X| kernel", "use --scheme markov")
+    assert _sanitize(capsys, path, tmp_path / "m", "linear-reduction", "--alpha", 0.5, "--seed", 1).returncode == 0

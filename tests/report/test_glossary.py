@@ -49,3 +49,23 @@ def test_sanitize_prints_what_its_measures_mean(tmp_path, capsys):
     for symbol in ("I*(S;X)", "L0(S->X)", "U2", "k", "λ", "L"):
         assert any(line.startswith(f"  {symbol} ") for line in out.splitlines()), symbol
     assert "measures (Ding & Farokhi 2020" in out and out.rstrip().splitlines()[-1].startswith("wrote ")
+
+
+def test_stochastic_terms_are_one_line_with_their_paper_and_shown_in_every_report():
+    from graphpriv.report.glossary import STOCHASTIC_GLOSSARY, stochastic_glossary_lines
+
+    for t in STOCHASTIC_GLOSSARY:
+        assert "\n" not in t.meaning and t.where and t.paper in ("Sadeghi, Ding & Rakotoarivelo 2020",
+                                                                 "Ding, Liu & Farokhi 2021"), t
+    lines = stochastic_glossary_lines()
+    assert "Information-theoretic Privacy Watchdog" in lines[0] and "Linear Reduction Method" in lines[0]
+    import pandas as pd
+
+    df = pd.DataFrame({"s": list("aabbcc") * 5, "x": [1, 2, 2, 3, 3, 1] * 5})      # a range with counts
+    jr = gp.JointRange.from_dataframe(df, sensitive="s", public="x")
+    report = analysis_report(jr)
+    md, html, text = report_markdown(report), report_html(report), "\n".join(report_lines(report))
+    for t in STOCHASTIC_GLOSSARY:
+        assert markdown_escape(t.meaning) in md, t.key
+        assert t.paper.replace("&", "&amp;") in html
+        assert t.symbol in text

@@ -70,6 +70,7 @@ CASES = {
     "plot_confusability": (lambda: ((_example()[0],), {}), 1),
     "plot_min_cut": (lambda: ((_example()[0], gp.min_cut(_example()[0], "x1", "x2")), {}), 1),
     "plot_cut_sides": (lambda: ((_example()[0], gp.min_cut(_example()[0])), {}), 1),
+    "plot_principal_partitions": (lambda: ((gp.principal_partitions(_example()[0]),), {}), 1),
     "plot_merge_step": (lambda: ((_example()[2], 1, _example()[0]), {}), 1),
     "plot_trace": (lambda: ((_example()[2], _example()[0]), {}), "several"),
     "plot_convergence": (lambda: ((_example()[2],), {}), 1),

@@ -296,7 +296,7 @@ def _g(v: float) -> str:
         return "n/a"
     if math.isinf(v):
         return "∞" if v > 0 else "−∞"
-    return f"{v:.3g}"
+    return "0" if abs(v) < 1e-12 else f"{v:.3g}"        # rounding noise of a log of 1 reads 0
 
 
 def watchdog_trace(jd, eps: float, *, base: float = math.e) -> MergeTrace:

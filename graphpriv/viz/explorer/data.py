@@ -222,6 +222,8 @@ def explorer_data(trace, jr, *, top: int = 5, utility=None, values=None) -> dict
     criterion_kind = trace.has_criteria
     if criterion_kind:
         series["criterion"] = [_num(v) for v in trace.criterion()]
+        for key in ("privacy", "utility", "criterion"):     # rounding noise of a log of 1 (4e-16) reads 0
+            series[key] = [0.0 if v is not None and abs(v) < 1e-12 else v for v in series[key]]
     cands = (candidate_table(trace, jr, top=top, utility=utility, values=values, max_pairs=RANKED_PAIRS,
                              max_scan=SCANNED_PAIRS) if not (components_kind or criterion_kind) else None)
     steps = []
