@@ -47,12 +47,19 @@ GROUPS = [
     ("Mechanisms, Rassouli, Rosas & Gündüz (paper 004): perfect sample privacy",
      "Optimal disclosure (Algorithms 1-2), bounds, asymptotics and heuristics.",
      ["graphpriv.mechanisms.sample_privacy"]),
+    ("Mechanisms, follow-up works (ITW 2019, ICASSP 2022, arXiv:2101.10551): funnel, watchdog variants",
+     "Ding & Sadeghi (ITW 2019): the agglomerative privacy funnel and information bottleneck, pairwise and subset "
+     "merging; Zarrabian, Ding, Sadeghi & Rakotoarivelo (ICASSP 2022): subset merging for the watchdog; Ding, "
+     "Zarrabian & Sadeghi (arXiv:2101.10551): the alpha-lift watchdog.",
+     ["graphpriv.mechanisms.stochastic.funnel", "graphpriv.mechanisms.stochastic.subset_watchdog",
+      "graphpriv.mechanisms.stochastic.alpha_lift_watchdog"]),
     ("Mechanism registry: the mechanisms of ``graphpriv sanitize --mechanism NAME``",
      "Every mechanism with its options, release kind (labels, codewords, randomised) and the audit of its guarantee; "
      "adding a mechanism is one module plus one entry.",
      ["graphpriv.mechanisms.registry"]),
     ("Analysis: ensembles and sweeps",
-     "Random joint ranges, Monte-Carlo studies and frontier sweeps, serial, with joblib or on a dask cluster.",
+     "Random joint ranges, Monte-Carlo studies and frontier sweeps, serial, with joblib or on a dask cluster; "
+     "every mechanism compared on one table.",
      ["graphpriv.analysis"]),
     ("Visualisation",
      "``import graphpriv.viz as viz``: pictures of every object above. One panel -> an Axes (``ax=`` draws into "

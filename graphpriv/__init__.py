@@ -65,12 +65,20 @@ Mechanisms, Rassouli, Rosas & Gündüz (004): perfect sample privacy
     window_sum_mechanism, quantile_sum_mechanism, iid_samples_model, latent_reduction,
     LatentReduction, output_perturbation_capacity, genie_disclosure, asymptotic_bounds,
     AsymptoticBounds
+Mechanisms, follow-up works (ITW 2019, ICASSP 2022, arXiv:2101.10551): funnel, watchdog variants
+    Ding & Sadeghi, "A Submodularity-based Clustering Algorithm for the Information Bottleneck and
+    Privacy Funnel" (ITW 2019): privacy_funnel, information_bottleneck, funnel_frontier, FunnelResult,
+    FunnelFrontier, FUNNEL_METHODS; Zarrabian, Ding, Sadeghi & Rakotoarivelo, "Enhancing Utility in
+    the Watchdog Privacy Mechanism" (ICASSP 2022): watchdog_subsets, SubsetWatchdogResult; Ding,
+    Zarrabian & Sadeghi, the alpha-lift watchdog (arXiv:2101.10551): alpha_lift, alpha_watchdog,
+    AlphaWatchdogResult
 Mechanism registry: the mechanisms of ``graphpriv sanitize --mechanism NAME``
     get_mechanism, mechanism_names, run_mechanism, register_mechanism, MechanismSpec, MechanismOption,
     AuditContext
 Analysis: ensembles and sweeps
     random_joint_range, random_degree_range, random_block_range, ensemble_study, EnsembleStudy,
-    frontier_sweep
+    frontier_sweep; every mechanism on one table: compare_mechanisms, MechanismComparison,
+    COMPARED_MECHANISMS
 Visualisation
     ``gp.viz`` (``import graphpriv.viz as viz``; ``help(viz)``): plot_joint_range, plot_confusability,
     plot_trace, plot_frontier, explore, ...; ``gp.reproduce``: the papers' figures

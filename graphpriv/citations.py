@@ -17,6 +17,14 @@ name (aliases)                          entry
 ``003``)                                Policies Using Agglomerative Clustering", IEEE TIFS 2020
 ``sample_privacy`` (``004``)            Rassouli, Rosas & Gündüz, "Data Disclosure under Perfect Sample
                                         Privacy", IEEE TIFS 2020
+``privacy_funnel`` (``funnel``,         Ding & Sadeghi, "A Submodularity-based Clustering Algorithm for the
+``information_bottleneck``)             Information Bottleneck and Privacy Funnel", ITW 2019
+``watchdog_subsets``                    Zarrabian, Ding, Sadeghi & Rakotoarivelo, "Enhancing Utility in the
+(``watchdog_subset``)                   Watchdog Privacy Mechanism", ICASSP 2022
+``alpha_lift`` (``alpha_watchdog``)     Ding, Zarrabian & Sadeghi, "alpha-Information-theoretic Privacy
+                                        Watchdog and Optimal Privatization Scheme", arXiv:2101.10551
+``subsup``, ``modmod``                  Narasimhan & Bilmes (UAI 2005); Iyer & Bilmes (UAI 2012): the
+                                        difference-of-submodular minimisers of the funnel's subset step
 ``hungarian`` (``heart_disease``)       Janosi, Steinbrunn, Pfisterer & Detrano, "Heart Disease", UCI
                                         Machine Learning Repository, 1989 (CC BY 4.0)
 ======================================  =====================================================================
@@ -55,6 +63,11 @@ ALIASES: dict[str, str] = {
     "maximin": "ding2020agglomerative", "nonstochastic": "ding2020agglomerative", "003": "ding2020agglomerative",
     "sample_privacy": "rassouli2020perfect", "perfect_sample_privacy": "rassouli2020perfect",
     "004": "rassouli2020perfect",
+    "privacy_funnel": "ding2019funnel", "funnel": "ding2019funnel", "information_bottleneck": "ding2019funnel",
+    "watchdog_subsets": "zarrabian2022watchdog", "watchdog_subset": "zarrabian2022watchdog",
+    "subset_watchdog": "zarrabian2022watchdog",
+    "alpha_lift": "ding2021alphalift", "alpha_watchdog": "ding2021alphalift",
+    "subsup": "narasimhan2005subsup", "modmod": "iyer2012dsfmin",
     "hungarian": "janosi1989heart", "heart_disease": "janosi1989heart", "uci": "janosi1989heart",
 }
 

@@ -21,7 +21,7 @@ from ..errors import GraphprivError
 __all__ = ["main", "build_parser", "ArgumentParser", "Terminated"]
 
 #: Sub-command modules, in ``--help`` order. Each defines ``add_parser(subparsers)`` that sets ``func``.
-COMMANDS = ["demo", "analyze", "sanitize", "figures", "cite"]
+COMMANDS = ["demo", "analyze", "sanitize", "compare", "figures", "cite"]
 
 
 class Terminated(BaseException):

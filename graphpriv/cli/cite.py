@@ -12,7 +12,8 @@ def add_parser(sub) -> None:
         description="Print the BibTeX entry of graphpriv, followed by the entries NAME... (paper numbers, "
         "aliases or BibTeX keys: 003 = Ding & Farokhi's agglomerative clustering (L0, I*, Algorithms 1-2, "
         "Section V-C), 002 = the privacy watchdog, 000 = linear reduction / log-lift, 004 = perfect sample "
-        "privacy, hungarian = the UCI heart-disease data). In Python, gp.cite() lists the papers whose methods "
+        "privacy, funnel = Ding & Sadeghi's privacy funnel, watchdog-subset = subset merging for the watchdog, "
+        "alpha-watchdog = the alpha-lift watchdog, hungarian = the UCI heart-disease data). In Python, gp.cite() lists the papers whose methods "
         "ran in the session.",
         epilog="Examples:\n  graphpriv cite 003 hungarian\n  graphpriv cite --all > references.bib\n  graphpriv cite --list",
         formatter_class=argparse.RawDescriptionHelpFormatter,

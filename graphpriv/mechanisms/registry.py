@@ -15,6 +15,9 @@ name                    release     paper
 ``watchdog``            labels      Sadeghi, Ding & Rakotoarivelo, ITW 2020 (eq. (1), Theorem 1)
 ``eps-delta``           labels      Sadeghi, Ding & Rakotoarivelo, ITW 2020 (Algorithm 1)
 ``linear-reduction``    randomised  Ding, Liu & Farokhi, ISIT 2021 (eq. (3), Lemma 1, Sec. III-B)
+``funnel``              labels      Ding & Sadeghi, ITW 2019 (the privacy funnel, pairwise or subset merges)
+``watchdog-subset``     labels      Zarrabian, Ding, Sadeghi & Rakotoarivelo, ICASSP 2022 (subset merging)
+``alpha-watchdog``      labels      Ding, Zarrabian & Sadeghi, arXiv:2101.10551 (the alpha-lift watchdog)
 ======================  ==========  =====================================================================
 
 **Adding a mechanism** is one module plus one entry: write the mechanism (a function of a
@@ -35,13 +38,15 @@ Examples
 --------
 >>> import graphpriv as gp
 >>> gp.mechanism_names()
-('agglomerative', 'watchdog', 'eps-delta', 'linear-reduction')
+('agglomerative', 'watchdog', 'eps-delta', 'linear-reduction', 'funnel', 'watchdog-subset', 'alpha-watchdog')
 >>> spec = gp.get_mechanism("watchdog")
 >>> [o.flag for o in spec.options], spec.release_kind
 (['--eps', '--base'], 'labels')
 """
 
 from __future__ import annotations
+
+import sys as _sys
 
 import math
 from dataclasses import dataclass, field
@@ -450,3 +455,9 @@ register_mechanism(MechanismSpec(
              MechanismOption("base", str, "2", "log base of the figures: 2 (bits, the paper's unit) or e", _E_OR_2)),
     release_kind="randomised", guarantee="the kernel's exact LDP and log-lift; every released y in its row's kernel support",
     run=_linear_run, release=_linear_release, figures=_linear_figures, audit=_linear_audit))
+
+# The follow-up merge mechanisms (privacy funnel, subset-merging watchdog, alpha-lift watchdog): one module
+# holds their run, figures and audit; it registers them here.
+from .stochastic import followup_entries as _followup_entries  # noqa: E402
+
+_followup_entries.register(_sys.modules[__name__])

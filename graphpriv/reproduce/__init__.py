@@ -19,7 +19,7 @@ __all__ = ["FigureSpec", "figure", "registry", "build_all", "drop_single_panel_t
 logger = logging.getLogger(__name__)
 
 #: Modules holding figure builders, in manifest order.
-MODULES = ["concepts", "paper003", "paper002", "paper000", "paper004", "research"]
+MODULES = ["concepts", "paper003", "paper002", "paper000", "paper004", "research", "followups"]
 
 
 @dataclass(frozen=True)

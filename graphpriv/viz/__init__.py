@@ -26,6 +26,8 @@ package:
   :func:`plot_transport_plan`, :func:`plot_ecdf`;
 * hypergraphs and perfect sample privacy -- :func:`plot_incidence`, :func:`plot_hypergraph_incidence`,
   :func:`plot_levi_graph`, :func:`plot_hyperedges`, :func:`plot_privacy_polytope`, :func:`plot_channel`;
+* every mechanism on one table -- :func:`plot_mechanism_comparison`, :func:`plot_funnel_frontier`,
+  :func:`plot_watchdog_variants`;
 * research sweeps -- :func:`plot_phase_transition`, :func:`plot_strength_vs_density`, :func:`plot_search_gaps`,
   :func:`plot_gap_summary`;
 * style -- :func:`style_context`, :func:`new_figure`, :func:`save_figure`.
@@ -43,9 +45,9 @@ from __future__ import annotations
 import importlib as _importlib
 import warnings as _warnings
 
-from . import style, graphs, cuts, traces, frontiers, animation, hypergraphs, stochastic, research, labels, merges, matrix, hierarchy, components, overview, explorer, principal
+from . import style, graphs, cuts, traces, frontiers, animation, hypergraphs, stochastic, research, labels, merges, matrix, hierarchy, components, overview, explorer, principal, comparison
 
-_MODULES = (style, graphs, cuts, traces, frontiers, animation, hypergraphs, stochastic, research, labels, merges, matrix, hierarchy, components, overview, explorer, principal)
+_MODULES = (style, graphs, cuts, traces, frontiers, animation, hypergraphs, stochastic, research, labels, merges, matrix, hierarchy, components, overview, explorer, principal, comparison)
 
 #: The public names by group, in the order of the module docstring (and of ``help(graphpriv)``).
 _GROUPS: dict[str, list[str]] = {
@@ -61,6 +63,7 @@ _GROUPS: dict[str, list[str]] = {
         "plot_transport_plan", "plot_ecdf"],
     "Hypergraphs and perfect sample privacy": ["plot_incidence", "plot_hypergraph_incidence", "plot_levi_graph",
                                                "plot_hyperedges", "plot_privacy_polytope", "plot_channel"],
+    "Every mechanism on one table": ["plot_mechanism_comparison", "plot_funnel_frontier", "plot_watchdog_variants"],
     "Research sweeps": ["plot_phase_transition", "plot_strength_vs_density", "plot_search_gaps", "plot_gap_summary"],
     "Style": ["style_context", "new_figure", "save_figure"],
 }

@@ -25,8 +25,8 @@ def test_names_specs_and_options():
     assert [o.flag for o in lr.options] == ["--alpha", "--scheme", "--seed", "--base"]
     assert lr.resolve({"alpha": 0.5, "seed": 3}) == {"alpha": 0.5, "scheme": "markov", "seed": 3, "base": "2"}
     assert gp.get_mechanism("watchdog").resolve({"eps": 1.0})["base"] == "e"        # nats, as gp.watchdog
-    with pytest.raises(gp.InputError, match="no mechanism named 'funnel'"):
-        gp.get_mechanism("funnel")
+    with pytest.raises(gp.InputError, match="no mechanism named 'dp-sgd'"):
+        gp.get_mechanism("dp-sgd")
     with pytest.raises(gp.InputError, match="--delta does not apply to --mechanism watchdog"):
         gp.get_mechanism("watchdog").resolve({"eps": 1.0, "delta": 0.1})
     with pytest.raises(gp.InputError, match="needs --seed"):

@@ -76,9 +76,12 @@ def test_citation_cff_agrees_with_the_package():
 def test_bibliography_has_the_papers_and_the_data_set():
     keys = gp.citation_keys()
     assert keys == ["graphpriv", "ding2021linear", "sadeghi2020watchdog", "ding2020agglomerative",
-                    "rassouli2020perfect", "janosi1989heart"]
+                    "rassouli2020perfect", "janosi1989heart", "ding2019funnel", "zarrabian2022watchdog",
+                    "ding2021alphalift", "narasimhan2005subsup", "iyer2012dsfmin"]
     text = gp.bibtex(*keys)
-    for title in ("A Linear Reduction Method for Local Differential Privacy and Log-lift",
+    for title in ("A Submodularity-based Clustering Algorithm for the Information Bottleneck and Privacy Funnel",
+                  "Enhancing Utility in the Watchdog Privacy Mechanism",
+                  "A Linear Reduction Method for Local Differential Privacy and Log-lift",
                   "On Properties and Optimization of Information-theoretic Privacy Watchdog",
                   "Developing Non-Stochastic Privacy-Preserving Policies Using Agglomerative Clustering",
                   "Data Disclosure under Perfect Sample Privacy", "Heart Disease"):
@@ -95,6 +98,7 @@ def test_bibliography_has_the_papers_and_the_data_set():
     ("watchdog", "sadeghi2020watchdog"), ("002", "sadeghi2020watchdog"), ("paper 003", "ding2020agglomerative"),
     ("Linear-Reduction", "ding2021linear"), ("001", "ding2021linear"), ("sample_privacy", "rassouli2020perfect"),
     ("hungarian", "janosi1989heart"), ("graphpriv", "graphpriv"), ("rassouli2020perfect", "rassouli2020perfect"),
+    ("funnel", "ding2019funnel"), ("watchdog-subset", "zarrabian2022watchdog"), ("alpha-watchdog", "ding2021alphalift"),
 ])
 def test_explicit_names(name, key):
     assert _keys(_cite(name)) == [key]
@@ -130,6 +134,10 @@ def test_cite_lists_the_package_and_the_papers_used(fresh_usage):
     (lambda: gp.watchdog_eps_delta(gp.paper000_example1(), 0.5, 0.5), "sadeghi2020watchdog"),
     (lambda: gp.linear_reduction_sweep(gp.paper000_example1(), [0.5]), "ding2021linear"),
     (lambda: gp.self_disclosure([[0.25, 0.25], [0.25, 0.25]]), "rassouli2020perfect"),
+    (lambda: gp.privacy_funnel(gp.paper000_example1(), 0.3, "subset"), "ding2019funnel"),
+    (lambda: gp.funnel_frontier(gp.paper000_example1(), [0.5]), "ding2019funnel"),
+    (lambda: gp.watchdog_subsets(gp.paper000_example1(), 0.5), "zarrabian2022watchdog"),
+    (lambda: gp.alpha_watchdog(gp.paper000_example1(), 0.5, 2.0), "ding2021alphalift"),
 ])
 def test_each_family_records_its_paper(fresh_usage, call, key):
     call()

@@ -56,8 +56,15 @@ def _gaps():
     return table
 
 
+def _comparison():
+    return gp.compare_mechanisms(gp.JointDistribution.random(3, 5, seed=0), funnel_lams=[0.0, 0.5, 1.0])
+
+
 #: name -> (inputs builder, expected number of panels). Each builder returns (args, kwargs).
 CASES = {
+    "plot_mechanism_comparison": (lambda: ((_comparison(),), {}), "several"),
+    "plot_funnel_frontier": (lambda: ((gp.funnel_frontier(gp.JointDistribution.random(3, 5, seed=0), [0.0, 0.5, 1.0]),), {}), 1),
+    "plot_watchdog_variants": (lambda: ((_comparison(),), {}), 1),
     "plot_joint_range": (lambda: ((_example()[0],), {}), 1),
     "plot_incidence_matrix": (lambda: ((_example()[0].matrix.toarray(),), {}), 1),
     "plot_confusability": (lambda: ((_example()[0],), {}), 1),
