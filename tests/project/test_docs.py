@@ -207,9 +207,6 @@ def test_reference_lists_every_name_the_readme_and_notebooks_use(built):
 #: Names the README uses that the reference cannot show yet, with why. Must become EMPTY; a listed name
 #: that appears in the reference fails the test too, so the list cannot go stale.
 KNOWN_UNDOCUMENTED: dict[str, str] = {  # name -> why it is not in the reference yet
-    "gp.privacy_funnel (does not exist)": "named by the user guide's paragraph on mechanisms being added",
-    "gp.alpha_lift (does not exist)": "named by the user guide's paragraph on mechanisms being added",
-    "gp.principal_partitions (does not exist)": "named by the user guide's paragraph on functions being added",
 }
 
 
