@@ -183,7 +183,7 @@ def plot_merge_hierarchy(trace, t: int | None = None, ax=None, *, labels: bool |
             for e in events:
                 members = e.a | e.b
                 ticks.append((float(np.mean([5 + 10 * slot[where[code[x]]] for x in members])),
-                               elide(cluster_label(members, labs, max_members=3, max_chars=9, fmt=fmt), 22),
+                               elide(cluster_label(members, labs, max_members=3, fmt=fmt), 22),
                                cluster_label(members, labs, max_members=3, fmt=fmt)))
             ticks.sort()
             ax.set_xticks([p for p, _, _ in ticks])

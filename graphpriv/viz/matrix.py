@@ -547,13 +547,14 @@ def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, t
             a, c = b.cluster_bounds[k]
             members = [labels_x[i] for i in b.order[a:c]]
             full = cluster_label(members, labels_x, fmt=fmt)
-            items.append(((band_l[k] + band_r[k]) / 2, elide(cluster_label(members, labels_x, fmt=fmt, max_chars=8), TICK_CHARS), full,
+            items.append(((band_l[k] + band_r[k]) / 2, elide(cluster_label(members, labels_x, fmt=fmt), TICK_CHARS), full,
                           0 if k in joined_bands else 1, ROLE["merge"]))
         for a, c in lay.context:
             # the band's range: smallest and largest number (text: first and last in label order), never the
             # first and last column of the display order
             members = band_range(labels_x[i] for i in b.order[a:c])
-            rng = f"{elide_value(fmt(members[0]), 8)}–{elide_value(fmt(members[1]), 8)}"
+            # each end elided at a word boundary (a number never cut), so "[7: 3.1–35.0]" shows the true ends
+            rng = f"{elide(fmt(members[0]), 9)}–{elide(fmt(members[1]), 9)}"
             how = "smallest to largest" if all(_number_of(m) is not None for m in members) else "first to last in label order"
             items.append(((lay.left[a] + lay.right[c - 1]) / 2, f"[{c - a:,}: {rng}]",
                           f"{c - a} values: {fmt(members[0])} to {fmt(members[1])} ({how}; collapsed)", 2, "#707070"))
@@ -573,7 +574,7 @@ def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, t
                 a, c = full
                 members = [labels_x[j] for j in b.order[a:c]]
                 full = cluster_label(members, labels_x, fmt=fmt)
-                text = elide(cluster_label(members, labels_x, fmt=fmt, max_chars=8), TICK_CHARS)
+                text = elide(cluster_label(members, labels_x, fmt=fmt), TICK_CHARS)
             shown.append((x, text, full, colour))
         ax.set_xticks([x for x, *_ in shown])
         ax.set_xticklabels([text for _, text, _, _ in shown], rotation=90, fontsize=fs)

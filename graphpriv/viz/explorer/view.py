@@ -63,12 +63,17 @@ NAMES = ("graphpriv-title", "graphpriv-caption", "graphpriv-matrix", "graphpriv-
          "graphpriv-candidates", "graphpriv-ranking")
 
 _KEYS_JS = """<script>
-document.addEventListener('keydown', function (e) {
+// one step per key press: caught first (capture phase on the window) and kept from the slider's own key handling,
+// which moved the step a second time when the slider had the focus
+window.addEventListener('keydown', function (e) {
   if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
   if (!window.__gpx) return;
+  const el = e.composedPath ? e.composedPath()[0] : e.target;
+  if (el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable)) return;
   e.preventDefault();
+  e.stopPropagation();
   window.__gpx.step(e.key === 'ArrowRight' ? 1 : -1);
-});
+}, true);
 window.addEventListener('resize', function () {
   if (!window.__gpx) return;
   clearTimeout(window.__gpx_fit);
@@ -276,7 +281,8 @@ def _arrays(d: dict) -> dict:
         tree[key] = np.asarray(tree[key], dtype=np.int32)
     tree["x"] = np.asarray(tree["x"], dtype=np.float64)
     leaves = dict(d["leaves"], code=np.asarray(d["leaves"]["code"], dtype=np.int32),
-                  comp=np.asarray(d["leaves"]["comp"], dtype=np.int32))
+                  comp=np.asarray(d["leaves"]["comp"], dtype=np.int32),
+                  rank=np.asarray(d["leaves"].get("rank", range(len(d["leaves"]["code"]))), dtype=np.int32))
     pairs = {"ptr": np.asarray(d["pairs"]["ptr"], dtype=np.int32), "row": np.asarray(d["pairs"]["row"], dtype=np.int32)}
     return {**d, "tree": tree, "leaves": leaves, "pairs": pairs}
 
