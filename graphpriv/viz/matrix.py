@@ -24,7 +24,7 @@ from .merges import merge_events, status_color, step_title
 from .style import PAGE_WIDTH, ROLE, axes_or_new, component_color
 
 __all__ = ["column_order", "matrix_bands", "MatrixBands", "matrix_cells", "MatrixCells", "plot_merge_matrix",
-           "focus_layout", "FocusLayout", "FOCUS_BUDGET", "BADGE_MAX"]
+           "focus_layout", "FocusLayout", "FOCUS_BUDGET", "BADGE_MAX", "pair_badge_text"]
 
 #: Drawing columns of a matrix view: past this many public values the columns away from the merged clusters
 #: are collapsed into aggregate bands (:func:`focus_layout`).
@@ -676,6 +676,23 @@ def _matrix_image(cells: MatrixCells, lay: FocusLayout, comp0: np.ndarray) -> np
     return img
 
 
+def pair_badge_text(numbers) -> str:
+    """Text of the badge over a cluster merged at step t: the numbers (merge order) of the pairs that formed it,
+    ``"3"``, ``"1,14"``, or the first two and how many more, ``"1,14,+3"``. The matrix view, the merge hierarchy
+    and the explorer write the same badge for the same cluster.
+
+    Examples
+    --------
+    >>> from graphpriv.viz.matrix import pair_badge_text
+    >>> pair_badge_text([1, 14]), pair_badge_text([2, 5, 9, 11])
+    ('1,14', '2,5,+2')
+    """
+    nums = sorted(int(k) for k in numbers)
+    if len(nums) <= 2:
+        return ",".join(map(str, nums))
+    return f"{nums[0]},{nums[1]},+{len(nums) - 2}"
+
+
 def _pair_badges(ax, b, merged_bands, joined_bands, band_l, band_r, ppu, h_pts, n_events, y0):
     """Pair numbers over the merged clusters, in at most two staggered rows, at most :data:`BADGE_MAX` badges:
     the clusters whose pair joins components first, then by pair number; the pairs left out are counted
@@ -694,7 +711,7 @@ def _pair_badges(ax, b, merged_bands, joined_bands, band_l, band_r, ppu, h_pts, 
             if len(out) >= BADGE_MAX:
                 break
             nums = merged_bands[k]
-            text = ",".join(map(str, nums[:3])) + ("…" if len(nums) > 3 else "")
+            text = pair_badge_text(nums)
             xc = (band_l[k] + band_r[k]) / 2
             half = 0.5 * fs * (0.62 * len(text) + 0.5)
             lo, hi = xc * ppu - half, xc * ppu + half

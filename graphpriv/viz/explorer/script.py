@@ -248,7 +248,7 @@ function gpxMake(A) {
         const nums = B.numbers[k];
         if (!nums.length) continue;
         total += nums.length;
-        const text = nums.length > 2 ? nums[0] + "," + nums[1] + ",+" + (nums.length - 2) : nums.join(",");
+        const text = nums.length > 2 ? nums[0] + "," + nums[1] + ",+" + (nums.length - 2) : nums.join(",");  // pair_badge_text
         const w = 6.2 * text.length + 6, x = (B.lo[k] + B.hi[k]) / 2 * pxu;
         if (x - w / 2 >= right + 2) { bd.x.push((B.lo[k] + B.hi[k]) / 2); bd.y.push(A.badge_y); bd.text.push(text); right = x + w / 2; shown += nums.length; }
       }
