@@ -215,9 +215,10 @@ def _is_numeral(word: str) -> bool:
 def elide(text: str, max_chars: int = 24) -> str:
     """``text`` in at most ``max_chars`` characters: whole words from its start and its end around one ``…``
     where the words between were left out (``'Kalobersted …'``, ``'85, …, 603 (40)'``), so no word and no number
-    is cut inside and the end (the last value, a count) stays when it fits; shorter text is returned as is.
+    is cut inside; the start (the first value) and a count at the end, ``(40)``, stay when they fit; shorter text
+    is returned as is.
 
-    Words are separated by spaces, commas and the en dash of a range (``32.2–32.8`` elides to ``…–32.8``).
+    Words are separated by spaces, commas and the en dash of a range (``32.2–32.8`` elides to ``32.2–…``).
     Text already holding an ellipsis gets no second one next to it: the words around it are left out with it.
     Only a single word too long for ``max_chars`` is shortened inside, to its first characters and ``…``; a
     number never is (a number with its middle cut reads as a different number): it is returned whole.
@@ -230,7 +231,7 @@ def elide(text: str, max_chars: int = 24) -> str:
     >>> elide("85, 100, …, 603 (40)", 15)
     '85, …, 603 (40)'
     >>> elide("32.2–32.8", 8)
-    '…–32.8'
+    '32.2–…'
     >>> elide("Kaloberstedhamvilleburgford", 12)
     'Kalobersted…'
     >>> elide("58.85812345", 4)
@@ -270,8 +271,9 @@ def elide(text: str, max_chars: int = 24) -> str:
             out = out.strip()
             if len(out) > max_chars:
                 continue
-            # the end (the last value, the count) weighs most, then the words kept
-            score = sum(len(x) for x in head_words + tail_words) + (4.0 if w else 0.0) + (0.5 if h and w else 0.0)
+            # the start (the first value) and a count at the end weigh most, then the words kept
+            score = (sum(len(x) for x in head_words + tail_words) + (4.0 if h else 0.0)
+                     + (4.0 if w and re.fullmatch(r"\(\d[\d,]*\)", words[-1]) else 0.0) + (0.5 if h and w else 0.0))
             if score > best_score:
                 best, best_score = out, score
     if best is not None:
@@ -342,6 +344,9 @@ def wrap_label(text: str, width: int, lines: int) -> str:
     if len(out) > lines:   # still too long: the end (last value, count) matters most
         out = out[-lines:]
         out[0] = out[0] if out[0].startswith("…") else "… " + out[0]
+        if out[0].count("…") > 1:   # a shortened word after the leading ellipsis: the line says nothing, drop it
+            out = out[1:]
+            out = ["… " + out[0] if out and not out[0].startswith("…") else "…"] + out[1:] if out else ["…"]
     return "\n".join(out)
 
 

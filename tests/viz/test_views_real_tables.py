@@ -125,3 +125,25 @@ def test_matrix_and_tree_badges_agree():
     ax = viz.plot_merge_hierarchy(tr, t)
     assert {x.get_text() for x in ax.texts if x.get_gid() == "graphpriv-pair-number"} <= want
     plt.close(ax.figure)
+
+
+# ---------------------------------------------------------------- plot_trace on one page
+
+@pytest.mark.parametrize("n, text", [(600, False), (2700, True)], ids=["600-numeric", "2700-text"])
+def test_plot_trace_fits_a_page(n, text):
+    """At any size the figure fits one page (at most 7.5 x 9 in; it was 7.2 x 15-19 in) and the panels' captions do
+    not run into each other: the axis caption is written once, under the grid."""
+    jr = scale_range(n, text, seed=2)
+    tr = gp.agglomerate(jr, "L0", 0.0).trace
+    fig = viz.plot_trace(tr, jr)
+    w, h = fig.get_size_inches()
+    assert w <= 7.5 and h <= 9.0, (w, h)
+    fig.canvas.draw()
+    r = fig.canvas.get_renderer()
+    mats = [a for a in fig.axes if hasattr(a, "graphpriv_bands")]
+    assert len(mats) >= 4
+    assert all(not a.get_xlabel() for a in mats)
+    assert fig.get_supxlabel().startswith("public $X$")
+    boxes = [t.get_window_extent(r) for a in fig.axes for t in [a.xaxis.label, a.title] if t.get_text() and t.get_visible()]
+    assert not any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1:])
+    plt.close(fig)
