@@ -147,3 +147,47 @@ def test_plot_trace_fits_a_page(n, text):
     boxes = [t.get_window_extent(r) for a in fig.axes for t in [a.xaxis.label, a.title] if t.get_text() and t.get_visible()]
     assert not any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1:])
     plt.close(fig)
+
+
+# ---------------------------------------------------------------- the explorer
+
+def test_explorer_opens_on_the_merges():
+    """2,700 text values of which Algorithm 2 merges a few: the page opens on the merged clusters (they were a sliver
+    at the left edge until one zoomed), the whole range one click away; a trace whose merges cover most values
+    opens on every value."""
+    pytest.importorskip("bokeh")
+    from bokeh.models import Range1d
+
+    from graphpriv.viz.explorer.view import full_range
+
+    jr = scale_range(2700, True, seed=4)
+    res = gp.agglomerate(jr, "I*", 0.1)
+    ex = viz.explore(res, jr)
+    t = res.trace.returned
+    (xr,) = {r for r in ex.document.select({"type": Range1d}) if r.bounds is not None}
+    x0, x1 = full_range(res.trace.n_public)
+    assert xr.bounds == (x0, x1)
+    assert xr.end - xr.start < 0.6 * (x1 - x0)
+    runs = [(a, b) for a, b, _ in gp.viz.explorer_cut(ex.data, t) if b > a]
+    assert runs and all(xr.start <= a and b <= xr.end for a, b in runs)
+    jr = gp.datasets.hungarian_range(missing="drop")
+    ex = viz.explore(gp.agglomerate(jr, "L0", 0.3), jr)
+    (xr,) = {r for r in ex.document.select({"type": Range1d}) if r.bounds is not None}
+    assert (xr.start, xr.end) == xr.bounds
+
+
+def test_candidate_note_is_consistent():
+    """When only the pairs holding a merged cluster are ranked, the note's count of all candidate pairs (pairs in
+    different components) is larger than the pairs scanned; with fewer candidates than that, every pair is ranked
+    ("2,668 candidate pairs in all, more than the 1,000,000 scanned" contradicted itself)."""
+    jr = scale_range(150, False, seed=1, groups=2)
+    tr = gp.agglomerate(jr, "I*", 0.05).trace
+    k = tr.step_n_clusters[0]
+    comp = np.bincount(tr.component_ids(0))
+    cross = (k * k - int((comp[comp > 0] ** 2).sum())) // 2
+    assert cross < k * (k - 1) // 2
+    sc = viz.merge_candidates(tr, jr, 1, max_scan=cross)          # all pairs > max_scan >= candidate pairs
+    assert "scanned" not in sc.note and sc.n_candidates == cross
+    sc = viz.merge_candidates(tr, jr, 1, max_scan=cross - 1)
+    m = re.search(r"\(([\d,]+) candidate pairs in all, more than the ([\d,]+) scanned", sc.note)
+    assert m and int(m.group(1).replace(",", "")) > int(m.group(2).replace(",", ""))

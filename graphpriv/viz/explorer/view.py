@@ -295,6 +295,32 @@ def full_range(n: int, frame_width: int = FRAME_WIDTH) -> tuple[float, float]:
     return -0.5 - pad, n - 0.5 + pad
 
 
+#: The page opens on the merged values when they span less than this share of all columns.
+FOCUS_SHARE = 0.6
+
+
+def opening_range(d: dict, t: int, frame_width: int = FRAME_WIDTH) -> tuple[float, float]:
+    """The shared horizontal range the page opens on at step t: the columns of the clusters of Q(t) with two or
+    more values (where the merges are) and a margin of half their span (at least 8 columns) either side, when
+    they cover less than :data:`FOCUS_SHARE` of the columns; else every column (:func:`full_range`). Among
+    thousands of values a few merges are then drawn wide, not as a sliver; "whole range" shows every value."""
+    from .data import explorer_cut
+
+    n = d["meta"]["n_public"]
+    x0, x1 = full_range(n, frame_width)
+    if n < 2 or d["meta"].get("kind") == "components":
+        return x0, x1
+    runs = [(a, b) for a, b, _ in explorer_cut(d, t) if b > a]
+    if not runs:
+        return x0, x1
+    lo, hi = min(a for a, _ in runs), max(b for _, b in runs)
+    span = hi - lo + 1
+    if span >= FOCUS_SHARE * n:
+        return x0, x1
+    pad = max(8.0, span / 2)
+    return max(x0, lo - 0.5 - pad), min(x1, hi + 0.5 + pad)
+
+
 #: Narrowest subtree of the hierarchy drawn, in CSS pixels (narrower ones are drawn when zoomed in).
 MIN_LINK_PX = 4
 #: Height of the hierarchy's plot: the most, and the least (a trace with few merges for its values).
@@ -333,7 +359,8 @@ def build_layout(d: dict, start: int):
     comp_kind = meta["kind"] == "components"
     many_pairs = any(s["n_pairs"] > 1 for s in d["steps"]) and not comp_kind
     x0, x1 = full_range(n)
-    xr = Range1d(x0, x1, bounds=(x0, x1), min_interval=min(5.0, max(n, 1)))
+    f0, f1 = opening_range(d, start)
+    xr = Range1d(f0, f1, bounds=(x0, x1), min_interval=min(5.0, max(n, 1)))
 
     src = {k: ColumnDataSource(v) for k, v in {
         "image": dict(image=[np.zeros((1, 1), dtype=np.uint8)], x=[-0.5], y=[-0.5], dw=[1], dh=[1]),
