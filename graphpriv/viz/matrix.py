@@ -487,7 +487,17 @@ def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, t
             joined_bands.add(k)
     lay = focus_layout(cells, merged_bands, also=_ever_merged(trace)[b.order])
     W = lay.width
-    ax = axes_or_new(ax, PAGE_WIDTH, 2.6)
+    # a figure of its own: the strip in an axes of the figure's layout above the matrix (an inset's title was cut
+    # at the figure's top edge), rotated column labels and the caption below
+    if ax is None:
+        height = 3.6 if any(isinstance(x, str) for x in labels_x[:50]) else 3.3
+        if anonymity is True:
+            from .style import new_figure
+
+            _, (anonymity, ax) = new_figure(PAGE_WIDTH, height, nrows=2, layout="constrained",
+                                            gridspec_kw=dict(height_ratios=[0.28, 1.0]))
+        else:
+            ax = axes_or_new(None, PAGE_WIDTH, height)
     img = _matrix_image(cells, lay, comp0)
     ax.imshow(img, interpolation="nearest", aspect="auto", extent=(-0.5, W - 0.5, R - 0.5, -0.5))
     for side in ("top", "right"):

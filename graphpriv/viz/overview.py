@@ -47,7 +47,7 @@ def draw_merge_view(fig, trace, jr, t: int) -> dict:
         h.text(0.0, 0.5, f"merge hierarchy not drawn: the trace merges none of the {trace.n_public:,} values",
                ha="left", va="center", fontsize=6.5, color="#505050", transform=h.transAxes, gid="graphpriv-no-tree")
         _step_numbers(note, trace, t)
-        plot_component_graph(trace, t, c)
+        plot_component_graph(trace, t, c, title="components\nof $G_{\\hat X}$")   # the numbers: in the note above
         fig.suptitle(step_title(trace, t), fontsize=10, color=status_color(trace, t))
         return {"matrix": m, "anonymity": top, "hierarchy": h, "components": c}
     plot_merge_hierarchy(trace, t, h, title=False, legend=True, align=align)
@@ -63,7 +63,7 @@ def draw_merge_view(fig, trace, jr, t: int) -> dict:
         kl.get_frame().set_edgecolor("#bbbbbb")
         kl.get_frame().set_linewidth(0.5)
     _step_numbers(note, trace, t)
-    plot_component_graph(trace, t, c)
+    plot_component_graph(trace, t, c, title="components\nof $G_{\\hat X}$")   # the numbers: in the note above
     fig.suptitle(step_title(trace, t), fontsize=10, color=status_color(trace, t))
     return {"matrix": m, "anonymity": top, "hierarchy": h, "components": c}
 
