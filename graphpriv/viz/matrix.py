@@ -489,15 +489,9 @@ def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, t
     W = lay.width
     # a figure of its own: the strip in an axes of the figure's layout above the matrix (an inset's title was cut
     # at the figure's top edge), rotated column labels and the caption below
+    own_figure = ax is None
     if ax is None:
-        height = 3.6 if any(isinstance(x, str) for x in labels_x[:50]) else 3.3
-        if anonymity is True:
-            from .style import new_figure
-
-            _, (anonymity, ax) = new_figure(PAGE_WIDTH, height, nrows=2, layout="constrained",
-                                            gridspec_kw=dict(height_ratios=[0.28, 1.0]))
-        else:
-            ax = axes_or_new(None, PAGE_WIDTH, height)
+        ax = axes_or_new(None, PAGE_WIDTH, 3.6 if any(isinstance(x, str) for x in labels_x[:50]) else 3.3)
     img = _matrix_image(cells, lay, comp0)
     ax.imshow(img, interpolation="nearest", aspect="auto", extent=(-0.5, W - 0.5, R - 0.5, -0.5))
     for side in ("top", "right"):
@@ -616,6 +610,8 @@ def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, t
     ax.set_xlabel(f"public $X$ ({how}); {key}", fontsize=7)
     if anonymity is not False and anonymity is not None:
         if anonymity is True:
+            # at least 9 pt above the matrix: the strip's "0" and the matrix's first row label never touch
+            strip_y0 = max(strip_y0, 1.0 + 9.0 / max(h_pts, 1.0))
             top = ax.inset_axes([0.0, strip_y0, 1.0, 0.2], sharex=ax)
         else:
             top = anonymity
@@ -625,10 +621,14 @@ def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, t
     if title is True:
         title = step_title(trace, t)
     if title:
-        (top if anonymity is not False and anonymity is not None else ax).set_title(title, fontsize=8, color=status_color(trace, t))
+        # at a fixed height (y=1): the layout engine reserves its room (a title moved up at draw time was cut)
+        (top if anonymity is not False and anonymity is not None else ax).set_title(title, fontsize=8, color=status_color(trace, t),
+                                                                                    y=1.0, pad=3.0)
     ax.set_xlim(-0.5, W - 0.5)
     ax.graphpriv_bands = b
     ax.graphpriv_layout = lay
+    if own_figure:   # the strip is an inset placed relative to the matrix: one layout pass leaves its top too high
+        ax.figure.draw_without_rendering()
     return ax
 
 
