@@ -281,6 +281,8 @@ def elide(text: str, max_chars: int = 24) -> str:
     first = words[0] if words[0] else text
     if _is_numeral(first):
         return first if first == text else first + " …"
+    if max_chars < 5:   # a word cut to two or three letters says nothing: only the mark that it was left out
+        return "…"
     return first[:max_chars - 1].rstrip() + "…"
 
 

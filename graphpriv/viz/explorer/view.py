@@ -318,7 +318,14 @@ def opening_range(d: dict, t: int, frame_width: int = FRAME_WIDTH) -> tuple[floa
     if span >= FOCUS_SHARE * n:
         return x0, x1
     pad = max(8.0, span / 2)
-    return max(x0, lo - 0.5 - pad), min(x1, hi + 0.5 + pad)
+    width = span + 2 * pad
+    edge = PAD_PX * width / max(frame_width - 2 * PAD_PX, 1)   # room for the outermost labels, as full_range keeps
+    a, b = lo - 0.5 - pad, hi + 0.5 + pad
+    if a < -0.5 - edge:       # no empty room left of the first column: the window slides right
+        a, b = -0.5 - edge, b + (-0.5 - edge - a)
+    if b > n - 0.5 + edge:
+        a, b = a - (b - (n - 0.5 + edge)), n - 0.5 + edge
+    return max(x0, a), min(x1, b)
 
 
 #: Narrowest subtree of the hierarchy drawn, in CSS pixels (narrower ones are drawn when zoomed in).
