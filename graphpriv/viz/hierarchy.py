@@ -289,8 +289,8 @@ def _final_roots(Z: np.ndarray, n: int, T: int) -> np.ndarray:
 
 def _number_pairs(ax, trace, Z, leaves, t: int, slot, width: int) -> None:
     """Badges with the pair numbers (merge order) of the clusters merged at t, when the step merged several
-    pairs: one badge per cluster, on its top link, with the matrix view's text (:func:`graphpriv.viz.matrix.
-    pair_badge_text`: ``"1,14"`` for a cluster two pairs of the sweep formed); as many as fit side by side, the
+    pairs: one badge per cluster, on its top link, with the matrix view's text (``pair_badge_text``: ``"1,14"`` for
+    a cluster two pairs of the sweep formed); as many as fit side by side, the
     clusters whose pairs joined components first (gid ``"graphpriv-pair-number"``)."""
     from .matrix import BADGE_MAX, _axes_points, _pick_ticks, pair_badge_text
     from .merges import merge_events

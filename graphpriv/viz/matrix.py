@@ -24,7 +24,7 @@ from .merges import merge_events, status_color, step_title
 from .style import PAGE_WIDTH, ROLE, axes_or_new, component_color
 
 __all__ = ["column_order", "matrix_bands", "MatrixBands", "matrix_cells", "MatrixCells", "plot_merge_matrix",
-           "focus_layout", "FocusLayout", "FOCUS_BUDGET", "BADGE_MAX", "pair_badge_text"]
+           "focus_layout", "FocusLayout", "FOCUS_BUDGET", "BADGE_MAX"]
 
 #: Drawing columns of a matrix view: past this many public values the columns away from the merged clusters
 #: are collapsed into aggregate bands (:func:`focus_layout`).

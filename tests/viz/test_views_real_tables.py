@@ -21,6 +21,7 @@ from hypothesis import given, settings, strategies as st  # noqa: E402
 import graphpriv as gp  # noqa: E402
 from graphpriv import viz  # noqa: E402
 from graphpriv.viz.labels import elide, elide_value  # noqa: E402
+from graphpriv.viz.matrix import pair_badge_text  # noqa: E402
 
 from test_viz_scale import scale_range  # noqa: E402
 
@@ -112,7 +113,7 @@ def test_matrix_and_tree_badges_agree():
     for e in events:
         by_cluster[int(ids[code[next(iter(e.a))]])].append(e.number)
     assert any(len(v) > 1 for v in by_cluster.values())
-    want = {viz.pair_badge_text(v) for v in by_cluster.values()}
+    want = {pair_badge_text(v) for v in by_cluster.values()}
     fig = viz.plot_merge_view(tr, jr, t)
     fig.canvas.draw()
     (m,) = [a for a in fig.axes if hasattr(a, "graphpriv_bands")]
