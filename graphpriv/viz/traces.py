@@ -329,12 +329,12 @@ def _matrix_panels(trace, jr, steps, ncols, width, panel_height, panel_letters, 
                           layout="constrained")
     ax0.remove()
     outer = fig.add_gridspec(nrows, ncols)
-    chars = 44 if ncols > 1 else 70
+    chars = 54 if ncols > 1 else 80   # two panels a row: the pairs on one line, joins and status on the next
     collapsed = False
     for k, t in enumerate(steps):
         inner = outer[k // ncols, k % ncols].subgridspec(2, 1, height_ratios=[0.28, 1.0])
         top, ax = fig.add_subplot(inner[0]), fig.add_subplot(inner[1])
-        plot_merge_matrix(trace, jr, t, ax, anonymity=top, title=step_title(trace, t, max_chars=chars))
+        plot_merge_matrix(trace, jr, t, ax, anonymity=top, title=step_title(trace, t, max_chars=chars, lines=2 if ncols > 1 else 1))
         collapsed = collapsed or bool(ax.graphpriv_layout.context)
         ax.set_xlabel("")
         if k % ncols:
