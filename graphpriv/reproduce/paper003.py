@@ -406,17 +406,23 @@ def hungarian_min_cuts(quick: bool = False):
     from ..datasets import hungarian_range
     from ..graphs.cuts import min_cut
     from ..graphs.support import components
-    from ..viz.graphs import plot_min_cut
     from ..viz.style import PAGE_WIDTH, new_figure
 
     jr = hungarian_range()
     comp = np.asarray(components(jr).public)
     big = np.bincount(comp).argmax()
     largest = jr.restrict(public=[x for x, k in zip(jr.public_labels.tolist(), comp) if k == big])
-    fig, axes = new_figure(PAGE_WIDTH, 3.4, 1, 3, layout="constrained")
-    plot_min_cut(jr, min_cut(jr), axes[0], title=f"(a) $G_X$, {jr.n_public} values: global min cut")
-    plot_min_cut(largest, min_cut(largest), axes[1], title=f"(b) largest component ({largest.n_public}): min cut")
-    plot_min_cut(largest, min_cut(largest, 253, 272), axes[2], title="(c) largest component: 253-272 cut")
+    from ..viz.cuts import plot_cut_sides
+
+    fig, axes = new_figure(PAGE_WIDTH, 3.6, 1, 3, layout="constrained")
+    # the cut sides of each (the view plot_min_cut draws at this size), at most 6 cut edges listed: the list stays
+    # on the page (the rest are counted; all of them are in cut.cut_edges)
+    plot_cut_sides(jr, min_cut(jr), axes[0], title=f"(a) $G_X$ ({jr.n_public} values):\nglobal min cut", max_listed=6)
+    plot_cut_sides(largest, min_cut(largest), axes[1], title=f"(b) largest component\n({largest.n_public} values): min cut",
+                   max_listed=6)
+    plot_cut_sides(largest, min_cut(largest, 253, 272), axes[2], title="(c) largest component:\n253–272 cut", max_listed=6)
+    for ax in axes:
+        ax.title.set_fontsize(8)
     return fig
 
 
