@@ -202,36 +202,53 @@ def _hungarian(utility: str):
 
 
 @figure(name="paper003_fig8_hungarian_convergence", paper="003", number="Fig. 8",
-        shows="Hungarian data (S = age, X = cholesterol): (a) L(t) of Algorithm 1 (problem (3)) with the caption's "
-              "lambda = 2.3 (U1) and 2 (U2); (b) Algorithm 2 (problem (5)) with lambda = 1.3 (U1) and 0.03 (U2); "
-              "(c) the privacy along the full lambda-free merge order of each run, i.e. how far the algorithms could go.",
+        shows="Hungarian data (S = age, X = cholesterol): (a) Algorithm 1 (problem (3)) with the caption's lambda = 2.3 (U1) "
+              "and 2 (U2): L(t) at that lambda along the whole merge order (the lambda = 0 run, every merge accepted), "
+              "with the run at the caption's lambda, which stops where L first rises; (b) Algorithm 2 (problem (5)) "
+              "with lambda = 1.3 (U1) and 0.03 (U2): L of every candidate first merge (a pair across the two components "
+              "of G_X) beside L(0), the run at the caption's lambda on top; (c) the privacy along the full lambda-free "
+              "merge order of each run, i.e. how far the algorithms could go.",
         erratum="Not reproducible as printed. G_X of the data has 2 components (age 28 with cholesterol 132 is isolated), "
                 "so I* = 1 bit and Algorithm 2 can merge once, not about 80 times; with the caption's lambda values "
                 "Algorithm 1 rejects its first iteration (U1 and U2) and Algorithm 2 stops at t = 0 (U1) or t = 1 (U2). "
-                "U2 uses raw mg/dl with the missing-cholesterol rows dropped (153 values); the print's scale is unknown.")
+                "Panels (a) and (b) therefore show what the definitions give around those runs (the whole merge order, "
+                "every candidate first merge) rather than the printed curves. U2 uses raw mg/dl with the "
+                "missing-cholesterol rows dropped (153 values); the print's scale is unknown.")
 def fig8(quick: bool = False):
     from ..mechanisms.quantization.agglomerative import agglomerate
     from ..viz.style import PAGE_WIDTH, PALETTE, ROLE, new_figure
     from ..viz.traces import plot_convergence
 
-    fig, ax0 = new_figure(PAGE_WIDTH, 2.4, layout="constrained")
+    fig, ax0 = new_figure(PAGE_WIDTH, 3.4, layout="constrained")
     ax0.remove()
-    gs = fig.add_gridspec(2, 3, height_ratios=[1, 3])
-    a_top, a_low = fig.add_subplot(gs[0, 0]), fig.add_subplot(gs[1, 0])
-    axes = [a_low, fig.add_subplot(gs[:, 1]), fig.add_subplot(gs[:, 2])]
-    for ax, obj, letter, alg in ((a_low, "L0", "a", "Algorithm 1, problem (3)"), (axes[1], "I*", "b", "Algorithm 2, problem (5)")):
-        traces, labels = [], []
-        for u in ("U1", "U2"):
+    gs = fig.add_gridspec(2, 3)
+    colours = {"U1": ROLE["frontier"], "U2": ROLE["frontier2"]}
+    for col, obj, letter, alg in ((0, "L0", "a", "Algorithm 1, problem (3)"), (1, "I*", "b", "Algorithm 2, problem (5)")):
+        for row, u in enumerate(("U1", "U2")):
+            ax = fig.add_subplot(gs[row, col])
             jr, vals = _hungarian(u)
             lam = _HUNGARIAN_LAMS[obj][u]
-            traces.append(agglomerate(jr, obj, lam, utility=u, values=vals).trace)
-            labels.append(rf"$U_{u[1]}$, $\lambda={lam:g}$")
-        plot_convergence(traces, ax, labels=labels, title=None if ax is a_low else f"({letter}) {alg}")
-        _smaller_legend(ax, loc="center right")      # keeps the "returned" and "rejected" keys
-        if ax is a_low:   # broken y axis: the rejected U2 step (L = 139) on top, the rest below at full resolution
-            plot_convergence(traces, a_top, labels=labels, title=f"({letter}) {alg}")
-            a_top.get_legend().remove()
-            _break_y_axis(a_top, a_low, traces)
+            run = agglomerate(jr, obj, lam, utility=u, values=vals).trace
+            name = rf"$U_{u[1]}$, $\lambda={lam:g}$"
+            if obj == "L0":   # L(t) at the caption's lambda along the whole merge order (lambda = 0: every merge taken)
+                whole = agglomerate(jr, obj, 0.0, utility=u, values=vals).trace
+                L = np.asarray(whole.step_privacy) - lam * np.asarray(whole.step_utility)
+                ax.plot(np.arange(len(L)), L, color="#9a9a9a", linewidth=1.0, marker="o", markersize=2.5, zorder=1,
+                        label="whole merge order")
+            else:             # every candidate first merge: the isolated value with each cluster of the other component
+                L = _first_merge_candidates(jr, lam, u, vals)
+                jitter = np.random.default_rng(0).uniform(-0.12, 0.12, len(L))
+                ax.scatter(1 + jitter, L, s=5, color="#9a9a9a", linewidths=0, zorder=1,
+                           label=f"{len(L)} candidate merges")
+                ax.set_xlim(-0.4, 1.5)
+            plot_convergence([run], ax, labels=[f"run, {name}"], colors=[colours[u]],
+                             title=f"({letter}) {alg}" if row == 0 else None)
+            ax.set_ylabel(r"$\mathcal{L}(t)$" + f" ({name})", fontsize=7)
+            ax.tick_params(labelsize=6.5)
+            if row == 0:
+                ax.set_xlabel("")
+            _smaller_legend(ax, loc="best")
+    ax = fig.add_subplot(gs[:, 2])
     full, labels = [], []
     for obj, alg in (("L0", "$L_0$, Alg. 1"), ("I*", "$I^*$, Alg. 2")):
         for u in ("U1", "U2"):
@@ -244,16 +261,33 @@ def fig8(quick: bool = False):
     same = [np.allclose(full[2].to_frame()["privacy"], full[3].to_frame()["privacy"])] if len(full[2]) == len(full[3]) else [False]
     if same[0]:
         full, labels = full[:3], labels[:2] + [labels[2].replace("$U_1$", "$U_1$ and $U_2$").replace("merge)", "merge each)")]
-    plot_convergence(full, axes[2], labels=labels, quantity="privacy", show_rejected=False, mark_returned=False,
+    plot_convergence(full, ax, labels=labels, quantity="privacy", show_rejected=False, mark_returned=False,
                      colors=[ROLE["frontier"], ROLE["frontier2"], PALETTE[2], PALETTE[3]],
                      title=r"(c) full merge order ($\lambda=0$)")
-    for line in axes[2].get_lines():   # U2 hollow and dashed, so a curve under another one still shows
+    for line in ax.get_lines():   # U2 hollow and dashed, so a curve under another one still shows
         if "U_2" in line.get_label() and "U_1" not in line.get_label():
             line.set_markerfacecolor("white")
             line.set_linestyle("--")
-    axes[2].set_ylabel("privacy leakage (bits)")
-    axes[2].legend(frameon=False, fontsize=6, loc="upper right")    # the curves start top left
+    ax.set_ylabel("privacy leakage (bits)")
+    ax.legend(frameon=False, fontsize=6, loc="upper right")    # the curves start top left
     return fig
+
+
+def _first_merge_candidates(jr, lam: float, utility: str, values) -> np.ndarray:
+    """L of every first merge Algorithm 2 may make on ``jr`` (a pair of values in different components of G_X:
+    eq. (8)'s candidates), at ``lam``."""
+    from ..mechanisms.quantization.mechanism import lagrangian
+    from ..graphs.support import components
+
+    labels = jr.public_labels.tolist()
+    comp = np.asarray(components(jr).public)
+    out = []
+    for i in range(len(labels)):
+        for j in range(i + 1, len(labels)):
+            if comp[i] != comp[j]:
+                q = [{labels[k]} for k in range(len(labels)) if k not in (i, j)] + [{labels[i], labels[j]}]
+                out.append(lagrangian(jr, q, "I*", lam, utility, values))
+    return np.asarray(out, dtype=float)
 
 
 def _smaller_legend(ax, loc: str) -> None:
@@ -372,17 +406,23 @@ def hungarian_min_cuts(quick: bool = False):
     from ..datasets import hungarian_range
     from ..graphs.cuts import min_cut
     from ..graphs.support import components
-    from ..viz.graphs import plot_min_cut
     from ..viz.style import PAGE_WIDTH, new_figure
 
     jr = hungarian_range()
     comp = np.asarray(components(jr).public)
     big = np.bincount(comp).argmax()
     largest = jr.restrict(public=[x for x, k in zip(jr.public_labels.tolist(), comp) if k == big])
-    fig, axes = new_figure(PAGE_WIDTH, 3.4, 1, 3, layout="constrained")
-    plot_min_cut(jr, min_cut(jr), axes[0], title=f"(a) $G_X$, {jr.n_public} values: global min cut")
-    plot_min_cut(largest, min_cut(largest), axes[1], title=f"(b) largest component ({largest.n_public}): min cut")
-    plot_min_cut(largest, min_cut(largest, 253, 272), axes[2], title="(c) largest component: 253-272 cut")
+    from ..viz.cuts import plot_cut_sides
+
+    fig, axes = new_figure(PAGE_WIDTH, 3.6, 1, 3, layout="constrained")
+    # the cut sides of each (the view plot_min_cut draws at this size), at most 6 cut edges listed: the list stays
+    # on the page (the rest are counted; all of them are in cut.cut_edges)
+    plot_cut_sides(jr, min_cut(jr), axes[0], title=f"(a) $G_X$ ({jr.n_public} values):\nglobal min cut", max_listed=6)
+    plot_cut_sides(largest, min_cut(largest), axes[1], title=f"(b) largest component\n({largest.n_public} values): min cut",
+                   max_listed=6)
+    plot_cut_sides(largest, min_cut(largest, 253, 272), axes[2], title="(c) largest component:\n253–272 cut", max_listed=6)
+    for ax in axes:
+        ax.title.set_fontsize(8)
     return fig
 
 

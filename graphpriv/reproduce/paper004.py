@@ -51,26 +51,73 @@ def fig1(quick: bool = False):
 
 @figure(name="paper004_fig2_two_binary", paper="004", number="Fig. 2",
         shows="Two binary samples (alpha = P(X1=0) = 0.4, beta = P(X2=0) = 0.7, r = p(0,1) = 0.2): S is the segment "
-              "[a_1, a_2] along n = [1,-1,-1,1] (nullity 1), so two different tuples (W_1 = X1 xor X2, W_2 with a random "
-              "p(w|x)) have different capacities I_s^1, I_s^2 but the same optimal mapping (Prop. 4).",
+              "[a_1, a_2] along n = [1,-1,-1,1] (nullity 1), drawn as the horizontal axis with the entropy of W over it; "
+              "two different tuples (W_1 = X1 xor X2, W_2 with a random p(w|x)) have different capacities I_s^1, I_s^2 "
+              "(H(W) minus the chord at p) but the same optimal mapping, the vertices a_1, a_2 with weights r/R and "
+              "(R-r)/R (eq. (24), Prop. 4).",
         erratum="The caption's 'p_{W_1|X} != p_{W_1|X}' should read p_{W_1|X} != p_{W_2|X}; eqs. (24)-(26) need beta >= alpha "
                 "(for beta < alpha the vertex a_2 = p + r n has a negative entry; graphpriv uses "
                 "r >= max(0, alpha - beta)).")
 def fig2(quick: bool = False):
     from ..mechanisms.sample_privacy import synergistic_disclosure
-    from ..viz.hypergraphs import plot_hyperedges, plot_privacy_polytope
-    from ..viz.style import PAGE_WIDTH, new_figure
+    from ..viz.hypergraphs import plot_hyperedges
+    from ..viz.style import PAGE_WIDTH, ROLE, new_figure
 
     alpha, beta, r = 0.4, 0.7, 0.2
     p = np.array([alpha - r, r, beta - alpha + r, 1 - beta - r]).reshape(2, 2)
     w1 = np.array([[1, 0, 0, 1], [0, 1, 1, 0]], dtype=float)
     w2 = np.random.default_rng(4).dirichlet(np.ones(3), size=4).T
     r1, r2 = synergistic_disclosure(w1, p), synergistic_disclosure(w2, p)
-    fig, axes = new_figure(PAGE_WIDTH, 2.2, ncols=3, layout="constrained")
-    plot_privacy_polytope(r1, ax=axes[0], title=f"$W_1 = X_1 \\oplus X_2$: $I_s^1$ = {r1.value:.3f} bits")
-    plot_privacy_polytope(r2, ax=axes[1], title=f"$W_2$ (random $p_{{W|X}}$): $I_s^2$ = {r2.value:.3f} bits")
-    plot_hyperedges(r1.hypergraph, result=r1, ax=axes[2], title="the common optimal mapping")
+    fig, axes = new_figure(PAGE_WIDTH, 2.5, ncols=3, layout="constrained")
+    for ax, w, res, letter, name in ((axes[0], w1, r1, "a", r"$W_1 = X_1 \oplus X_2$"),
+                                     (axes[1], w2, r2, "b", r"$W_2$, a random $p_{W|X}$")):
+        _segment_panel(ax, w, res, p.ravel(), alpha, beta, r)
+        ax.set_title(f"({letter}) {name}: $I_s$ = {res.value:.3f} bits", fontsize=8)
+    plot_hyperedges(r1.hypergraph, result=r1, ax=axes[2], title="(c) the common optimal mapping")
+    axes[2].title.set_fontsize(8)
     return fig
+
+
+def _segment_panel(ax, w: np.ndarray, res, p: np.ndarray, alpha: float, beta: float, r: float) -> None:
+    """The segment S = {p + s n : s in [-(R - r), r]} (nul(P) = 1, n = [1, -1, -1, 1]) as the horizontal axis: the
+    entropy H(P_{W|X} q) of W at every point q of S (concave), its two vertices a_1, a_2 with their weights
+    ((R - r)/R and r/R, eq. (24)), the chord between them and p at s = 0: H(W) minus the chord's height at p is I_s
+    (eq. (15))."""
+    from ..viz.style import ROLE
+
+    def H(v):
+        v = np.asarray(v, dtype=float)
+        v = v[v > 1e-15]
+        return float(-(v * np.log2(v)).sum())
+
+    n = np.array([1.0, -1.0, -1.0, 1.0])
+    R = min(alpha, 1 - beta)
+    s = np.linspace(-(R - r), r, 121)
+    curve = [H(w @ (p + si * n)) for si in s]
+    ends = np.array([-(R - r), r])
+    h_ends = [H(w @ (p + e * n)) for e in ends]
+    weights = np.array([r / R, (R - r) / R])      # p = (r/R) a_1 + ((R-r)/R) a_2, eq. (24)
+    chord = float(weights @ h_ends)
+    h_w = H(w @ p)
+    ax.plot(s, curve, color=ROLE["edge"], linewidth=1.3, label=r"$H(P_{W|X}\,q)$, $q \in S$")
+    ax.plot(ends, h_ends, color=ROLE["merge"], linewidth=1.2, linestyle="--", label="chord $a_1 a_2$")
+    ax.scatter(ends, h_ends, s=28, color=ROLE["merge"], edgecolor=ROLE["exact"], zorder=3)
+    for e, h, name, u in zip(ends, h_ends, ("$a_1$", "$a_2$"), weights):
+        ax.annotate(f"{name}\n$u$={u:.2f}", (e, h), xytext=(0, -4), textcoords="offset points", ha="center",
+                    va="top", fontsize=6.5)
+    ax.scatter([0], [h_w], marker="*", s=70, color=ROLE["frontier2"], edgecolor=ROLE["exact"], linewidth=0.5, zorder=4,
+               label="$p_{X^2}$")
+    ax.annotate("", xy=(0, chord), xytext=(0, h_w), arrowprops=dict(arrowstyle="<->", color="#404040", linewidth=0.8))
+    ax.text(0.006, (chord + h_w) / 2, f" $I_s$ = {h_w - chord:.3f}", fontsize=6.5, va="center", ha="left")
+    lo = min(min(curve), min(h_ends))
+    hi = max(max(curve), h_w)
+    pad = 0.12 * (hi - lo or 1.0)
+    ax.set_ylim(lo - 2.5 * pad, hi + 1.6 * pad)
+    ax.set_xlim(ends[0] - 0.15 * (ends[1] - ends[0]), ends[1] + 0.15 * (ends[1] - ends[0]))
+    ax.set_xlabel("$s$ along $n$: $q = p_{X^2} + s\\,n$", fontsize=7)
+    ax.set_ylabel("entropy of $W$ (bits)", fontsize=7)
+    ax.tick_params(labelsize=6.5)
+    ax.legend(fontsize=5.5, frameon=False, loc="upper left")
 
 
 @figure(name="paper004_fig3_latent_reduction", paper="004", number="Fig. 3",

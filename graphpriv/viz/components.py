@@ -58,6 +58,38 @@ def _fit_label(vals, universe, fit: int) -> str:
     return f"({count}"
 
 
+def _label_spacer_class():
+    from matplotlib.artist import Artist
+
+    class LabelSpacer(Artist):
+        """Drawn just before the labels, on the final layout: hides every label that would touch one already kept
+        (in the order given: larger components first), so component labels never overprint at any panel size."""
+
+        def __init__(self, texts):
+            super().__init__()
+            self.texts = texts
+            self.set_zorder(4.95)
+
+        def draw(self, renderer):
+            kept = []
+            gap = renderer.points_to_pixels(1.0)
+            for t in self.texts:
+                t.set_visible(True)
+                e = t.get_window_extent(renderer)
+                clash = any(e.x0 < k.x1 + gap and k.x0 < e.x1 + gap and e.y0 < k.y1 + gap and k.y0 < e.y1 + gap
+                            for k in kept)
+                t.set_visible(not clash)
+                if not clash:
+                    kept.append(e)
+            self.stale = False
+
+    return LabelSpacer
+
+
+def _LabelSpacer(texts):
+    return _label_spacer_class()(texts)
+
+
 def _compact_count(n: int) -> str:
     """A component's size in at most 5 characters: ``(312)``, ``1.3k``, ``10k``, ``1.2M``."""
     if n < 1000:
@@ -141,6 +173,8 @@ def plot_component_graph(trace, t: int | None = None, ax=None, *, title: str | b
     ax.set_ylim(base.min(axis=0)[1] - 0.85, base.max(axis=0)[1] + 0.75)
     # digits and parentheses are ~0.62 em wide in DejaVu Sans; keep a gap of about one character between labels
     fit = int(0.85 * _points_per_unit(ax) / (0.62 * fs_lab))
+    placed: list = []   # (size, label) of the component labels, larger components first when two would touch
+    ghosts: list = []   # labels of the components joined at t, where they were
     for (c, codes, pos, parts), r in zip(nodes, radius):
         start = 90.0
         tot = sum(parts.values())
@@ -162,9 +196,10 @@ def plot_component_graph(trace, t: int | None = None, ax=None, *, title: str | b
             # above the dashed ghosts of joined components (zorder 3), on a light ground so a ghost never crosses it
             if max(map(len, text.split("\n"))) > fit:   # wider than its column: the size alone, compact (1.3k)
                 text = _compact_count(len(vals))
-            ax.text(pos[0], pos[1] - r - 0.05, text, ha="center", va="top", fontsize=fs_lab, url=full, zorder=5,
-                    gid="graphpriv-component-label",
-                    bbox=dict(boxstyle="square,pad=0.05", facecolor="white", alpha=0.8, edgecolor="none"))
+            placed.append((len(vals), ax.text(pos[0], pos[1] - r - 0.05, text, ha="center", va="top", fontsize=fs_lab,
+                                              url=full, zorder=5, gid="graphpriv-component-label",
+                                              bbox=dict(boxstyle="square,pad=0.05", facecolor="white", alpha=0.8,
+                                                        edgecolor="none"))))
     lo = base.min(axis=0) - 0.75
     hi = base.max(axis=0) + 0.75
     ax.set_xlim(lo[0], hi[0])
@@ -192,10 +227,12 @@ def plot_component_graph(trace, t: int | None = None, ax=None, *, title: str | b
                 ax.add_patch(Circle(ppos, pr, fill=False, edgecolor=ROLE["merge"], linestyle=(0, (2, 2)),
                                     linewidth=0.9, zorder=3))
                 if np.hypot(*(ppos - target)) > pr + tr_:   # a ghost apart from the joined node: name and arrow
-                    ax.text(ppos[0], ppos[1] - pr - 0.04, _fit_label([labels_x[i] for i in pcodes], labels_x, fit),
-                            ha="center", va="top", fontsize=5.5, color=ROLE["merge"], gid="graphpriv-ghost-label")
+                    ghosts.append(ax.text(ppos[0], ppos[1] - pr - 0.04, _fit_label([labels_x[i] for i in pcodes], labels_x, fit),
+                                          ha="center", va="top", fontsize=5.5, color=ROLE["merge"], gid="graphpriv-ghost-label"))
                     ax.add_patch(FancyArrowPatch(ppos, target, arrowstyle="-|>", mutation_scale=7, color=ROLE["merge"],
                                                  shrinkA=pr * ppu, shrinkB=(tr_ + 0.04) * ppu, linewidth=0.9, zorder=3))
+    if placed or ghosts:   # the components' labels first (larger first), then the ghosts' names
+        ax.add_artist(_LabelSpacer([t for _, t in sorted(placed, key=lambda p: -p[0])] + ghosts))
     if title is True:
         k = len(nodes)
         title = (rf"$|\mathcal{{P}}^{{({t})}}|={k}$ component{'s' if k != 1 else ''} of $G_{{\hat X}}$" + "\n"

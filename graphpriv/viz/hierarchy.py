@@ -183,7 +183,7 @@ def plot_merge_hierarchy(trace, t: int | None = None, ax=None, *, labels: bool |
             for e in events:
                 members = e.a | e.b
                 ticks.append((float(np.mean([5 + 10 * slot[where[code[x]]] for x in members])),
-                               elide(cluster_label(members, labs, max_members=3, max_chars=9, fmt=fmt), 22),
+                               elide(cluster_label(members, labs, max_members=3, fmt=fmt), 22),
                                cluster_label(members, labs, max_members=3, fmt=fmt)))
             ticks.sort()
             ax.set_xticks([p for p, _, _ in ticks])
@@ -288,27 +288,51 @@ def _final_roots(Z: np.ndarray, n: int, T: int) -> np.ndarray:
 
 
 def _number_pairs(ax, trace, Z, leaves, t: int, slot, width: int) -> None:
-    """Badges with the pair numbers (merge order) on the links merged at t, when the step merged several
-    pairs: as many as fit side by side, the pairs that joined components first (gid ``"graphpriv-pair-number"``)."""
-    from .matrix import _axes_points, _pick_ticks
+    """Badges with the pair numbers (merge order) of the clusters merged at t, when the step merged several
+    pairs: one badge per cluster, on its top link, with the matrix view's text (``pair_badge_text``: ``"1,14"`` for
+    a cluster two pairs of the sweep formed); as many as fit side by side, the
+    clusters whose pairs joined components first (gid ``"graphpriv-pair-number"``)."""
+    from .matrix import BADGE_MAX, _axes_points, _pick_ticks, pair_badge_text
     from .merges import merge_events
 
-    rows = np.flatnonzero(Z[:, 2] == t)
     events = merge_events(trace, t)
-    if t == 0 or len(rows) < 2 or len(rows) != len(events):
+    rows = np.flatnonzero(Z[:, 2] == t)
+    if t == 0 or len(events) < 2 or len(rows) != len(events):
         return
     n = len(leaves)
     x = np.empty(n + len(Z))
     x[np.asarray(leaves)] = 5 + 10 * slot
-    for i, (a, b) in enumerate(Z[:, :2].astype(np.int64)):
+    first = np.empty(n + len(Z), dtype=np.int64)   # a leaf of every node
+    first[:n] = np.arange(n)
+    kids = Z[:, :2].astype(np.int64)
+    for i, (a, b) in enumerate(kids):
         x[n + i] = (x[a] + x[b]) / 2
-    centres = [float(x[n + r]) for r in rows]
+        first[n + i] = first[a]
+    ids = trace.cluster_ids(t)
+    code = {lab: i for i, lab in enumerate(trace.public_labels)}
+    numbers: dict[int, list[int]] = {}
+    joined: dict[int, bool] = {}
+    for e in events:
+        c = int(ids[code[next(iter(e.a))]])
+        numbers.setdefault(c, []).append(e.number)
+        joined[c] = joined.get(c, False) or bool(e.joined)
+    # the top link of every cluster merged at t: its row is at height t and its parent's is not
+    parent_h = np.full(n + len(Z), np.inf)
+    parent_h[kids[:, 0]] = Z[:, 2]
+    parent_h[kids[:, 1]] = Z[:, 2]
+    tops = [int(r) for r in rows if parent_h[n + r] != t]
+    clusters = [int(ids[first[n + r]]) for r in tops]
+    centres = [float(x[n + r]) for r in tops]
+    texts = [pair_badge_text(numbers.get(c, [])) for c in clusters]
+    rank = [(not joined.get(c, False), min(numbers.get(c, [10**9]))) for c in clusters]
     w_pts, _ = _axes_points(ax)
-    keep = _pick_ticks(centres, [str(e.number) for e in events], [e.joined for e in events], 12.0, w_pts / (10 * width))
-    if len(keep) < len(events) and len(events) > 20:
-        return  # too many to tell apart here: the matrix view numbers them
+    order = sorted(range(len(tops)), key=lambda i: rank[i])
+    pos = {i: k for k, i in enumerate(order)}
+    keep = _pick_ticks(centres, texts, None, 14.0, w_pts / (10 * width), rank=[pos[i] for i in range(len(tops))])
+    # at most as many as the matrix view draws, the same clusters first (the matrix counts the others)
+    keep = sorted(sorted(keep, key=lambda i: pos[i])[:BADGE_MAX], key=lambda i: centres[i])
     for i in keep:
-        ax.annotate(str(events[i].number), (centres[i], t), xytext=(0, 2), textcoords="offset points", ha="center",
+        ax.annotate(texts[i], (centres[i], t), xytext=(0, 2), textcoords="offset points", ha="center",
                     va="bottom", fontsize=5.5, color="white", zorder=8, gid="graphpriv-pair-number",
                     bbox=dict(boxstyle="round,pad=0.12", facecolor=ROLE["merge"], edgecolor="none"))
 

@@ -203,24 +203,87 @@ def band_range(members):
     return ms[0], ms[-1]
 
 
+_PIECES_RE = re.compile(r"(,\s*|\s+|–)")   # word boundaries: commas, spaces and the en dash of a range
+_NUMBER_RE = re.compile(r"[-+−]?\(?[0-9][0-9,.]*\)?%?")
+
+
+def _is_numeral(word: str) -> bool:
+    """A word that reads as a number (``35.0``, ``-1.6``, ``(7)``, ``1,234``): never cut inside."""
+    return bool(_NUMBER_RE.fullmatch(word))
+
+
 def elide(text: str, max_chars: int = 24) -> str:
-    """``text`` cut to at most ``max_chars`` characters, the cut marked with an ellipsis in the middle so the
-    start and the end both stay readable (``'Kalobers…urgford'``); shorter text is returned as is.
+    """``text`` in at most ``max_chars`` characters: whole words from its start and its end around one ``…``
+    where the words between were left out (``'Kalobersted …'``, ``'85, …, 603 (40)'``), so no word and no number
+    is cut inside; the start (the first value) and a count at the end, ``(40)``, stay when they fit; shorter text
+    is returned as is.
+
+    Words are separated by spaces, commas and the en dash of a range (``32.2–32.8`` elides to ``32.2–…``).
+    Text already holding an ellipsis gets no second one next to it: the words around it are left out with it.
+    Only a single word too long for ``max_chars`` is shortened inside, to its first characters and ``…``; a
+    number never is (a number with its middle cut reads as a different number): it is returned whole.
 
     Examples
     --------
     >>> from graphpriv.viz.labels import elide
     >>> elide("Kalobersted Hamvilleburgford", 16)
-    'Kalobers…urgford'
+    'Kalobersted …'
+    >>> elide("85, 100, …, 603 (40)", 15)
+    '85, …, 603 (40)'
+    >>> elide("32.2–32.8", 8)
+    '32.2–…'
+    >>> elide("Kaloberstedhamvilleburgford", 12)
+    'Kalobersted…'
+    >>> elide("58.85812345", 4)
+    '58.85812345'
     >>> elide("Aachen", 16)
     'Aachen'
     """
     text = str(text)
-    if len(text) <= max_chars or max_chars < 3:
+    if len(text) <= max_chars or max_chars < 2:
         return text
-    head = (max_chars - 1) - (max_chars - 1) // 2
-    tail = (max_chars - 1) // 2
-    return text[:head] + "…" + (text[-tail:] if tail else "")
+    pieces = _PIECES_RE.split(text)          # word, separator, word, ..., word
+    words, seps = pieces[0::2], pieces[1::2]
+    nw = len(words)
+    best, best_score = None, -1.0
+
+    def sep_text(sep: str) -> str:
+        return sep if sep.strip() in (",", "–") else " "
+
+    for h in range(nw + 1):
+        for w in range(nw - h + 1):
+            if h + w >= nw or (h == 0 and w == 0):
+                continue
+            head_words, tail_words = words[:h], words[nw - w:]
+            if (head_words and not head_words[-1]) or (tail_words and not tail_words[0]):
+                continue
+            # the words left out take every ellipsis next to the cut with them: never "……"
+            if (head_words and head_words[-1].endswith("…")) or (tail_words and tail_words[0].startswith("…")):
+                continue
+            out = ""
+            if h:
+                out = "".join(pieces[:2 * h - 1]) + sep_text(seps[h - 1]).rstrip()
+                out += "" if out.endswith("–") else " "
+            out += "…"
+            if w:
+                sep = seps[nw - w - 1]
+                out += (", " if sep.strip() == "," else "–" if sep.strip() == "–" else " ") + "".join(pieces[2 * (nw - w):])
+            out = out.strip()
+            if len(out) > max_chars:
+                continue
+            # the start (the first value) and a count at the end weigh most, then the words kept
+            score = (sum(len(x) for x in head_words + tail_words) + (4.0 if h else 0.0)
+                     + (4.0 if w and re.fullmatch(r"\(\d[\d,]*\)", words[-1]) else 0.0) + (0.5 if h and w else 0.0))
+            if score > best_score:
+                best, best_score = out, score
+    if best is not None:
+        return best
+    first = words[0] if words[0] else text
+    if _is_numeral(first):
+        return first if first == text else first + " …"
+    if max_chars < 5:   # a word cut to two or three letters says nothing: only the mark that it was left out
+        return "…"
+    return first[:max_chars - 1].rstrip() + "…"
 
 
 def elide_value(text: str, max_chars: int = 24) -> str:
@@ -231,7 +294,7 @@ def elide_value(text: str, max_chars: int = 24) -> str:
     --------
     >>> from graphpriv.viz.labels import elide_value
     >>> elide_value("58.8581", 4), elide_value("Kalobersted Hamvilleburgford", 16)
-    ('58.8581', 'Kalobers…urgford')
+    ('58.8581', 'Kalobersted …')
     """
     text = str(text)
     try:
@@ -283,6 +346,9 @@ def wrap_label(text: str, width: int, lines: int) -> str:
     if len(out) > lines:   # still too long: the end (last value, count) matters most
         out = out[-lines:]
         out[0] = out[0] if out[0].startswith("…") else "… " + out[0]
+        if out[0].count("…") > 1:   # a shortened word after the leading ellipsis: the line says nothing, drop it
+            out = out[1:]
+            out = ["… " + out[0] if out and not out[0].startswith("…") else "…"] + out[1:] if out else ["…"]
     return "\n".join(out)
 
 

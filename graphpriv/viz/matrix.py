@@ -486,7 +486,11 @@ def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, t
             joined_bands.add(k)
     lay = focus_layout(cells, merged_bands, also=_ever_merged(trace)[b.order])
     W = lay.width
-    ax = axes_or_new(ax, PAGE_WIDTH, 2.6)
+    # a figure of its own: the strip in an axes of the figure's layout above the matrix (an inset's title was cut
+    # at the figure's top edge), rotated column labels and the caption below
+    own_figure = ax is None
+    if ax is None:
+        ax = axes_or_new(None, PAGE_WIDTH, 3.6 if any(isinstance(x, str) for x in labels_x[:50]) else 3.3)
     img = _matrix_image(cells, lay, comp0)
     ax.imshow(img, interpolation="nearest", aspect="auto", extent=(-0.5, W - 0.5, R - 0.5, -0.5))
     for side in ("top", "right"):
@@ -546,13 +550,14 @@ def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, t
             a, c = b.cluster_bounds[k]
             members = [labels_x[i] for i in b.order[a:c]]
             full = cluster_label(members, labels_x, fmt=fmt)
-            items.append(((band_l[k] + band_r[k]) / 2, elide(cluster_label(members, labels_x, fmt=fmt, max_chars=8), TICK_CHARS), full,
+            items.append(((band_l[k] + band_r[k]) / 2, elide(cluster_label(members, labels_x, fmt=fmt), TICK_CHARS), full,
                           0 if k in joined_bands else 1, ROLE["merge"]))
         for a, c in lay.context:
             # the band's range: smallest and largest number (text: first and last in label order), never the
             # first and last column of the display order
             members = band_range(labels_x[i] for i in b.order[a:c])
-            rng = f"{elide_value(fmt(members[0]), 8)}–{elide_value(fmt(members[1]), 8)}"
+            # each end elided at a word boundary (a number never cut), so "[7: 3.1–35.0]" shows the true ends
+            rng = f"{elide(fmt(members[0]), 9)}–{elide(fmt(members[1]), 9)}"
             how = "smallest to largest" if all(_number_of(m) is not None for m in members) else "first to last in label order"
             items.append(((lay.left[a] + lay.right[c - 1]) / 2, f"[{c - a:,}: {rng}]",
                           f"{c - a} values: {fmt(members[0])} to {fmt(members[1])} ({how}; collapsed)", 2, "#707070"))
@@ -572,7 +577,7 @@ def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, t
                 a, c = full
                 members = [labels_x[j] for j in b.order[a:c]]
                 full = cluster_label(members, labels_x, fmt=fmt)
-                text = elide(cluster_label(members, labels_x, fmt=fmt, max_chars=8), TICK_CHARS)
+                text = elide(cluster_label(members, labels_x, fmt=fmt), TICK_CHARS)
             shown.append((x, text, full, colour))
         ax.set_xticks([x for x, *_ in shown])
         ax.set_xticklabels([text for _, text, _, _ in shown], rotation=90, fontsize=fs)
@@ -604,6 +609,8 @@ def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, t
     ax.set_xlabel(f"public $X$ ({how}); {key}", fontsize=7)
     if anonymity is not False and anonymity is not None:
         if anonymity is True:
+            # at least 9 pt above the matrix: the strip's "0" and the matrix's first row label never touch
+            strip_y0 = max(strip_y0, 1.0 + 9.0 / max(h_pts, 1.0))
             top = ax.inset_axes([0.0, strip_y0, 1.0, 0.2], sharex=ax)
         else:
             top = anonymity
@@ -613,10 +620,14 @@ def plot_merge_matrix(trace, jr: JointRange, t: int | None = None, ax=None, *, t
     if title is True:
         title = step_title(trace, t)
     if title:
-        (top if anonymity is not False and anonymity is not None else ax).set_title(title, fontsize=8, color=status_color(trace, t))
+        # at a fixed height (y=1): the layout engine reserves its room (a title moved up at draw time was cut)
+        (top if anonymity is not False and anonymity is not None else ax).set_title(title, fontsize=8, color=status_color(trace, t),
+                                                                                    y=1.0, pad=3.0)
     ax.set_xlim(-0.5, W - 0.5)
     ax.graphpriv_bands = b
     ax.graphpriv_layout = lay
+    if own_figure:   # the strip is an inset placed relative to the matrix: one layout pass leaves its top too high
+        ax.figure.draw_without_rendering()
     return ax
 
 
@@ -674,6 +685,23 @@ def _matrix_image(cells: MatrixCells, lay: FocusLayout, comp0: np.ndarray) -> np
     return img
 
 
+def pair_badge_text(numbers) -> str:
+    """Text of the badge over a cluster merged at step t: the numbers (merge order) of the pairs that formed it,
+    ``"3"``, ``"1,14"``, or the first two and how many more, ``"1,14,+3"``. The matrix view, the merge hierarchy
+    and the explorer write the same badge for the same cluster.
+
+    Examples
+    --------
+    >>> from graphpriv.viz.matrix import pair_badge_text
+    >>> pair_badge_text([1, 14]), pair_badge_text([2, 5, 9, 11])
+    ('1,14', '2,5,+2')
+    """
+    nums = sorted(int(k) for k in numbers)
+    if len(nums) <= 2:
+        return ",".join(map(str, nums))
+    return f"{nums[0]},{nums[1]},+{len(nums) - 2}"
+
+
 def _pair_badges(ax, b, merged_bands, joined_bands, band_l, band_r, ppu, h_pts, n_events, y0):
     """Pair numbers over the merged clusters, in at most two staggered rows, at most :data:`BADGE_MAX` badges:
     the clusters whose pair joins components first, then by pair number; the pairs left out are counted
@@ -692,7 +720,7 @@ def _pair_badges(ax, b, merged_bands, joined_bands, band_l, band_r, ppu, h_pts, 
             if len(out) >= BADGE_MAX:
                 break
             nums = merged_bands[k]
-            text = ",".join(map(str, nums[:3])) + ("…" if len(nums) > 3 else "")
+            text = pair_badge_text(nums)
             xc = (band_l[k] + band_r[k]) / 2
             half = 0.5 * fs * (0.62 * len(text) + 0.5)
             lo, hi = xc * ppu - half, xc * ppu + half

@@ -192,8 +192,8 @@ def step_title(trace, t: int, *, max_chars: int = 60, math: bool = True, lines: 
         body = f"{cluster_label(e.a, universe, max_members=3, math=math)} + {cluster_label(e.b, universe, max_members=3, math=math)}"
         if len(re.sub(r"[${}_\\]", "", body)) > max_chars - 25:   # long text values: each side elided
             room = max(8, (max_chars - 28) // 2)
-            body = (f"{cluster_label(e.a, universe, max_members=2, max_chars=max(6, room // 2))} + "
-                    f"{cluster_label(e.b, universe, max_members=2, max_chars=max(6, room // 2))}")
+            body = (f"{cluster_label(e.a, universe, max_members=2, max_chars=max(6, room))} + "
+                    f"{cluster_label(e.b, universe, max_members=2, max_chars=max(6, room))}")
             if len(body) > max_chars - 20:
                 body = f"{len(e.a)} + {len(e.b)} values"
         if e.joined:

@@ -47,10 +47,11 @@ def draw_merge_view(fig, trace, jr, t: int) -> dict:
         h.text(0.0, 0.5, f"merge hierarchy not drawn: the trace merges none of the {trace.n_public:,} values",
                ha="left", va="center", fontsize=6.5, color="#505050", transform=h.transAxes, gid="graphpriv-no-tree")
         _step_numbers(note, trace, t)
-        plot_component_graph(trace, t, c)
+        plot_component_graph(trace, t, c, title="components\nof $G_{\\hat X}$")   # the numbers: in the note above
         fig.suptitle(step_title(trace, t), fontsize=10, color=status_color(trace, t))
         return {"matrix": m, "anonymity": top, "hierarchy": h, "components": c}
     plot_merge_hierarchy(trace, t, h, title=False, legend=True, align=align)
+    _same_badges(m, h)
     if h.get_legend() is not None:
         h.get_legend().remove()
     key.axis("off")
@@ -63,9 +64,28 @@ def draw_merge_view(fig, trace, jr, t: int) -> dict:
         kl.get_frame().set_edgecolor("#bbbbbb")
         kl.get_frame().set_linewidth(0.5)
     _step_numbers(note, trace, t)
-    plot_component_graph(trace, t, c)
+    plot_component_graph(trace, t, c, title="components\nof $G_{\\hat X}$")   # the numbers: in the note above
     fig.suptitle(step_title(trace, t), fontsize=10, color=status_color(trace, t))
     return {"matrix": m, "anonymity": top, "hierarchy": h, "components": c}
+
+
+def _same_badges(m, h) -> None:
+    """The tree under the matrix shows the pair badges the matrix shows (decided when the matrix is drawn, on the
+    final layout), so a cluster's badge is the same in both panels or absent from the tree."""
+    from matplotlib.artist import Artist
+
+    class BadgeSync(Artist):
+        def draw(self, renderer):
+            shown = {x.get_text() for x in m.texts if x.get_gid() == "graphpriv-pair-badge" and x.get_visible()}
+            for x in h.texts:
+                if x.get_gid() == "graphpriv-pair-number":
+                    x.set_visible(x.get_text() in shown)
+            self.stale = False
+
+    if any(x.get_gid() == "graphpriv-pair-number" for x in h.texts):
+        sync = BadgeSync()
+        sync.set_zorder(-1)
+        h.add_artist(sync)
 
 
 def _step_numbers(ax, trace, t: int) -> None:

@@ -94,9 +94,10 @@ def new_figure(width: float = COLUMN_WIDTH, height: float | None = None, nrows: 
 
 
 def axes_or_new(ax=None, width: float = COLUMN_WIDTH, height: float | None = None):
-    """``ax`` itself, or the axes of a new single-panel figure of the given size when ``ax`` is None."""
+    """``ax`` itself, or the axes of a new single-panel figure of the given size when ``ax`` is None (laid out by
+    matplotlib's constrained layout, so its labels, legends and insets are never cut at the figure's edge)."""
     if ax is None:
-        _, ax = new_figure(width, height)
+        _, ax = new_figure(width, height, layout="constrained")
     return ax
 
 

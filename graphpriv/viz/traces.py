@@ -359,32 +359,52 @@ def _measure_row(fig, spec, trace, steps) -> list:
     return out
 
 
+#: Largest figure :func:`plot_trace` makes by default, in inches (width, height): one page with its caption.
+PAGE_FIGURE = (7.5, 9.0)
+
+
 def _matrix_panels(trace, jr, steps, ncols, width, panel_height, panel_letters, suptitle):
-    """plot_trace's matrix view: one matrix panel (with its anonymity strip) per step."""
+    """plot_trace's matrix view: one matrix panel (with its anonymity strip) per step, two panels a row, sized to fit
+    one page (:data:`PAGE_FIGURE`) whatever the number of public values; the axis caption is written once, under
+    the grid (per panel, the captions of neighbouring panels ran into each other)."""
     from .matrix import plot_merge_matrix
 
     n = len(steps)
-    ncols = ncols or (1 if trace.n_public > 80 or n == 1 else 2)
+    ncols = ncols or (1 if n == 1 else 2)
     if not isinstance(ncols, (int, np.integer)) or ncols < 1:
         raise InputError(f"ncols must be a positive integer, got {ncols!r}")
     nrows = math.ceil(n / ncols)
     text = any(isinstance(x, str) for x in trace.public_labels[:50])   # text labels: taller tick labels
-    panel_height = panel_height or (2.6 if ncols == 1 else 2.9) + (0.5 if text else 0.0)
     extra = MEASURE_ROW_HEIGHT if trace.has_criteria else 0.0
-    fig, ax0 = new_figure(width, panel_height * nrows + extra, layout="constrained")
+    room = PAGE_FIGURE[1] - 0.55 - (0.25 if suptitle else 0.0) - extra   # the caption under the grid, the suptitle
+    panel_height = panel_height or min(3.0 + (0.4 if text else 0.0), max(1.9, room / nrows))
+    fig, ax0 = new_figure(min(width, PAGE_FIGURE[0]), panel_height * nrows + 0.55 + (0.25 if suptitle else 0.0) + extra,
+                          layout="constrained")
     ax0.remove()
     gs = fig.add_gridspec(2 if extra else 1, 1, height_ratios=[panel_height * nrows, extra] if extra else None)
     outer = gs[0].subgridspec(nrows, ncols)
     if extra:
         _measure_row(fig, gs[1], trace, steps)
+    chars = 54 if ncols > 1 else 80   # two panels a row: the pairs on one line, joins and status on the next
+    collapsed = False
     for k, t in enumerate(steps):
         inner = outer[k // ncols, k % ncols].subgridspec(2, 1, height_ratios=[0.28, 1.0])
         top, ax = fig.add_subplot(inner[0]), fig.add_subplot(inner[1])
-        plot_merge_matrix(trace, jr, t, ax, anonymity=top)
+        plot_merge_matrix(trace, jr, t, ax, anonymity=top, title=step_title(trace, t, max_chars=chars, lines=2 if ncols > 1 else 1))
+        collapsed = collapsed or bool(ax.graphpriv_layout.context)
+        ax.set_xlabel("")
+        if k % ncols:
+            ax.set_ylabel("")
+            top.set_ylabel("")
         if panel_letters:
-            top.set_title(f"({chr(97 + k) if k < 26 else k + 1}) " + top.get_title(), fontsize=8)
+            top.set_title(f"({chr(97 + k) if k < 26 else k + 1}) " + top.get_title(), fontsize=7.5)
+    key = (r"public $X$ (by component, cluster, value); dark cell: $(s,x)\in[\![S,X]\!]$, light: added by $\hat X$; "
+           r"bars above: $|[\![S|\hat x]\!]|$")
+    if collapsed:
+        key += "\ngrey bars [count: range]: values away from the merges, collapsed (darker = more of their columns)"
+    fig.supxlabel(key, fontsize=7)
     if suptitle:
-        fig.suptitle(suptitle)
+        fig.suptitle(suptitle, fontsize=9)
     return fig
 
 
@@ -426,7 +446,7 @@ def plot_trace(trace, jr: JointRange, steps: Sequence[int] | None = None, ncols:
         "graph": node-link panels of G_X̂(t) on one layout for the whole trace; "matrix": the matrix view
         of [[S, X̂(t)]] per step (:func:`graphpriv.viz.plot_merge_matrix`), legible at any size; "auto"
         picks "graph" up to :data:`graphpriv.viz.overview.NODE_LINK_MAX` public values, else "matrix" (at most 6
-        panels by default).
+        panels by default, two a row, on one page: at most :data:`PAGE_FIGURE` inches).
 
     Returns
     -------

@@ -506,3 +506,63 @@ def test_inline_explorer_stays_in_its_frame(browser, tmp_path, capsys):
     assert frames[0].evaluate("window.__gpx !== undefined") and int(frames[0].evaluate("window.__gpx.st.t")) == t0 - 1
     _report(capsys, f"inline explorer: frame {frames[0].url}, title {frames[0].evaluate('document.title')!r}")
     page.close()
+
+
+def _table_cells(page) -> list[str]:
+    """The candidate table's cells as drawn (row by row), read from the page, not from the data source."""
+    return page.evaluate("""(() => {
+        const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('graphpriv-candidates'));
+        const root = v.el.shadowRoot || v.el;
+        const rows = [...root.querySelectorAll('.slick-row')].sort(
+            (a, b) => parseFloat(a.style.top || a.style.transform.replace(/[^0-9.]/g, '') || 0)
+                    - parseFloat(b.style.top || b.style.transform.replace(/[^0-9.]/g, '') || 0));
+        return rows.map((r) => [...r.querySelectorAll('.slick-cell')].map((c) => c.textContent).join(' | ')); })()""")
+
+
+def _expected_pairs(d: dict, t: int) -> list[str]:
+    return ["{" + r["a_label"] + "} + {" + r["b_label"] + "}" for r in d["steps"][t]["candidates"]["rows"]]
+
+
+def test_table_rows_change_between_steps_with_as_many_candidates(hungarian, browser, capsys):
+    """Two steps with the same number of candidate rows but other pairs: the table shows the new step's rows
+    (bokeh's DataTable did not redraw when the number of rows stayed the same, so the earlier step's rows
+    stayed on screen). One arrow-key press with the slider focused moves one step, not two."""
+    jr, trace, path = hungarian
+    d = gp.viz.explorer_data(trace, jr)
+    by_len: dict[int, list[int]] = {}
+    for t in range(1, len(trace)):
+        by_len.setdefault(len(d["steps"][t]["candidates"]["rows"]), []).append(t)
+    pairs = [(a, b) for ts in by_len.values() for a, b in zip(ts, ts[1:]) if _expected_pairs(d, a) != _expected_pairs(d, b)]
+    assert pairs, "the Hungarian trace has two steps with as many candidates"
+    t1, t2 = pairs[0]
+    page, problems = _open(browser, path)
+    try:
+        for t in (t1, t2, t1):   # by the slider (a drag), then back
+            page.evaluate(f"Bokeh.documents[0].get_model_by_name('{SLIDER_NAME}').value = {t}")
+            page.wait_for_function(READY)
+            page.wait_for_timeout(150)
+            assert _step(page) == t
+            drawn = _table_cells(page)
+            want = _expected_pairs(d, t)
+            assert len(drawn) == len(want), (t, drawn, want)
+            for row, pair in zip(drawn, want):
+                assert pair in row, (t, row, pair)
+        # a neighbour with as many rows, reached by the arrow key with the slider's handle focused: one step
+        a, b = next(((a, b) for a, b in pairs if abs(a - b) == 1), (t1, t1 + 1 if t1 + 1 < len(trace) else t1 - 1))
+        page.evaluate(f"Bokeh.documents[0].get_model_by_name('{SLIDER_NAME}').value = {a}")
+        page.wait_for_function(READY)
+        page.evaluate(f"""(() => {{
+            const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('{SLIDER_NAME}'));
+            const h = (v.el.shadowRoot || v.el).querySelector('.noUi-handle'); h.focus(); }})()""")
+        page.keyboard.press("ArrowRight" if b > a else "ArrowLeft")
+        page.wait_for_function(READY)
+        page.wait_for_timeout(150)
+        assert _step(page) == _slider(page) == b
+        drawn = _table_cells(page)
+        for row, pair in zip(drawn, _expected_pairs(d, b)):
+            assert pair in row
+        assert problems == [], problems
+        _report(capsys, f"candidate table redrawn between steps {t1} and {t2} ({len(_expected_pairs(d, t1))} rows each); "
+                        f"one key press: step {a} -> {b}")
+    finally:
+        page.close()

@@ -206,5 +206,10 @@ def test_hierarchy_numbers_the_pairs_of_a_sweep():
     k = len(tr.step_merges[t])
     assert k > 1
     ax = viz.plot_merge_hierarchy(tr, t)
-    nums = sorted(int(a.get_text()) for a in ax.texts if a.get_gid() == "graphpriv-pair-number")
+    # one badge per cluster merged at t, with the matrix view's text ("1,4": pairs 1 and 4 of the sweep form it)
+    nums = sorted(int(x) for a in ax.texts if a.get_gid() == "graphpriv-pair-number" for x in a.get_text().split(","))
     assert nums == list(range(1, k + 1))
+    m = viz.plot_merge_matrix(tr, jr, t)
+    m.figure.canvas.draw()
+    assert ({a.get_text() for a in ax.texts if a.get_gid() == "graphpriv-pair-number"}
+            == {a.get_text() for a in m.texts if a.get_gid() == "graphpriv-pair-badge" and a.get_visible()})

@@ -503,7 +503,11 @@ def _step(ctx: _Context, t: int, top: int) -> StepCandidates:
         pa, pb = int(st.rank[a_code]), int(st.rank[b_code])
         A, B = frozenset(_members(tr, st, pa)), frozenset(_members(tr, st, pb))
         rows = None
-        if ctx.max_scan is not None and st.k * (st.k - 1) // 2 > ctx.max_scan:
+        # the candidates are the pairs of clusters in different components (eq. (8), Ψ): only when there are more
+        # of them than max_scan are the pairs ranked reduced to those holding a merged cluster
+        cs = np.bincount(st.comp).astype(np.int64)
+        total = (st.k * st.k - int((cs ** 2).sum())) // 2
+        if ctx.max_scan is not None and total > ctx.max_scan:
             rows = np.array([pa, pb], dtype=np.int64)
         ranked = _rank_psi(ctx, st, t, m, rows)
         if ranked is None:
@@ -514,8 +518,6 @@ def _step(ctx: _Context, t: int, top: int) -> StepCandidates:
         cands, chosen_rank = _finish(ctx, st, best, pa, pb, float(tr.step_L[t - 1]), top)
         note = ""
         if rows is not None:
-            cs = np.bincount(st.comp).astype(np.int64)
-            total = (st.k * st.k - int((cs ** 2).sum())) // 2
             note = (f"ranked among the {n_cand:,} pairs that hold one of the merged clusters ({total:,} candidate pairs "
                     f"in all, more than the {ctx.max_scan:,} scanned per step)")
         pairs = (PairCandidates(1, A, B, cands, n_cand, chosen_rank, note),)

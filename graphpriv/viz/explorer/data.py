@@ -296,6 +296,8 @@ def explorer_data(trace, jr, *, top: int = 5, utility=None, values=None) -> dict
         "rows": [lab_text(s_labels[i]) for i in s_order],
         "colors": matrix_colors(),
         "leaves": {"label": [lab.text(c) for c in leaves.tolist()], "code": leaves.tolist(),
+                   # label_key rank of every leaf: a cluster's label names its smallest and largest value
+                   "rank": _leaf_ranks(labels, leaves),
                    "comp": (comp0[leaves] % len(PALETTE)).tolist(),
                    "comp_colors": [component_color(k) for k in range(len(PALETTE))]},
         "pairs": {"ptr": ptr.tolist(), "row": rows.tolist()},
@@ -308,6 +310,13 @@ def lab_text(x) -> str:
     from ..labels import format_label
 
     return format_label(x, math=False)
+
+
+def _leaf_ranks(labels, leaves) -> list:
+    """Rank of every leaf (hierarchy order) among the public values in label order (numbers numerically)."""
+    from ..labels import label_ranks
+
+    return label_ranks(tuple(labels))[np.asarray(leaves, dtype=np.int64)].tolist() if len(labels) else []
 
 
 def _members_text(lab: Labeller, leaves: np.ndarray, tree: dict, v: int) -> str:

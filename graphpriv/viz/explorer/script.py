@@ -37,6 +37,7 @@ function gpxMake(A) {
   const lo = tree.lo, hi = tree.hi, parent = tree.parent, ends = tree.ends, H = tree.height, X = tree.x;
   const LEFT = tree.left, RIGHT = tree.right;
   const ptr = D.pairs.ptr, prow = D.pairs.row, comp = D.leaves.comp, labels = D.leaves.label;
+  const rank = D.leaves.rank || labels.map((_, i) => i);
   const MERGE = meta.merge_color;
   const S = A.src;
   const st = {t: 0, collapsed: new Set(), bands: null, hover: -1, pending: false, badges: [0, 0]};
@@ -54,7 +55,22 @@ function gpxMake(A) {
   // parent's row is not; each covers the leaf run lo..hi.
   function cut(t) { return gpxCut(n, parent, lo, hi, nrows(t)); }
 
-  function elide(s, k) { return s.length <= k ? s : s.slice(0, Math.max(1, k - 1)) + "…"; }
+  // at most k characters: whole words from the start and " …" (a number, or a single word, as elide() in Python:
+  // a number is never cut; a word too long keeps its first characters)
+  function isNum(s) { return /^[-+−]?\(?[0-9][0-9,.]*\)?%?$/.test(s); }
+  function elide(s, k) {
+    s = String(s);
+    if (s.length <= k) return s;
+    const parts = s.split(/(,\s*|\s+|–)/);
+    let head = "";
+    for (let i = 0; i + 2 < parts.length; i += 2) {
+      const cand = parts.slice(0, i + 1).join("") + (parts[i + 1].trim() === "–" ? "–…" : " …");
+      if (cand.length <= k && !parts[i].endsWith("…")) head = cand;
+    }
+    if (head) return head;
+    if (isNum(parts[0])) return parts[0] === s ? s : parts[0] + " …";
+    return parts[0].slice(0, Math.max(1, k - 1)) + "…";
+  }
   function listText(items, k) {
     if (items.length <= k) return items.join(", ");
     return items.slice(0, k).join(", ") + ", …";
@@ -85,19 +101,32 @@ function gpxMake(A) {
     return B;
   }
 
+  // a cluster's members in label order (numbers numerically): its smallest and largest value are its ends,
+  // whatever the order of its leaves under the tree
+  function extremes(a, b) {
+    let lo = a, hi = a;
+    for (let p = a + 1; p <= b; p++) { if (rank[p] < rank[lo]) lo = p; if (rank[p] > rank[hi]) hi = p; }
+    return [lo, hi];
+  }
   function bandLabel(a, b) {
     const k = b - a + 1;
     if (k === 1) return labels[a];
-    if (k <= 3) return labels.slice(a, b + 1).join(", ");
-    return labels[a] + " … " + labels[b] + " (" + k + ")";
+    if (k <= 3) {
+      const ps = [];
+      for (let p = a; p <= b; p++) ps.push(p);
+      return ps.sort((u, v) => rank[u] - rank[v]).map((p) => labels[p]).join(", ");
+    }
+    const [l, h] = extremes(a, b);
+    return labels[l] + " … " + labels[h] + " (" + k + ")";
   }
-  // a tick label of at most K characters that keeps the first characters and the count
+  // a tick label of at most K characters that keeps the smallest value (whole words) and the count
   function tickLabel(a, b, K) {
     const full = bandLabel(a, b), k = b - a + 1;
     if (full.length <= K) return full;
     if (k === 1) return elide(full, K);
     const count = " (" + k + ")", room = Math.max(3, K - count.length - 2);
-    return (labels[a].length <= room ? labels[a] + " …" : labels[a].slice(0, room) + "…") + count;
+    const first = labels[extremes(a, b)[0]];
+    return (first.length <= room ? first + " …" : elide(first, room + 2)) + count;
   }
 
   // ---------------------------------------------------------------- hierarchy
@@ -219,7 +248,7 @@ function gpxMake(A) {
         const nums = B.numbers[k];
         if (!nums.length) continue;
         total += nums.length;
-        const text = nums.length > 2 ? nums[0] + "," + nums[1] + ",+" + (nums.length - 2) : nums.join(",");
+        const text = nums.length > 2 ? nums[0] + "," + nums[1] + ",+" + (nums.length - 2) : nums.join(",");  // pair_badge_text
         const w = 6.2 * text.length + 6, x = (B.lo[k] + B.hi[k]) / 2 * pxu;
         if (x - w / 2 >= right + 2) { bd.x.push((B.lo[k] + B.hi[k]) / 2); bd.y.push(A.badge_y); bd.text.push(text); right = x + w / 2; shown += nums.length; }
       }
@@ -311,6 +340,12 @@ function gpxMake(A) {
       dl: rows.map((r) => fmt(r.delta_L, 4)),
       number: rows.map((r) => String(r.pair)),
     };
+    // bokeh's DataTable redraws when its view's row indices change: a step with as many candidate rows as the
+    // last one kept the last one's rows on screen, so the redraw is asked for
+    A.table_src.change.emit();
+    if (A.table.view && A.table.view.change) A.table.view.change.emit();
+    const tv = typeof Bokeh !== "undefined" && Bokeh.index ? Bokeh.index.find_one(A.table) : null;
+    if (tv && tv.updateGrid) tv.updateGrid();
     if (A.slider.value !== t) A.slider.value = t;
     highlight(-1);
     drawMatrix();

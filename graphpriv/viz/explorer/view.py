@@ -63,12 +63,17 @@ NAMES = ("graphpriv-title", "graphpriv-caption", "graphpriv-matrix", "graphpriv-
          "graphpriv-candidates", "graphpriv-ranking")
 
 _KEYS_JS = """<script>
-document.addEventListener('keydown', function (e) {
+// one step per key press: caught first (capture phase on the window) and kept from the slider's own key handling,
+// which moved the step a second time when the slider had the focus
+window.addEventListener('keydown', function (e) {
   if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
   if (!window.__gpx) return;
+  const el = e.composedPath ? e.composedPath()[0] : e.target;
+  if (el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable)) return;
   e.preventDefault();
+  e.stopPropagation();
   window.__gpx.step(e.key === 'ArrowRight' ? 1 : -1);
-});
+}, true);
 window.addEventListener('resize', function () {
   if (!window.__gpx) return;
   clearTimeout(window.__gpx_fit);
@@ -282,7 +287,8 @@ def _arrays(d: dict) -> dict:
         tree[key] = np.asarray(tree[key], dtype=np.int32)
     tree["x"] = np.asarray(tree["x"], dtype=np.float64)
     leaves = dict(d["leaves"], code=np.asarray(d["leaves"]["code"], dtype=np.int32),
-                  comp=np.asarray(d["leaves"]["comp"], dtype=np.int32))
+                  comp=np.asarray(d["leaves"]["comp"], dtype=np.int32),
+                  rank=np.asarray(d["leaves"].get("rank", range(len(d["leaves"]["code"]))), dtype=np.int32))
     pairs = {"ptr": np.asarray(d["pairs"]["ptr"], dtype=np.int32), "row": np.asarray(d["pairs"]["row"], dtype=np.int32)}
     return {**d, "tree": tree, "leaves": leaves, "pairs": pairs}
 
@@ -304,6 +310,39 @@ def full_range(n: int, frame_width: int = FRAME_WIDTH) -> tuple[float, float]:
     n = max(n, 1)
     pad = PAD_PX * n / max(frame_width - 2 * PAD_PX, 1)
     return -0.5 - pad, n - 0.5 + pad
+
+
+#: The page opens on the merged values when they span less than this share of all columns.
+FOCUS_SHARE = 0.6
+
+
+def opening_range(d: dict, t: int, frame_width: int = FRAME_WIDTH) -> tuple[float, float]:
+    """The shared horizontal range the page opens on at step t: the columns of the clusters of Q(t) with two or
+    more values (where the merges are) and a margin of half their span (at least 8 columns) either side, when
+    they cover less than :data:`FOCUS_SHARE` of the columns; else every column (:func:`full_range`). Among
+    thousands of values a few merges are then drawn wide, not as a sliver; "whole range" shows every value."""
+    from .data import explorer_cut
+
+    n = d["meta"]["n_public"]
+    x0, x1 = full_range(n, frame_width)
+    if n < 2 or d["meta"].get("kind") == "components":
+        return x0, x1
+    runs = [(a, b) for a, b, _ in explorer_cut(d, t) if b > a]
+    if not runs:
+        return x0, x1
+    lo, hi = min(a for a, _ in runs), max(b for _, b in runs)
+    span = hi - lo + 1
+    if span >= FOCUS_SHARE * n:
+        return x0, x1
+    pad = max(8.0, span / 2)
+    width = span + 2 * pad
+    edge = PAD_PX * width / max(frame_width - 2 * PAD_PX, 1)   # room for the outermost labels, as full_range keeps
+    a, b = lo - 0.5 - pad, hi + 0.5 + pad
+    if a < -0.5 - edge:       # no empty room left of the first column: the window slides right
+        a, b = -0.5 - edge, b + (-0.5 - edge - a)
+    if b > n - 0.5 + edge:
+        a, b = a - (b - (n - 0.5 + edge)), n - 0.5 + edge
+    return max(x0, a), min(x1, b)
 
 
 #: Narrowest subtree of the hierarchy drawn, in CSS pixels (narrower ones are drawn when zoomed in).
@@ -344,7 +383,8 @@ def build_layout(d: dict, start: int):
     comp_kind = meta["kind"] == "components"
     many_pairs = any(s["n_pairs"] > 1 for s in d["steps"]) and not comp_kind
     x0, x1 = full_range(n)
-    xr = Range1d(x0, x1, bounds=(x0, x1), min_interval=min(5.0, max(n, 1)))
+    f0, f1 = opening_range(d, start)
+    xr = Range1d(f0, f1, bounds=(x0, x1), min_interval=min(5.0, max(n, 1)))
 
     src = {k: ColumnDataSource(v) for k, v in {
         "image": dict(image=[np.zeros((1, 1), dtype=np.uint8)], x=[-0.5], y=[-0.5], dw=[1], dh=[1]),
