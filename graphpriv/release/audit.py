@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
+from collections.abc import Mapping
 from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
@@ -37,6 +38,9 @@ import numpy as np
 from ..errors import GraphprivError, InputError
 
 __all__ = ["AuditError", "AuditReport", "audit_release"]
+
+#: The objectives a promise can bound (see :func:`audit_release`).
+OBJECTIVES = ("L0", "I*", "L0|I*=0")
 
 #: Tolerance on privacy and utility in bits (the mechanisms' own tie tolerance is 1e-9).
 AUDIT_TOL = 1e-9
@@ -329,16 +333,13 @@ def audit_release(parts: Sequence[tuple[Any, Any]] | tuple[Any, Any], release, *
     from ..ingest.csvfile import csv_options
     from ..ingest.sources import DEFAULT_NA_VALUES, Source, resolve_source
 
-    if missing not in ("error", "drop", "keep"):
-        raise InputError(f"missing={missing!r} must be 'error', 'drop' or 'keep'")
-    if isinstance(parts, tuple) and len(parts) == 2 and not isinstance(parts[0], tuple):
-        parts = [parts]
-    parts = list(parts)
-    if not parts:
-        raise InputError("audit_release needs at least one (input, output) pair")
+    parts = _check_arguments(parts, release, sensitive, public, missing, codes, values, objective, promised_privacy,
+                             base)
+    if values is not None:
+        values = _check_values(values, release)
     rep = AuditReport()
     n_labels = len(release.labels)
-    lookup = codes if codes is not None else _default_codes(release)
+    lookup = _checked_codes(codes if codes is not None else _default_codes(release), n_labels)
     na = pa.array(list(DEFAULT_NA_VALUES if na_values is None else na_values), pa.string())
     s_ids, r_ids = _Ids(), _Ids()
     xr_pairs: list = []                    # distinct (x code, released id)
@@ -360,6 +361,16 @@ def audit_release(parts: Sequence[tuple[Any, Any]] | tuple[Any, Any], release, *
         except (OSError, GraphprivError) as exc:
             rep.problems.append(f"{out}: the released file cannot be read ({exc})")
             continue
+        keys = list(src.partition_keys) if hasattr(src, "partition_keys") else []
+        for role, c in (("public", public), ("sensitive", sensitive)):
+            if c not in cols and c not in keys:
+                from ..errors import UnknownColumnError
+
+                hint = (f"; the header reads as one column {cols[0]!r} -- is sep={opts.sep!r} the file's delimiter?"
+                        if fmt == "csv" and len(cols) == 1 else "")
+                shown = ", ".join(repr(x) for x in cols[:10]) + (", ..." if len(cols) > 10 else "")
+                raise UnknownColumnError(f"the {role} column {c!r} is not in {str(src.files[0])!r} (its columns: "
+                                         f"{shown}){hint}")
         if out_cols != cols:
             rep.problems.append(f"{out}: columns {out_cols[:10]} differ from the input's {cols[:10]}")
             continue
@@ -424,6 +435,8 @@ def audit_release(parts: Sequence[tuple[Any, Any]] | tuple[Any, Any], release, *
                 if len(xr_pairs) > 64:
                     xr_pairs = [np.unique(np.concatenate(xr_pairs))]
                     sr_pairs = [np.unique(np.concatenate(sr_pairs))]
+        except _ArgumentError:
+            raise
         except GraphprivError as exc:          # a released file the reader refuses (malformed CSV, ...)
             rep.problems.append(f"{out}: the released file cannot be read back ({exc})")
             continue
@@ -448,6 +461,112 @@ def audit_release(parts: Sequence[tuple[Any, Any]] | tuple[Any, Any], release, *
         _utility(rep, release, values, base)
     _promises(rep, objective, promised_privacy)
     return rep
+
+
+def _is_path(x) -> bool:
+    import os
+
+    from ..ingest.sources import Source
+
+    return isinstance(x, (str, os.PathLike, Source))
+
+
+def _check_arguments(parts, release, sensitive, public, missing, codes, values, objective, promised_privacy,
+                     base) -> list:
+    """The arguments of :func:`audit_release` checked (one clear error each); ``parts`` as a list of pairs."""
+    from ..errors import InputTypeError
+    from .mapping import Release
+
+    pair = "an (input, output) pair of files, or a list of such pairs"
+    if isinstance(parts, (tuple, list)) and len(parts) == 2 and all(_is_path(p) for p in parts):
+        parts = [tuple(parts)]
+    if isinstance(parts, (str, bytes)) or _is_path(parts) or not isinstance(parts, (list, tuple)):
+        raise InputTypeError(f"parts must be {pair}, got {_short(parts)}")
+    parts = list(parts)
+    if not parts:
+        raise InputError("audit_release needs at least one (input, output) pair of files")
+    for p in parts:
+        if not (isinstance(p, (tuple, list)) and len(p) == 2 and all(_is_path(x) for x in p)):
+            raise InputTypeError(f"parts must be {pair}; {_short(p)} is not an (input, output) pair of files")
+    if not isinstance(release, Release):
+        raise InputTypeError(f"release must be a graphpriv.Release (e.g. Release.from_json of mapping.json), got "
+                             f"{type(release).__name__}")
+    for name, c in (("sensitive", sensitive), ("public", public)):
+        if not isinstance(c, str) or not c:
+            raise InputTypeError(f"{name} must be a column name (a non-empty string), got {_short(c)}")
+    if sensitive == public:
+        raise InputError(f"sensitive and public both name column {public!r}; a release replaces the public column, so "
+                         "they must be two different columns")
+    if missing not in ("error", "drop", "keep"):
+        raise InputError(f"missing={missing!r} must be 'error', 'drop' or 'keep'")
+    if codes is not None and not callable(codes):
+        raise InputTypeError(f"codes must be a function of a column's values returning their label codes, got "
+                             f"{_short(codes)}")
+    if values is not None and not isinstance(values, Mapping):
+        raise InputTypeError(f"values must be a mapping {{public label: number}}, got {type(values).__name__}")
+    if objective is not None and objective not in OBJECTIVES:
+        raise InputError(f"objective={_short(objective)} is not known; use one of {', '.join(map(repr, OBJECTIVES))}")
+    if promised_privacy is not None:
+        ok = isinstance(promised_privacy, (int, float, np.integer, np.floating)) and not isinstance(promised_privacy, (bool, np.bool_))
+        if not ok or not (math.isfinite(float(promised_privacy)) and float(promised_privacy) >= 0):
+            raise InputError(f"promised_privacy must be a finite number of bits >= 0 (the mechanism's privacy), got "
+                             f"{_short(promised_privacy)}")
+    ok = isinstance(base, (int, float, np.integer, np.floating)) and not isinstance(base, (bool, np.bool_))
+    if not ok or not (math.isfinite(float(base)) and float(base) > 0 and float(base) != 1):
+        raise InputError(f"base must be a finite number > 0 other than 1 (2: bits), got {_short(base)}")
+    return parts
+
+
+def _short(x) -> str:
+    t = repr(x)
+    return t if len(t) <= 60 else t[:57] + "..."
+
+
+def _check_values(values: Mapping, release) -> dict:
+    """``values`` as ``{label: float}`` with a finite number for every public label of the release."""
+    out = {}
+    for x in release.labels:
+        try:
+            v = values[x]
+        except (KeyError, TypeError):
+            raise InputError(f"values has no number for the public label {x!r}; give one number per public label") from None
+        try:
+            f = float(v) if not isinstance(v, (bool, np.bool_, str, bytes)) else None
+        except (TypeError, ValueError, OverflowError):
+            f = None
+        if f is None or not math.isfinite(f):
+            raise InputError(f"values gives {_short(v)} for the public label {x!r}; the values must be finite numbers")
+        out[x] = f
+    return out
+
+
+class _ArgumentError(InputError):
+    """An argument of :func:`audit_release` found wrong while reading (not a problem of the release)."""
+
+
+def _checked_codes(lookup: Callable, n_labels: int) -> Callable:
+    """``lookup`` with its answers checked: one code per row, each a label code, -1 or -2."""
+
+    def codes(arr) -> np.ndarray:
+        try:
+            c = np.asarray(lookup(arr))
+        except GraphprivError:
+            raise
+        except Exception as exc:                                 # a user's function failing
+            raise _ArgumentError(f"codes failed on a batch of the public column ({type(exc).__name__}: {exc})") from None
+        if c.ndim != 1 or len(c) != len(arr):
+            raise _ArgumentError(f"codes returned {c.size} code(s) for a batch of {len(arr)} rows; it must give one label code "
+                             "per row")
+        if c.dtype.kind not in "iu" and not (c.dtype.kind == "f" and np.all(c == np.round(c))):
+            raise _ArgumentError(f"codes returned {c.dtype} values; it must give integer label codes")
+        c = c.astype(np.int64)
+        if len(c) and (c.min() < -2 or c.max() >= n_labels):
+            bad = int(c[(c < -2) | (c >= n_labels)][0])
+            raise _ArgumentError(f"codes returned {bad}, which is no label code (0 to {n_labels - 1}, -1 for missing, -2 for "
+                             "a value outside the labels)")
+        return c
+
+    return codes
 
 
 def _default_codes(release) -> Callable:

@@ -35,6 +35,8 @@ from __future__ import annotations
 
 import functools
 import json
+import math
+import numbers
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, Hashable, Iterable, Sequence
@@ -140,6 +142,8 @@ class Release:
         n_k = len(sizes)
         if mode == "codeword" and (codewords is None or len(codewords) != n_k):
             raise InputError("release='codeword' needs one codeword per cluster")
+        if mode == "codeword":
+            _check_codewords(labels, cluster, codewords, sizes)
         if mode == "id":
             released = list(range(n_k))
             changed = np.ones(n_k, dtype=bool)
@@ -461,6 +465,21 @@ class Release:
                     codewords.append(float(cw) if np.ndim(cw) == 0 else tuple(np.asarray(cw, dtype=float).tolist()))
         return cls.from_quantization(labels, clusters, mode, utility=name, codewords=codewords, decimals=decimals,
                                      objective=objective)
+
+
+def _check_codewords(labels, cluster, codewords, sizes) -> None:
+    """Refuse the codeword of a merged cluster that is not a finite number (or a vector of them): a NaN
+    centroid is no value a reader can use (it comes from a NaN or infinite public value)."""
+    for k, cw in enumerate(codewords):
+        if sizes[k] <= 1:
+            continue
+        parts = cw if isinstance(cw, tuple) else (cw,)
+        ok = all(isinstance(v, (numbers.Real, np.number)) and not isinstance(v, (bool, np.bool_))
+                 and math.isfinite(float(v)) for v in parts) and len(parts) > 0
+        if not ok:
+            members = [labels[i] for i in np.flatnonzero(cluster == k)[:3].tolist()]
+            raise InputError(f"the codeword of the cluster of {', '.join(map(repr, members))} is {cw!r}, not a finite "
+                             "number; give finite values for its members")
 
 
 def _check_distinct(released, changed, numeric: bool = False) -> None:
