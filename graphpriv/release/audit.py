@@ -345,7 +345,9 @@ def audit_release(parts: Sequence[tuple[Any, Any]] | tuple[Any, Any], release, *
     xr_pairs: list = []                    # distinct (x code, released id)
     sr_pairs: list = []                    # distinct (s id, released id) of rows in the range
     x_seen = np.zeros(n_labels, dtype=bool)
-    bad_rows = {"missing": 0, "suppressed": 0}
+    bad_rows = {"missing": 0, "suppressed": 0, "unchanged": 0}
+    changed_code = np.asarray(release.changed, dtype=bool)[np.asarray(release.cluster, dtype=np.int64)]
+    as_written: list = []                  # distinct (x code, released id) of unchanged values left as written
     fmt_all = None
     for inp, out in parts:
         src = inp if isinstance(inp, Source) else resolve_source(inp)
@@ -415,10 +417,21 @@ def audit_release(parts: Sequence[tuple[Any, Any]] | tuple[Any, Any], release, *
                 found = xc >= 0
                 # a missing public value without a label stays as it was; a value outside the labels is suppressed
                 miss = xc == -1
+                retyped = not xin.type.equals(xout.type)         # Parquet: a column of numbers released as text
                 if miss.any():
-                    same = np.asarray(_comparable(xin).filter(pa.array(miss)).to_pylist(), dtype=object) == np.asarray(
-                        _comparable(xout).filter(pa.array(miss)).to_pylist(), dtype=object)
+                    if retyped:                                  # NaN cannot be text: missing stays missing (null)
+                        same = np.asarray(xout.filter(pa.array(miss)).is_null().to_numpy(zero_copy_only=False), dtype=bool)
+                    else:
+                        same = _same_cells(xin, xout, miss)
                     bad_rows["missing"] += int(np.count_nonzero(~same))
+                # a value released unchanged stays as written (two spellings of one kept missing value, '' and NA,
+                # stay two spellings); its cells are one released value to the audit
+                unch = found & ~changed_code[np.where(found, xc, 0)]
+                if unch.any() and not retyped:
+                    as_is = _same_cells(xin, xout, unch)
+                    bad_rows["unchanged"] += int(np.count_nonzero(~as_is))
+                    rows = np.flatnonzero(unch)[as_is]
+                    as_written.append(np.unique((xc[rows] << 32) | (rid[rows] + 1)))
                 supp = xc == -2
                 if supp.any():
                     outs = xout.filter(pa.array(supp))
@@ -435,6 +448,7 @@ def audit_release(parts: Sequence[tuple[Any, Any]] | tuple[Any, Any], release, *
                 if len(xr_pairs) > 64:
                     xr_pairs = [np.unique(np.concatenate(xr_pairs))]
                     sr_pairs = [np.unique(np.concatenate(sr_pairs))]
+                    as_written = [np.unique(np.concatenate(as_written))] if as_written else []
         except _ArgumentError:
             raise
         except GraphprivError as exc:          # a released file the reader refuses (malformed CSV, ...)
@@ -450,11 +464,15 @@ def audit_release(parts: Sequence[tuple[Any, Any]] | tuple[Any, Any], release, *
         rep.problems.append(f"{bad_rows['missing']} row(s) with a missing public value were changed")
     if bad_rows["suppressed"]:
         rep.problems.append(f"{bad_rows['suppressed']} row(s) whose public value was outside the release were not suppressed")
+    if bad_rows["unchanged"]:
+        rep.problems.append(f"{bad_rows['unchanged']} row(s) whose public value is released unchanged were rewritten")
     low = (1 << 32) - 1
     xk = np.unique(np.concatenate(xr_pairs)) if xr_pairs else np.zeros(0, dtype=np.int64)
     sk = np.unique(np.concatenate(sr_pairs)) if sr_pairs else np.zeros(0, dtype=np.int64)
     xr = np.stack([xk >> 32, (xk & low) - 1], axis=1)
     sr = np.stack([(sk >> 32) - 1, (sk & low) - 1], axis=1)    # id -1: a missing value kept as a symbol
+    aw = np.unique(np.concatenate(as_written)) if as_written else np.zeros(0, dtype=np.int64)
+    xr, sr = _spellings_as_one(xr, sr, np.stack([aw >> 32, (aw & low) - 1], axis=1))
     _partition(rep, release, xr, x_seen, r_ids, fmt_all)
     if rep.n_clusters:
         _privacy(rep, sr, base)
@@ -567,6 +585,54 @@ def _checked_codes(lookup: Callable, n_labels: int) -> Callable:
         return c
 
     return codes
+
+
+def _same_cells(xin, xout, rows: np.ndarray) -> np.ndarray:
+    """Per row of ``rows`` (a bool mask): whether the released cell is the input cell as written (text
+    for text, bit for bit for floats, null for null)."""
+    import pyarrow as pa
+
+    mask = pa.array(rows)
+    a = np.asarray(_comparable(xin).filter(mask).to_pylist(), dtype=object)
+    b = np.asarray(_comparable(xout).filter(mask).to_pylist(), dtype=object)
+    return np.asarray(a == b, dtype=bool) if len(a) else np.zeros(0, dtype=bool)
+
+
+def _spellings_as_one(xr: np.ndarray, sr: np.ndarray, as_written: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The (x code, released id) and (s id, released id) pairs with the spellings of one value released
+    unchanged as one released id: ``''`` and ``NA`` of a kept missing value are cells left as written,
+    one symbol of the analysis. Only ids that no other public value is released as are joined, so two
+    clusters under one released value are still seen."""
+    if len(as_written) == 0 or len(xr) == 0:
+        return xr, sr
+    codes, n_ids = np.unique(as_written[:, 0], return_counts=True)
+    multi = codes[n_ids > 1]
+    if len(multi) == 0:
+        return xr, sr
+    rid_owner: dict = {}
+    for x, r in xr.tolist():
+        rid_owner.setdefault(r, set()).add(x)
+    remap: dict = {}
+    for x in multi.tolist():
+        ids = sorted(as_written[as_written[:, 0] == x, 1].tolist())
+        if all(rid_owner.get(r, set()) <= {x} for r in ids):
+            remap.update({r: ids[0] for r in ids[1:]})
+    if not remap:
+        return xr, sr
+    src = np.array(list(remap), dtype=np.int64)
+    dst = np.array(list(remap.values()), dtype=np.int64)
+
+    def mapped(col: np.ndarray) -> np.ndarray:
+        out = col.copy()
+        order = np.argsort(src)
+        i = np.searchsorted(src[order], col)
+        hit = (i < len(src)) & (src[order][np.minimum(i, len(src) - 1)] == col)
+        out[hit] = dst[order][i[hit]]
+        return out
+
+    xr = np.unique(np.stack([xr[:, 0], mapped(xr[:, 1])], axis=1), axis=0)
+    sr = np.unique(np.stack([sr[:, 0], mapped(sr[:, 1])], axis=1), axis=0) if len(sr) else sr
+    return xr, sr
 
 
 def _default_codes(release) -> Callable:

@@ -506,6 +506,12 @@ def write_parquet_release(src: str | os.PathLike, dst: str | os.PathLike, public
             valid = rc >= 0
             taken = per_code.take(pa.array(np.where(valid, rc, 0), type=pa.int64()))
             new = pa.compute.if_else(pa.array(valid), taken, pa.nulls(len(rc), type=out_type)) if not valid.all() else taken
+            if out_type == old.type and replaced is not None:
+                # in the column's own type, a cell that is not replaced stays as written (a NaN stays NaN, -0.0
+                # stays -0.0); a missing value without a label is such a cell, a suppressed one is not
+                keep = (rc == CODE_MISSING) | (valid & ~replaced[np.where(valid, rc, 0)])
+                if keep.any():
+                    new = pa.compute.if_else(pa.array(keep), col.cast(out_type), new.cast(out_type))
             stats["suppressed"] += int(np.count_nonzero(rc == CODE_SUPPRESSED))
             if replaced is not None:
                 stats["replaced"] += int(np.count_nonzero(valid & replaced[np.where(valid, rc, 0)]))
