@@ -29,6 +29,8 @@ def label_key(label) -> tuple:
     """
     if isinstance(label, bool):
         return (0, float(label), "")
+    if isinstance(label, numbers.Integral):       # exact: 2**64 - 1 and 2**64 - 2 are one float
+        return (0, int(label), "")
     if isinstance(label, numbers.Real):
         v = float(label)
         return (0, v if not math.isnan(v) else math.inf, "")

@@ -535,8 +535,16 @@ def _pandas_metadata_retyped(schema, column: str, out_type):
     meta = dict(schema.metadata or {})
     if b"pandas" not in meta:
         return schema
-    doc = json.loads(meta[b"pandas"])
-    for entry in doc.get("columns", []):
+    try:
+        doc = json.loads(meta[b"pandas"])
+    except (ValueError, UnicodeDecodeError):
+        return schema                          # not pandas' document: left as it was
+    entries = doc.get("columns") if isinstance(doc, dict) else None
+    if not isinstance(entries, list):
+        return schema
+    for entry in entries:
+        if not isinstance(entry, dict):
+            continue
         if entry.get("field_name", entry.get("name")) == column:
             entry["pandas_type"] = get_logical_type(out_type)
             entry["numpy_type"] = str(pa.array([], out_type).to_pandas().dtype)

@@ -108,9 +108,15 @@ def test_decimal_columns(tmp_path, capsys, arrow_type, utility):
         assert "[1.1, 1.3]" in col.to_pylist() or any(v.startswith(("[", "{")) for v in col.to_pylist())
 
 
-def test_string_view_column(tmp_path, capsys):
+def test_string_view_columns(tmp_path, capsys):
     src = _parquet(tmp_path / "sv.parquet", pa.array(list("pqrstuvw"), pa.string_view()))
     _released(capsys, src, tmp_path / "r", "--objective", "L0", "--utility", "U1", "--lam", "0")
+    pq.write_table(pa.table({"s": pa.array(S, pa.string_view()), "x": pa.array(list("pqrstuvw"), pa.string_view())}),
+                   tmp_path / "sv2.parquet")
+    summary = _released(capsys, tmp_path / "sv2.parquet", tmp_path / "r2", "--objective", "L0", "--utility", "U1",
+                        "--lam", "0")
+    assert summary["after"]["n_public"] < 8
+    assert pq.read_schema(tmp_path / "r2" / "sanitized.parquet").field("s").type == pa.string_view()
 
 
 @pytest.mark.parametrize("column, needle", [
