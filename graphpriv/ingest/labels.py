@@ -108,6 +108,12 @@ def labels_from_values(arr, column: str, numbers: bool = False) -> tuple[np.ndar
         values = decimal_labels(arr)
     elif pa.types.is_temporal(arr.type):
         values = time_labels(arr)
+        ticks = np.asarray(arr.view(pa.int32() if arr.type.bit_width == 32 else pa.int64())
+                           .to_numpy(zero_copy_only=False))                    # time order, exactly
+        order = np.argsort(ticks, kind="stable")
+        rank = np.empty(len(values), dtype=np.int64)
+        rank[order] = np.arange(len(values))
+        return values[order], rank
     else:
         values = np.empty(len(arr), dtype=object)
         values[:] = arr.to_pylist()
@@ -158,18 +164,17 @@ def time_labels(arr) -> np.ndarray:
     """
     import pyarrow as pa
 
+    from .._labels import TimeText
+
     if pa.types.is_duration(arr.type):
-        return np.asarray(arr.cast(pa.int64()).to_numpy(zero_copy_only=False), dtype=np.int64)
+        return np.asarray(arr.view(pa.int64()).to_numpy(zero_copy_only=False), dtype=np.int64)
     out = np.empty(len(arr), dtype=object)
-    if pa.types.is_timestamp(arr.type) or pa.types.is_date64(arr.type):
-        # Python's datetime holds microseconds: nanosecond timestamps are written by arrow, not Python
-        if pa.types.is_timestamp(arr.type) and arr.type.unit == "ns":
-            out[:] = [None if v is None else v.isoformat(sep=" ") for v in arr.to_pandas().tolist()]
-        else:
-            out[:] = [None if v is None else (v.isoformat(sep=" ") if hasattr(v, "hour") and pa.types.is_timestamp(arr.type)
-                                              else v.isoformat()) for v in arr.to_pylist()]
+    if pa.types.is_timestamp(arr.type):
+        # Python's datetime holds microseconds: nanosecond timestamps are written by pandas
+        vals = arr.to_pandas().tolist() if arr.type.unit == "ns" else arr.to_pylist()
+        out[:] = [None if v is None else TimeText(v.isoformat(sep=" ")) for v in vals]
     else:
-        out[:] = [None if v is None else v.isoformat() for v in arr.to_pylist()]
+        out[:] = [None if v is None else TimeText(v.isoformat()) for v in arr.to_pylist()]
     return out
 
 

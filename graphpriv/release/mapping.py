@@ -44,7 +44,7 @@ from typing import Any, Hashable, Iterable, Sequence
 import numpy as np
 import pandas as pd
 
-from .._labels import label_key
+from .._labels import TimeText, label_key
 from .._validation import MISSING
 from ..errors import InputError, InputTypeError, UnknownLabelError
 from .labels import (
@@ -55,10 +55,12 @@ from .labels import (
     _encode_many,
     _is_number,
     _label,
+    _member_text,
     _numbers_present,
     _numeric_labels,
     _numeric_values,
     _round_codeword,
+    _set_text,
     decode_value,
     distinct_decimals,
     reader_key,
@@ -163,6 +165,8 @@ class Release:
                     released[k] = _round_codeword(cw, decimals)
             elif len(merged) and (nums := _numeric_values(labels)) is not None:
                 _numeric_labels(labels, nums, cluster, n_k, merged, released)
+            elif len(merged) and _time_labels(labels):
+                _time_intervals(labels, cluster, n_k, merged, released)
             elif len(merged):
                 present = _numbers_present(labels)
                 order = np.argsort(cluster, kind="stable")
@@ -465,6 +469,29 @@ class Release:
                     codewords.append(float(cw) if np.ndim(cw) == 0 else tuple(np.asarray(cw, dtype=float).tolist()))
         return cls.from_quantization(labels, clusters, mode, utility=name, codewords=codewords, decimals=decimals,
                                      objective=objective)
+
+
+def _time_labels(labels) -> bool:
+    """Whether the labels are times in time order (dates, times, timestamps read from a column of
+    them; the missing value aside)."""
+    return bool(labels) and all(isinstance(x, TimeText) or x is MISSING for x in labels) and \
+        any(isinstance(x, TimeText) for x in labels)
+
+
+def _time_intervals(labels, cluster, n_k: int, merged, released: list) -> None:
+    """Generalisation labels of clusters of times: ``[first, last]`` for consecutive times (no time
+    of another cluster between them, as labels are in time order), else the set; a cluster holding the
+    missing value is a set with ``NA`` last."""
+    codes = np.arange(len(labels))
+    present = np.array([x is not MISSING for x in labels], dtype=bool)
+    rank = np.cumsum(present) - 1                       # position among the present times
+    for k in merged.tolist():
+        members = codes[cluster == k]
+        if present[members].all() and rank[members[-1]] - rank[members[0]] + 1 == len(members):
+            released[k] = f"[{_member_text(labels[members[0]])}, {_member_text(labels[members[-1]])}]"
+        else:
+            released[k] = _set_text(sorted(members.tolist(), key=lambda i: (labels[i] is MISSING, i)),
+                                    lambda i: _member_text(labels[i]))
 
 
 def _check_codewords(labels, cluster, codewords, sizes) -> None:

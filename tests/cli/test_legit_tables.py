@@ -167,7 +167,22 @@ def test_time_columns_are_released(tmp_path, capsys, kind):
 def test_time_columns_with_u2_name_the_option(tmp_path, capsys):
     src = _parquet(tmp_path / "t.parquet", TIMES["timestamp"])
     proc = _sanitize(capsys, src, tmp_path / "r", "--objective", "L0", "--utility", "U2", "--lam", "0")
-    assert_one_line_error(proc, "--utility U1")
+    assert_one_line_error(proc, "--utility U1", "intervals of time")
+
+
+@pytest.mark.parametrize("kind, first, last", [("date", "2020-01-03", "2020-01-07"),
+                                               ("timestamp", "2020-01-03 00:00:00", "2020-01-07 00:00:00")])
+def test_consecutive_times_are_released_as_intervals_of_time(tmp_path, capsys, kind, first, last):
+    """Days 3, 4, 5 and 7 (no day 6) seen with one sensitive value merge into [day 3, day 7]; days 1, 2
+    and 8 into a set (days 3-7 lie between them)."""
+    days = (1, 2, 3, 4, 1, 5, 7, 8)
+    col = (pa.array([datetime.date(2020, 1, d) for d in days], pa.date32()) if kind == "date" else
+           pa.array([datetime.datetime(2020, 1, d) for d in days], pa.timestamp("us")))
+    pq.write_table(pa.table({"s": list("aaabbbcc"), "x": col}), tmp_path / "t.parquet")
+    _released(capsys, tmp_path / "t.parquet", tmp_path / "r", "--objective", "L0", "--utility", "U1", "--lam", "0.2")
+    out = pq.read_table(tmp_path / "r" / "sanitized.parquet").column("x").to_pylist()
+    assert out[2] == f"[{first}, {last}]"
+    assert out[0].startswith("{") and first not in out[0]
 
 
 # ---------------------------------------------------------------------- command-line errors

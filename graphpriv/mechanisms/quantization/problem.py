@@ -113,6 +113,11 @@ def public_numbers(labels, column: str | None = None) -> dict:
         if isinstance(lab, (bool, np.bool_)):
             raise InputTypeError(f"{where} holds the boolean {lab!r}; U2 needs numbers -- use U1, or give values=")
         if isinstance(lab, str):
+            from ..._labels import TimeText
+
+            if isinstance(lab, TimeText):
+                raise InputTypeError(f"{where} holds dates or times (e.g. {str(lab)!r}); U2 measures distances between "
+                                     "numbers -- use U1 (--utility U1), which releases them as intervals of time")
             if not _NUMBER_TEXT.fullmatch(lab):
                 raise InputTypeError(f"{where} holds non-numeric values (e.g. {lab!r}); U2 needs numbers -- clean the "
                                      "column, or use U1 (--utility U1)")
