@@ -47,8 +47,10 @@ def _record(signum, frame):
 
 def interrupted_while_starting() -> bool:
     """Whether SIGINT arrived while the ``graphpriv`` command was starting (:func:`graphpriv.cli.main`
-    then stops at once with status 130)."""
-    return bool(_INTERRUPTED)
+    then stops at once with status 130); the record is cleared."""
+    got = bool(_INTERRUPTED)
+    _INTERRUPTED.clear()
+    return got
 
 
 def _stop() -> None:
@@ -63,15 +65,16 @@ def _stop() -> None:
 
 
 @contextlib.contextmanager
-def interrupt_guard():
+def interrupt_guard(record_after: bool = False):
     """Turn a Ctrl-C during the package import into ``graphpriv: interrupted`` and exit status 130,
     in the ``graphpriv`` command only (see the module docstring).
 
     A library may turn the ``KeyboardInterrupt`` into another exception (scipy reports an interrupted
     import of its HiGHS solver as an ``ImportError``) or swallow it (an optional import that fails is
-    skipped): the signal itself is recorded, so either way the command stops with status 130. After
-    the imports, until :func:`graphpriv.cli.main` installs its own handler, SIGINT is only recorded
-    (``main`` checks :func:`interrupted_while_starting` first)."""
+    skipped): the signal itself is recorded, so either way the command stops with status 130. With
+    ``record_after`` (the package's own imports), SIGINT is only recorded after the guard, until
+    :func:`graphpriv.cli.main` installs its own handler (``main`` checks
+    :func:`interrupted_while_starting` first); otherwise the handler before is restored."""
     import signal
     import threading
 
@@ -88,10 +91,11 @@ def interrupt_guard():
     except BaseException:
         if command and (_INTERRUPTED or sys.exc_info()[0] is KeyboardInterrupt):
             _stop()
+            return
         raise
     else:
         if command and _INTERRUPTED:           # swallowed by a library's import
             _stop()
     finally:
         if command and installed:
-            signal.signal(signal.SIGINT, _record)
+            signal.signal(signal.SIGINT, _record if record_after else signal.default_int_handler)
