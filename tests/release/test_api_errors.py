@@ -19,25 +19,24 @@ TABLE = "s,x\na,1\na,2\nb,3\nb,4\nc,1\nc,5\n"
 
 @pytest.fixture
 def written(tmp_path):
-    """A table, the release of Algorithm 1 at λ = 0 and the released table as the writer makes it."""
-    from graphpriv.release.stream import write_parts
+    """A table, the release of Algorithm 1 at λ = 0 and the released table (the public column through
+    ``Release.transform``, written by the csv module)."""
+    import csv
 
     src = tmp_path / "t.csv"
     src.write_text(TABLE)
     jr = gp.read_joint_range(src, sensitive="s", public="x")
     result = gp.agglomerate(jr, "L0", 0.0)
     rel = gp.Release.from_result(result)
+    rows = [ln.split(",") for ln in TABLE.splitlines()[1:]]
+    released = rel.transform([int(x) for _, x in rows])
     dst = tmp_path / "r.csv"
-    dst.write_text("s,x\n" + "".join(f"{s},{rel.transform([int(x)])[0]!s}\n".replace(f",{rel.transform([int(x)])[0]}",
-                                                                                     "," + _quoted(rel.transform([int(x)])[0]))
-                                      for s, x in (ln.split(",") for ln in TABLE.splitlines()[1:])))
+    with open(dst, "w", newline="") as fh:
+        w = csv.writer(fh, lineterminator="\n")
+        w.writerow(["s", "x"])
+        w.writerows([s, str(v)] for (s, _), v in zip(rows, released))
     assert gp.audit_release((src, dst), rel, sensitive="s", public="x").ok
     return src, dst, rel, result, jr
-
-
-def _quoted(v) -> str:
-    t = str(v)
-    return f'"{t}"' if "," in t else t
 
 
 def _raises_clearly(fn, *needles):
