@@ -105,7 +105,7 @@ from __future__ import annotations
 
 from ._startup import interrupt_guard as _interrupt_guard
 
-with _interrupt_guard():  # Ctrl-C while the ``graphpriv`` command is still importing: one line, exit 130
+with _interrupt_guard(record_after=True):  # Ctrl-C while the ``graphpriv`` command imports: one line, exit 130
     from importlib.metadata import PackageNotFoundError, version as _version
 
     from .errors import *  # noqa: F401,F403

@@ -10,9 +10,20 @@ import math
 import numbers
 import re
 
-__all__ = ["label_key"]
+__all__ = ["TimeText", "label_key"]
 
 _DIGITS = re.compile(r"(\d+)")
+
+
+class TimeText(str):
+    """The ISO text of a date, time or timestamp used as a label (``"2020-01-31 13:45:00"``): text to
+    every reader, and a mark that the labels are in time order, so that a release generalises a
+    cluster of consecutive times as the interval ``[first, last]``."""
+
+    __slots__ = ()
+
+    def __reduce__(self):
+        return (TimeText, (str(self),))
 
 
 def label_key(label) -> tuple:
@@ -29,6 +40,8 @@ def label_key(label) -> tuple:
     """
     if isinstance(label, bool):
         return (0, float(label), "")
+    if isinstance(label, numbers.Integral):       # exact: 2**64 - 1 and 2**64 - 2 are one float
+        return (0, int(label), "")
     if isinstance(label, numbers.Real):
         v = float(label)
         return (0, v if not math.isnan(v) else math.inf, "")

@@ -87,8 +87,26 @@ def _one_line(text: str) -> str:
 
 
 def _error(message: str, hint: str = "graphpriv") -> int:
-    print(f"graphpriv: error: {_one_line(message)}; see '{hint} --help'", file=sys.stderr)
+    """Print the one-line error and return 2. An unwritable stderr (``2>/dev/full``, a closed pipe)
+    loses the line but not the status: the error is the user's, whether or not it could be shown."""
+    say(f"graphpriv: error: {_one_line(message)}; see '{hint} --help'")
     return 2
+
+
+def say(line: str) -> None:
+    """Print ``line`` on stderr; when stderr cannot be written, drop it (and point stderr at the null
+    device, so the interpreter's final flush does not fail either)."""
+    try:
+        print(line, file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        import os
+
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stderr.fileno())
+            os.close(devnull)
+        except (OSError, ValueError):  # pragma: no cover - no file descriptor behind sys.stderr
+            pass
 
 
 def configure_logging(quiet: bool = False, verbose: bool = False) -> None:
@@ -123,9 +141,9 @@ def _on_sigint(signum, frame):  # pragma: no cover - exercised through a subproc
 def _stopped_by_signal() -> int:
     """Say why the run stopped and return its exit status (130 for SIGINT, 143 for SIGTERM)."""
     if _RECEIVED and _RECEIVED[-1] == signal.SIGTERM:
-        print("graphpriv: terminated", file=sys.stderr)
+        say("graphpriv: terminated")
         return 143
-    print("graphpriv: interrupted", file=sys.stderr)
+    say("graphpriv: interrupted")
     return 130
 
 
@@ -139,6 +157,11 @@ def main(argv: list[str] | None = None) -> int:
     if threading.current_thread() is threading.main_thread():
         previous = (signal.signal(signal.SIGTERM, _on_sigterm), signal.signal(signal.SIGINT, _on_sigint))
     try:
+        from .._startup import interrupted_while_starting
+
+        if interrupted_while_starting():       # Ctrl-C after the package imports, before this handler
+            _RECEIVED.append(signal.SIGINT)
+            return _stopped_by_signal()
         status = _main(argv)
     except (KeyboardInterrupt, Terminated):
         return _stopped_by_signal()

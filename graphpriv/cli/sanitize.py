@@ -107,6 +107,8 @@ the mechanism gives the frontier, the chosen λ, the trace and the release.
 --release: label (default for U1) writes "[240, 260]" for a cluster of numbers contiguous in value
 order, else "{132, 243}"; codeword (default for U2) the cluster centroid rounded to the column's
 precision (more digits when two clusters would share a codeword); id the cluster number. Values nothing was merged into stay as they were (label, codeword).
+Parquet columns of dates, times or timestamps are released as intervals of time ("[2020-01-03,
+2020-01-07]", U1); decimal and float32 columns as numbers in their own type.
 The sanitised table keeps every row, every other column and every unchanged field exactly (CSV byte
 for byte, Parquet with its schema); rows whose public value is missing stay missing (with --missing
 drop a public value that occurs only in dropped rows is suppressed, i.e. left empty, and counted).

@@ -99,9 +99,21 @@ def labels_from_values(arr, column: str, numbers: bool = False) -> tuple[np.ndar
             return _natural(arr)
     elif pa.types.is_floating(arr.type) or pa.types.is_integer(arr.type) or pa.types.is_boolean(arr.type):
         values = np.asarray(arr.to_numpy(zero_copy_only=False))
+        if values.dtype.kind == "f" and values.dtype.itemsize < 8:
+            values = narrow_floats_as_written(values)
         if values.dtype.kind == "f" and np.all(np.isfinite(values)) and np.all(values == np.round(values)) \
                 and np.all(np.abs(values) < 2**53):
             values = values.astype(np.int64)
+    elif pa.types.is_decimal(arr.type):
+        values = decimal_labels(arr)
+    elif pa.types.is_temporal(arr.type):
+        values = time_labels(arr)
+        ticks = np.asarray(arr.view(pa.int32() if arr.type.bit_width == 32 else pa.int64())
+                           .to_numpy(zero_copy_only=False))                    # time order, exactly
+        order = np.argsort(ticks, kind="stable")
+        rank = np.empty(len(values), dtype=np.int64)
+        rank[order] = np.arange(len(values))
+        return values[order], rank
     else:
         values = np.empty(len(arr), dtype=object)
         values[:] = arr.to_pylist()
@@ -112,6 +124,73 @@ def labels_from_values(arr, column: str, numbers: bool = False) -> tuple[np.ndar
     rank = np.empty(len(values), dtype=np.int64)
     rank[order] = np.arange(len(values))
     return values[order], rank
+
+
+def decimal_labels(arr) -> np.ndarray:
+    """Labels of a decimal column (``decimal128``, ``decimal256``): its numbers as floats (integers when
+    every value is whole), so that they sort, generalise (``[1.1, 1.3]``) and have centroids (U2) as
+    numbers do; the text of each decimal (``"1.10"``) when two of them are one float (more than about
+    16 significant digits)."""
+    import decimal
+
+    texts = [str(v) for v in arr.to_pylist()]
+    try:
+        floats = np.array([float(decimal.Decimal(t)) for t in texts], dtype=np.float64)
+    except (OverflowError, ValueError, decimal.InvalidOperation):  # pragma: no cover - arrow decimals are finite
+        floats = np.array([np.nan])
+    if np.isfinite(floats).all() and len(np.unique(floats)) == len(floats):
+        if len(floats) and np.all(floats == np.round(floats)) and np.all(np.abs(floats) < 2**53):
+            return floats.astype(np.int64)
+        return floats
+    out = np.empty(len(texts), dtype=object)
+    out[:] = texts
+    return out
+
+
+def time_labels(arr) -> np.ndarray:
+    """Labels of a date, time, timestamp or duration column: dates, times and timestamps as their ISO
+    text (``"2020-01-31"``, ``"13:45:00"``, ``"2020-01-31 13:45:00+00:00"``: the texts sort in time
+    order), durations as the integer count of the column's unit (``1500`` for 1.5 s in milliseconds),
+    so they generalise as intervals and have centroids (U2) as numbers do.
+
+    Examples
+    --------
+    >>> import datetime, pyarrow as pa
+    >>> from graphpriv.ingest.labels import time_labels
+    >>> time_labels(pa.array([datetime.date(2020, 1, 31)])).tolist()
+    ['2020-01-31']
+    >>> time_labels(pa.array([1500], pa.duration("ms"))).tolist()
+    [1500]
+    """
+    import pyarrow as pa
+
+    from .._labels import TimeText
+
+    if pa.types.is_duration(arr.type):
+        return np.asarray(arr.view(pa.int64()).to_numpy(zero_copy_only=False), dtype=np.int64)
+    out = np.empty(len(arr), dtype=object)
+    if pa.types.is_timestamp(arr.type):
+        # Python's datetime holds microseconds: nanosecond timestamps are written by pandas
+        vals = arr.to_pandas().tolist() if arr.type.unit == "ns" else arr.to_pylist()
+        out[:] = [None if v is None else TimeText(v.isoformat(sep=" ")) for v in vals]
+    else:
+        out[:] = [None if v is None else TimeText(v.isoformat()) for v in arr.to_pylist()]
+    return out
+
+
+def narrow_floats_as_written(values: np.ndarray) -> np.ndarray:
+    """float32 (or float16) numbers as the float64 numbers of their shortest text: the float32 ``1.1``
+    is the label 1.1, not 1.100000023841858 (its exact value), as a reader of the column sees it. Distinct
+    float32 numbers have distinct shortest texts, so distinct labels stay distinct.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from graphpriv.ingest.labels import narrow_floats_as_written
+    >>> narrow_floats_as_written(np.array([1.1, 2.5], dtype=np.float32)).tolist()
+    [1.1, 2.5]
+    """
+    return np.asarray(values).astype(str).astype(np.float64)
 
 
 def _natural(arr) -> tuple[np.ndarray, np.ndarray]:

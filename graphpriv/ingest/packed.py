@@ -3,9 +3,13 @@
 Each row's pair becomes one key ``(s - offset_s) << 32 | (x - offset_x)`` (S in a 31-bit field, X in
 a 32-bit field, a missing value as a reserved field value), counted by a :class:`PackedCounter`:
 
-- The first :data:`STAGING_ROWS` keys are collected in one buffer; a source no larger is sorted and
-  counted at once (NumPy only: such files never load the compiled kernels, about 1.5 s).
-- Past it, the staged keys give ``workers`` key ranges of about as many rows each, and each range is
+- Keys are collected in one buffer of :data:`STAGING_ROWS` keys; a full buffer is sorted and counted
+  and its distinct keys merged into those counted so far (NumPy only). While they are at most
+  :data:`NUMPY_PAIRS` this goes on, so a source with few distinct pairs, however many rows, never
+  loads the compiled kernels (about 1.5 s and 125 MiB) nor makes the buckets' pools: at 2.4*10^7
+  rows with 10^6 pairs the peak RSS was 880 MiB with them, 610 MiB without (machine loaded).
+- Past :data:`NUMPY_PAIRS` distinct pairs, the counted keys give ``workers`` key ranges of about as
+  many rows each, and each range is
   counted by a :class:`~graphpriv.ingest.buckets.KeyBuckets` on a thread of its own: every thread
   reads every batch and keeps the keys of its range, so the threads share nothing. A range's keys
   live in sorted buckets that follow the data (see :mod:`graphpriv.ingest.buckets`), so the work per
@@ -30,6 +34,9 @@ NULL_S, NULL_X = 2**31 - 1, 2**32 - 2
 #: Keys collected before the counter switches to buckets (a source of at most this many rows is one
 #: NumPy sort).
 STAGING_ROWS = 1 << 23
+#: Distinct pairs counted by NumPy alone (the staging buffer sorted, counted and merged each time it is
+#: full) before the buckets are made.
+NUMPY_PAIRS = 1 << 21
 #: Pending keys per bucket: a full pending row is sorted and merged into its bucket. Twice SLICE_KEYS:
 #: each key is then merged about 1.75 times (at 10^9 rows, 2^16 took 13.8 s of merging against 8.8 s,
 #: for 0.4 GiB more at the peak).
@@ -137,7 +144,10 @@ class PackedCounter:
     workers : int
         Key ranges counted in parallel, one thread each.
     staging_rows : int, optional
-        Keys collected before buckets are made (default :data:`STAGING_ROWS`).
+        Keys collected before they are sorted and counted (default :data:`STAGING_ROWS`).
+    numpy_pairs : int, optional
+        Distinct pairs counted by NumPy alone before buckets are made (default :data:`NUMPY_PAIRS`,
+        or 0 when ``staging_rows`` is given: buckets from the first full staging buffer on).
     reserve_bytes : (int, int), optional
         Address space reserved for the pending rows and the bucket pages, all ranges together
         (default :data:`ARENA_BYTES`, :data:`POOL_BYTES`).
@@ -155,10 +165,13 @@ class PackedCounter:
     """
 
     def __init__(self, chunk_rows: int | None = None, workers: int = 2, staging_rows: int | None = None, *,
-                 reserve_bytes: tuple[int, int] | None = None):
+                 reserve_bytes: tuple[int, int] | None = None, numpy_pairs: int | None = None):
         self.reserve_bytes = (ARENA_BYTES, POOL_BYTES) if reserve_bytes is None else reserve_bytes
         self.chunk_rows = max(1, CHUNK_ROWS if chunk_rows is None else int(chunk_rows))
         self.staging_rows = max(1, STAGING_ROWS if staging_rows is None else int(staging_rows))
+        if numpy_pairs is None:
+            numpy_pairs = NUMPY_PAIRS if staging_rows is None else 0
+        self.numpy_pairs = max(0, int(numpy_pairs))
         self.workers = max(1, int(workers))
         self.slice_keys = max(1, SLICE_KEYS)
         self.page_keys = max(1, min(PAGE_KEYS, self.slice_keys))
@@ -167,7 +180,7 @@ class PackedCounter:
         self._rows = 0                  # rows counted
         self._ranges = None             # the KeyBuckets of each key range, in key order
         self._pool = None               # threads of the ranges but the first
-        self._sorted = None             # a staged count: (sorted distinct keys, counts)
+        self._sorted = None             # the keys counted by NumPy: (sorted distinct keys, int64 counts)
         self._warm = None               # the thread loading the compiled kernels
 
     def __enter__(self):
@@ -199,34 +212,60 @@ class PackedCounter:
         n = len(s_fields)
         self._rows += n
         done = 0
-        if self._ranges is None:
+        while self._ranges is None:
             if self._stage is None:
                 self._stage = np.empty(self.staging_rows, dtype=np.uint64)
-            take = min(n, len(self._stage) - self._n)
+            take = min(n - done, len(self._stage) - self._n)
             out = self._stage[self._n:self._n + take]
-            np.left_shift(s_fields[:take], _SHIFT, out=out)
-            np.bitwise_or(out, x_fields[:take], out=out)
+            np.left_shift(s_fields[done:done + take], _SHIFT, out=out)
+            np.bitwise_or(out, x_fields[done:done + take], out=out)
             self._n += take
-            done = take
-            if self._warm is None and self._n >= len(self._stage) // 4 and len(self._stage) >= 1 << 20:
-                # a large source: load the kernels (about 1.5 s) while the staging buffer fills
+            done += take
+            if done == n:
+                return
+            self._compact()                      # the staging buffer is full
+            n_pairs = len(self._sorted[0])
+            if self._warm is None and n_pairs > self.numpy_pairs // 2 and self.staging_rows >= 1 << 20:
+                # many distinct pairs: load the kernels (about 1.5 s) while NumPy goes on counting
                 import threading
 
                 self._warm = threading.Thread(target=warm_up, name="graphpriv-kernels", daemon=True)
                 self._warm.start()
-            if done == n:
-                return
-            self._start_ranges()
+            if n_pairs > self.numpy_pairs and (self._warm is None or not self._warm.is_alive()
+                                               or n_pairs > 2 * self.numpy_pairs):
+                self._start_ranges()
         if self._rows > _MAX_U32:                 # a count could pass 2^32 - 1
             self._each("widen_counts")
         self._each("route", np.ascontiguousarray(s_fields[done:], dtype=np.uint64),
                    np.ascontiguousarray(x_fields[done:], dtype=np.uint64))
 
+    def _compact(self) -> None:
+        """Sort and count the staged keys and merge them into the keys counted so far (NumPy only)."""
+        keys, counts = _counted(self._stage[:self._n]) if self._n else (np.empty(0, np.uint64), np.empty(0, np.int64))
+        self._n = 0
+        if self._sorted is not None and len(self._sorted[0]):
+            old_k, old_c = self._sorted
+            self._sorted = None
+            both = np.concatenate([old_k, keys])
+            order = np.argsort(both, kind="stable")            # two sorted runs: merged in linear time
+            both = both[order]
+            c = np.concatenate([old_c, counts])[order]
+            del order
+            new = np.empty(len(both), dtype=bool)
+            new[:1] = True
+            np.not_equal(both[1:], both[:-1], out=new[1:])
+            start = np.flatnonzero(new)
+            keys, counts = both[start], np.add.reduceat(c, start) if len(start) else c[:0]
+        self._sorted = (keys, counts)
+
     def _start_ranges(self) -> None:
-        """The staged keys, counted, give the key ranges (about as many rows each) and their first buckets."""
+        """The keys counted so far give the key ranges (about as many rows each) and their first buckets."""
         from .buckets import KEY_END, KeyBuckets
 
-        keys, counts = _counted(self._stage[:self._n])
+        if self._n or self._sorted is None:
+            self._compact()
+        keys, counts = self._sorted
+        self._sorted = None
         self._stage, self._n = None, 0
         if self._warm is not None:
             self._warm.join()
@@ -246,10 +285,9 @@ class PackedCounter:
     def _finish(self) -> None:
         """Merge every pending key: the buckets then hold all counts."""
         if self._ranges is None:
-            if self._sorted is None:
-                self._sorted = (_counted(self._stage[:self._n]) if self._n else
-                                (np.empty(0, np.uint64), np.empty(0, np.int64)))
-                self._stage, self._n = None, 0
+            if self._n or self._sorted is None:
+                self._compact()
+            self._stage, self._n = None, 0
             return
         self._each("finish")
 

@@ -59,6 +59,19 @@ class PairTable:
     x_rank: np.ndarray | None = None
 
 
+def _unviewed(a):
+    """A ``string_view`` / ``binary_view`` array as ``large_string`` / ``large_binary`` (the same values):
+    arrow's hash kernels (group-by, ``index_in``) have no view kernels."""
+    import pyarrow as pa
+
+    t = a.type
+    if getattr(pa.types, "is_string_view", lambda _: False)(t):
+        return a.cast(pa.large_string())
+    if getattr(pa.types, "is_binary_view", lambda _: False)(t):
+        return a.cast(pa.large_binary())
+    return a
+
+
 def _normalise(a, column: str):
     """A key array the hash group-by accepts: dictionaries decoded, float16 widened, NaN as null."""
     import pyarrow as pa
@@ -68,6 +81,7 @@ def _normalise(a, column: str):
         a = a.combine_chunks()
     if pa.types.is_dictionary(a.type):
         a = a.dictionary_decode()
+    a = _unviewed(a)
     if pa.types.is_float16(a.type):
         a = pc.cast(a, pa.float32())
     if pa.types.is_floating(a.type):

@@ -430,9 +430,14 @@ class MergeTrace:
             return self.quantization(self.returned)
         if isinstance(lam, (bool, np.bool_)) or not isinstance(lam, (int, float, np.integer, np.floating)):
             raise InputTypeError(f"lam (the Lagrange multiplier λ) must be a number >= 0, got {lam!r}")
-        lam = float(lam)
+        given = lam
+        try:
+            lam = float(lam)
+        except OverflowError:                  # an int beyond the floats (10**400)
+            lam = math.inf
         if not math.isfinite(lam) or lam < 0:
-            raise InputError(f"lam (the Lagrange multiplier λ) must be a finite number >= 0, got {lam!r}")
+            shown = repr(given) if len(repr(given)) <= 40 else f"{repr(given)[:12]}... ({len(repr(given))} digits)"
+            raise InputError(f"lam (the Lagrange multiplier λ) must be a finite number >= 0, got {shown}")
         algorithm = str(self.info.get("algorithm", ""))
         lam_free = (self.objective in ("L0", "I*") and algorithm.startswith("Algorithm")
                     and self.info.get("search", "greedy") == "greedy" and not self.info.get("side_information"))

@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
+from collections.abc import Mapping
 from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
@@ -37,6 +38,9 @@ import numpy as np
 from ..errors import GraphprivError, InputError
 
 __all__ = ["AuditError", "AuditReport", "audit_release"]
+
+#: The objectives a promise can bound (see :func:`audit_release`).
+OBJECTIVES = ("L0", "I*", "L0|I*=0")
 
 #: Tolerance on privacy and utility in bits (the mechanisms' own tie tolerance is 1e-9).
 AUDIT_TOL = 1e-9
@@ -220,8 +224,11 @@ class _Ids:
         import pyarrow as pa
         import pyarrow.compute as pc
 
+        from ..ingest.pairs import _unviewed
+
         if isinstance(arr, pa.ChunkedArray):
             arr = arr.combine_chunks()
+        arr = _unviewed(arr)
         if pa.types.is_floating(arr.type):         # NaN is missing, -0.0 is 0.0 (as ingestion reads them)
             arr = pc.add(arr, pa.scalar(0.0, arr.type))
             nan = pc.is_nan(arr)
@@ -329,22 +336,21 @@ def audit_release(parts: Sequence[tuple[Any, Any]] | tuple[Any, Any], release, *
     from ..ingest.csvfile import csv_options
     from ..ingest.sources import DEFAULT_NA_VALUES, Source, resolve_source
 
-    if missing not in ("error", "drop", "keep"):
-        raise InputError(f"missing={missing!r} must be 'error', 'drop' or 'keep'")
-    if isinstance(parts, tuple) and len(parts) == 2 and not isinstance(parts[0], tuple):
-        parts = [parts]
-    parts = list(parts)
-    if not parts:
-        raise InputError("audit_release needs at least one (input, output) pair")
+    parts = _check_arguments(parts, release, sensitive, public, missing, codes, values, objective, promised_privacy,
+                             base)
+    if values is not None:
+        values = _check_values(values, release)
     rep = AuditReport()
     n_labels = len(release.labels)
-    lookup = codes if codes is not None else _default_codes(release)
+    lookup = _checked_codes(codes if codes is not None else _default_codes(release), n_labels)
     na = pa.array(list(DEFAULT_NA_VALUES if na_values is None else na_values), pa.string())
     s_ids, r_ids = _Ids(), _Ids()
     xr_pairs: list = []                    # distinct (x code, released id)
     sr_pairs: list = []                    # distinct (s id, released id) of rows in the range
     x_seen = np.zeros(n_labels, dtype=bool)
-    bad_rows = {"missing": 0, "suppressed": 0}
+    bad_rows = {"missing": 0, "suppressed": 0, "unchanged": 0}
+    changed_code = np.asarray(release.changed, dtype=bool)[np.asarray(release.cluster, dtype=np.int64)]
+    as_written: list = []                  # distinct (x code, released id) of unchanged values left as written
     fmt_all = None
     for inp, out in parts:
         src = inp if isinstance(inp, Source) else resolve_source(inp)
@@ -360,6 +366,16 @@ def audit_release(parts: Sequence[tuple[Any, Any]] | tuple[Any, Any], release, *
         except (OSError, GraphprivError) as exc:
             rep.problems.append(f"{out}: the released file cannot be read ({exc})")
             continue
+        keys = list(src.partition_keys) if hasattr(src, "partition_keys") else []
+        for role, c in (("public", public), ("sensitive", sensitive)):
+            if c not in cols and c not in keys:
+                from ..errors import UnknownColumnError
+
+                hint = (f"; the header reads as one column {cols[0]!r} -- is sep={opts.sep!r} the file's delimiter?"
+                        if fmt == "csv" and len(cols) == 1 else "")
+                shown = ", ".join(repr(x) for x in cols[:10]) + (", ..." if len(cols) > 10 else "")
+                raise UnknownColumnError(f"the {role} column {c!r} is not in {str(src.files[0])!r} (its columns: "
+                                         f"{shown}){hint}")
         if out_cols != cols:
             rep.problems.append(f"{out}: columns {out_cols[:10]} differ from the input's {cols[:10]}")
             continue
@@ -404,10 +420,23 @@ def audit_release(parts: Sequence[tuple[Any, Any]] | tuple[Any, Any], release, *
                 found = xc >= 0
                 # a missing public value without a label stays as it was; a value outside the labels is suppressed
                 miss = xc == -1
+                retyped = not xin.type.equals(xout.type)         # Parquet: a column of numbers released as text
+                if pa.types.is_floating(xout.type) and xout.type.bit_width < 64:
+                    rep._narrow = True                          # codewords written as float32  # noqa: SLF001
                 if miss.any():
-                    same = np.asarray(_comparable(xin).filter(pa.array(miss)).to_pylist(), dtype=object) == np.asarray(
-                        _comparable(xout).filter(pa.array(miss)).to_pylist(), dtype=object)
+                    if retyped:                                  # NaN cannot be text: missing stays missing (null)
+                        same = np.asarray(xout.filter(pa.array(miss)).is_null().to_numpy(zero_copy_only=False), dtype=bool)
+                    else:
+                        same = _same_cells(xin, xout, miss)
                     bad_rows["missing"] += int(np.count_nonzero(~same))
+                # a value released unchanged stays as written (two spellings of one kept missing value, '' and NA,
+                # stay two spellings); its cells are one released value to the audit
+                unch = found & ~changed_code[np.where(found, xc, 0)]
+                if unch.any() and not retyped:
+                    as_is = _same_cells(xin, xout, unch)
+                    bad_rows["unchanged"] += int(np.count_nonzero(~as_is))
+                    rows = np.flatnonzero(unch)[as_is]
+                    as_written.append(np.unique((xc[rows] << 32) | (rid[rows] + 1)))
                 supp = xc == -2
                 if supp.any():
                     outs = xout.filter(pa.array(supp))
@@ -424,6 +453,9 @@ def audit_release(parts: Sequence[tuple[Any, Any]] | tuple[Any, Any], release, *
                 if len(xr_pairs) > 64:
                     xr_pairs = [np.unique(np.concatenate(xr_pairs))]
                     sr_pairs = [np.unique(np.concatenate(sr_pairs))]
+                    as_written = [np.unique(np.concatenate(as_written))] if as_written else []
+        except _ArgumentError:
+            raise
         except GraphprivError as exc:          # a released file the reader refuses (malformed CSV, ...)
             rep.problems.append(f"{out}: the released file cannot be read back ({exc})")
             continue
@@ -437,17 +469,175 @@ def audit_release(parts: Sequence[tuple[Any, Any]] | tuple[Any, Any], release, *
         rep.problems.append(f"{bad_rows['missing']} row(s) with a missing public value were changed")
     if bad_rows["suppressed"]:
         rep.problems.append(f"{bad_rows['suppressed']} row(s) whose public value was outside the release were not suppressed")
+    if bad_rows["unchanged"]:
+        rep.problems.append(f"{bad_rows['unchanged']} row(s) whose public value is released unchanged were rewritten")
     low = (1 << 32) - 1
     xk = np.unique(np.concatenate(xr_pairs)) if xr_pairs else np.zeros(0, dtype=np.int64)
     sk = np.unique(np.concatenate(sr_pairs)) if sr_pairs else np.zeros(0, dtype=np.int64)
     xr = np.stack([xk >> 32, (xk & low) - 1], axis=1)
     sr = np.stack([(sk >> 32) - 1, (sk & low) - 1], axis=1)    # id -1: a missing value kept as a symbol
+    aw = np.unique(np.concatenate(as_written)) if as_written else np.zeros(0, dtype=np.int64)
+    xr, sr = _spellings_as_one(xr, sr, np.stack([aw >> 32, (aw & low) - 1], axis=1))
     _partition(rep, release, xr, x_seen, r_ids, fmt_all)
     if rep.n_clusters:
         _privacy(rep, sr, base)
         _utility(rep, release, values, base)
     _promises(rep, objective, promised_privacy)
     return rep
+
+
+def _is_path(x) -> bool:
+    import os
+
+    from ..ingest.sources import Source
+
+    return isinstance(x, (str, os.PathLike, Source))
+
+
+def _check_arguments(parts, release, sensitive, public, missing, codes, values, objective, promised_privacy,
+                     base) -> list:
+    """The arguments of :func:`audit_release` checked (one clear error each); ``parts`` as a list of pairs."""
+    from ..errors import InputTypeError
+    from .mapping import Release
+
+    pair = "an (input, output) pair of files, or a list of such pairs"
+    if isinstance(parts, (tuple, list)) and len(parts) == 2 and all(_is_path(p) for p in parts):
+        parts = [tuple(parts)]
+    if isinstance(parts, (str, bytes)) or _is_path(parts) or not isinstance(parts, (list, tuple)):
+        raise InputTypeError(f"parts must be {pair}, got {_short(parts)}")
+    parts = list(parts)
+    if not parts:
+        raise InputError("audit_release needs at least one (input, output) pair of files")
+    for p in parts:
+        if not (isinstance(p, (tuple, list)) and len(p) == 2 and all(_is_path(x) for x in p)):
+            raise InputTypeError(f"parts must be {pair}; {_short(p)} is not an (input, output) pair of files")
+    if not isinstance(release, Release):
+        raise InputTypeError(f"release must be a graphpriv.Release (e.g. Release.from_json of mapping.json), got "
+                             f"{type(release).__name__}")
+    for name, c in (("sensitive", sensitive), ("public", public)):
+        if not isinstance(c, str) or not c:
+            raise InputTypeError(f"{name} must be a column name (a non-empty string), got {_short(c)}")
+    if sensitive == public:
+        raise InputError(f"sensitive and public both name column {public!r}; a release replaces the public column, so "
+                         "they must be two different columns")
+    if missing not in ("error", "drop", "keep"):
+        raise InputError(f"missing={missing!r} must be 'error', 'drop' or 'keep'")
+    if codes is not None and not callable(codes):
+        raise InputTypeError(f"codes must be a function of a column's values returning their label codes, got "
+                             f"{_short(codes)}")
+    if values is not None and not isinstance(values, Mapping):
+        raise InputTypeError(f"values must be a mapping {{public label: number}}, got {type(values).__name__}")
+    if objective is not None and objective not in OBJECTIVES:
+        raise InputError(f"objective={_short(objective)} is not known; use one of {', '.join(map(repr, OBJECTIVES))}")
+    if promised_privacy is not None:
+        ok = isinstance(promised_privacy, (int, float, np.integer, np.floating)) and not isinstance(promised_privacy, (bool, np.bool_))
+        if not ok or not (math.isfinite(float(promised_privacy)) and float(promised_privacy) >= 0):
+            raise InputError(f"promised_privacy must be a finite number of bits >= 0 (the mechanism's privacy), got "
+                             f"{_short(promised_privacy)}")
+    ok = isinstance(base, (int, float, np.integer, np.floating)) and not isinstance(base, (bool, np.bool_))
+    if not ok or not (math.isfinite(float(base)) and float(base) > 0 and float(base) != 1):
+        raise InputError(f"base must be a finite number > 0 other than 1 (2: bits), got {_short(base)}")
+    return parts
+
+
+def _short(x) -> str:
+    t = repr(x)
+    return t if len(t) <= 60 else t[:57] + "..."
+
+
+def _check_values(values: Mapping, release) -> dict:
+    """``values`` as ``{label: float}`` with a finite number for every public label of the release."""
+    out = {}
+    for x in release.labels:
+        try:
+            v = values[x]
+        except (KeyError, TypeError):
+            raise InputError(f"values has no number for the public label {x!r}; give one number per public label") from None
+        try:
+            f = float(v) if not isinstance(v, (bool, np.bool_, str, bytes)) else None
+        except (TypeError, ValueError, OverflowError):
+            f = None
+        if f is None or not math.isfinite(f):
+            raise InputError(f"values gives {_short(v)} for the public label {x!r}; the values must be finite numbers")
+        out[x] = f
+    return out
+
+
+class _ArgumentError(InputError):
+    """An argument of :func:`audit_release` found wrong while reading (not a problem of the release)."""
+
+
+def _checked_codes(lookup: Callable, n_labels: int) -> Callable:
+    """``lookup`` with its answers checked: one code per row, each a label code, -1 or -2."""
+
+    def codes(arr) -> np.ndarray:
+        try:
+            c = np.asarray(lookup(arr))
+        except GraphprivError:
+            raise
+        except Exception as exc:                                 # a user's function failing
+            raise _ArgumentError(f"codes failed on a batch of the public column ({type(exc).__name__}: {exc})") from None
+        if c.ndim != 1 or len(c) != len(arr):
+            raise _ArgumentError(f"codes returned {c.size} code(s) for a batch of {len(arr)} rows; it must give one label code "
+                             "per row")
+        if c.dtype.kind not in "iu" and not (c.dtype.kind == "f" and np.all(c == np.round(c))):
+            raise _ArgumentError(f"codes returned {c.dtype} values; it must give integer label codes")
+        c = c.astype(np.int64)
+        if len(c) and (c.min() < -2 or c.max() >= n_labels):
+            bad = int(c[(c < -2) | (c >= n_labels)][0])
+            raise _ArgumentError(f"codes returned {bad}, which is no label code (0 to {n_labels - 1}, -1 for missing, -2 for "
+                             "a value outside the labels)")
+        return c
+
+    return codes
+
+
+def _same_cells(xin, xout, rows: np.ndarray) -> np.ndarray:
+    """Per row of ``rows`` (a bool mask): whether the released cell is the input cell as written (text
+    for text, bit for bit for floats, null for null)."""
+    import pyarrow as pa
+
+    mask = pa.array(rows)
+    a = np.asarray(_comparable(xin).filter(mask).to_pylist(), dtype=object)
+    b = np.asarray(_comparable(xout).filter(mask).to_pylist(), dtype=object)
+    return np.asarray(a == b, dtype=bool) if len(a) else np.zeros(0, dtype=bool)
+
+
+def _spellings_as_one(xr: np.ndarray, sr: np.ndarray, as_written: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The (x code, released id) and (s id, released id) pairs with the spellings of one value released
+    unchanged as one released id: ``''`` and ``NA`` of a kept missing value are cells left as written,
+    one symbol of the analysis. Only ids that no other public value is released as are joined, so two
+    clusters under one released value are still seen."""
+    if len(as_written) == 0 or len(xr) == 0:
+        return xr, sr
+    codes, n_ids = np.unique(as_written[:, 0], return_counts=True)
+    multi = codes[n_ids > 1]
+    if len(multi) == 0:
+        return xr, sr
+    rid_owner: dict = {}
+    for x, r in xr.tolist():
+        rid_owner.setdefault(r, set()).add(x)
+    remap: dict = {}
+    for x in multi.tolist():
+        ids = sorted(as_written[as_written[:, 0] == x, 1].tolist())
+        if all(rid_owner.get(r, set()) <= {x} for r in ids):
+            remap.update({r: ids[0] for r in ids[1:]})
+    if not remap:
+        return xr, sr
+    src = np.array(list(remap), dtype=np.int64)
+    dst = np.array(list(remap.values()), dtype=np.int64)
+
+    def mapped(col: np.ndarray) -> np.ndarray:
+        out = col.copy()
+        order = np.argsort(src)
+        i = np.searchsorted(src[order], col)
+        hit = (i < len(src)) & (src[order][np.minimum(i, len(src) - 1)] == col)
+        out[hit] = dst[order][i[hit]]
+        return out
+
+    xr = np.unique(np.stack([xr[:, 0], mapped(xr[:, 1])], axis=1), axis=0)
+    sr = np.unique(np.stack([sr[:, 0], mapped(sr[:, 1])], axis=1), axis=0) if len(sr) else sr
+    return xr, sr
 
 
 def _default_codes(release) -> Callable:
@@ -542,7 +732,8 @@ def _partition(rep: AuditReport, release, xr: np.ndarray, x_seen: np.ndarray, r_
         if isinstance(got, str) and fmt == "csv":
             ok = got == released_text(want, release.decimals)
         else:
-            ok = _same_value(got, want)
+            ok = _same_value(got, want) or (getattr(rep, "_narrow", False) and isinstance(got, float)
+                                            and _number(want) is not None and np.float32(_number(want)) == np.float32(got))
         if not ok:
             rep.problems.append(f"value {labels[first_x[r]]!r} of cluster {k} is released as {_show(got)} but "
                                 f"mapping.json says {_show(want)}")

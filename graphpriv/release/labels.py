@@ -55,6 +55,20 @@ def _is_finite_number(x) -> bool:
     return _is_number(x) and math.isfinite(float(x))
 
 
+def _beyond_floats(x) -> bool:
+    """An integer a 64-bit float does not hold exactly (|x| > 2^53): compared and labelled as an integer."""
+    return isinstance(x, (numbers.Integral, np.integer)) and not isinstance(x, (bool, np.bool_)) and abs(int(x)) > 2**53
+
+
+def _number_key(x) -> tuple:
+    """A number's identity by value: integral numbers as exact integers (``130`` and ``130.0`` are one
+    number, as are ``-0.0`` and ``0.0``; ``2**64 - 1`` and ``2**64 - 2`` are two), others as floats."""
+    if isinstance(x, (numbers.Integral, np.integer)):
+        return ("number", int(x))
+    f = float(x) + 0.0
+    return ("number", int(f)) if math.isfinite(f) and f.is_integer() else ("number", f)
+
+
 def number_text(x) -> str:
     """Shortest text of a number: integers without ``.0`` (132.0 -> ``"132"``), floats as Python's repr."""
     if isinstance(x, (np.generic,)):
@@ -150,6 +164,11 @@ def _numeric_values(labels) -> np.ndarray | None:
         numbers_only = bool(kinds) and all(issubclass(k, (numbers.Real, np.number)) and not issubclass(k, (bool, np.bool_))
                                            for k in kinds)
     if numbers_only:                                          # every label a number: one array conversion
+        if isinstance(labels, np.ndarray) and labels.dtype.kind in "iu":   # integers beyond 2^53: labelled exactly (sets)
+            if len(labels) and (int(labels.max()) > 2**53 or int(labels.min()) < -2**53):
+                return None
+        elif any(_beyond_floats(x) for x in labels):
+            return None
         out = np.array(labels, dtype=float)
         return out if np.isfinite(out).all() else None
     out = np.empty(len(labels), dtype=float)
@@ -162,7 +181,7 @@ def _numeric_values(labels) -> np.ndarray | None:
             if not _NUMBER_TEXT.match(x):
                 return None
             out[i] = float(x)
-        elif _is_finite_number(x):
+        elif _is_finite_number(x) and not _beyond_floats(x):
             out[i] = float(x)
         else:
             return None
@@ -200,7 +219,7 @@ def _numeric_labels(labels, v: np.ndarray, cluster: np.ndarray, n_k: int, merged
 
 def _label(ms: list, numbers_present: np.ndarray | None) -> str:
     """:func:`generalisation_label` of members already in :func:`label_key` order."""
-    if len(ms) > 1 and all(_is_finite_number(m) for m in ms):
+    if len(ms) > 1 and all(_is_finite_number(m) and not _beyond_floats(m) for m in ms):
         distinct = len({float(m) for m in ms})
         if numbers_present is None:
             inside = distinct
@@ -268,6 +287,8 @@ def column_decimals(column) -> int | None:
         return 0 if arr.size else None
     if arr.dtype.kind == "f":
         uniq = pd.unique(arr[np.isfinite(arr)])
+        if arr.dtype.itemsize < 8:                 # float32: the digits of its shortest text (1.1, not 1.100000023841858)
+            uniq = uniq.astype(str).astype(np.float64)
     else:
         uniq = pd.unique(pd.Series(arr, dtype=object).dropna().to_numpy())
     best = None
@@ -296,7 +317,7 @@ def released_key(v) -> tuple:
     if v is MISSING or v is None:
         return ("missing",)
     if _is_number(v):
-        return ("number", float(v) + 0.0)
+        return _number_key(v)
     if isinstance(v, tuple):
         return ("tuple",) + tuple(released_key(x) for x in v)
     return ("text", str(v))
@@ -311,7 +332,9 @@ def reader_key(v) -> tuple:
         with contextlib.suppress(ValueError, OverflowError):
             f = float(v)
             if math.isfinite(f):
-                return ("number", f + 0.0)
+                with contextlib.suppress(ValueError):
+                    return _number_key(int(v.strip()))      # integer text, exactly ("18446744073709551615")
+                return _number_key(f)
     return released_key(v)
 
 

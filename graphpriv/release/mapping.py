@@ -35,6 +35,8 @@ from __future__ import annotations
 
 import functools
 import json
+import math
+import numbers
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, Hashable, Iterable, Sequence
@@ -42,7 +44,7 @@ from typing import Any, Hashable, Iterable, Sequence
 import numpy as np
 import pandas as pd
 
-from .._labels import label_key
+from .._labels import TimeText, label_key
 from .._validation import MISSING
 from ..errors import InputError, InputTypeError, UnknownLabelError
 from .labels import (
@@ -53,10 +55,12 @@ from .labels import (
     _encode_many,
     _is_number,
     _label,
+    _member_text,
     _numbers_present,
     _numeric_labels,
     _numeric_values,
     _round_codeword,
+    _set_text,
     decode_value,
     distinct_decimals,
     reader_key,
@@ -145,6 +149,8 @@ class Release:
         n_k = len(sizes)
         if mode == "codeword" and (codewords is None or len(codewords) != n_k):
             raise InputError("release='codeword' needs one codeword per cluster")
+        if mode == "codeword":
+            _check_codewords(labels, cluster, codewords, sizes)
         if mode == "id":
             released = list(range(n_k))
             changed = np.ones(n_k, dtype=bool)
@@ -164,6 +170,8 @@ class Release:
                     released[k] = _round_codeword(cw, decimals)
             elif len(merged) and (nums := _numeric_values(labels)) is not None:
                 _numeric_labels(labels, nums, cluster, n_k, merged, released)
+            elif len(merged) and _time_labels(labels):
+                _time_intervals(labels, cluster, n_k, merged, released)
             elif len(merged):
                 present = _numbers_present(labels)
                 order = np.argsort(cluster, kind="stable")
@@ -485,6 +493,44 @@ class Release:
                     codewords.append(float(cw) if np.ndim(cw) == 0 else tuple(np.asarray(cw, dtype=float).tolist()))
         return cls.from_quantization(labels, clusters, mode, utility=name, codewords=codewords, decimals=decimals,
                                      objective=objective)
+
+
+def _time_labels(labels) -> bool:
+    """Whether the labels are times in time order (dates, times, timestamps read from a column of
+    them; the missing value aside)."""
+    return bool(labels) and all(isinstance(x, TimeText) or x is MISSING for x in labels) and \
+        any(isinstance(x, TimeText) for x in labels)
+
+
+def _time_intervals(labels, cluster, n_k: int, merged, released: list) -> None:
+    """Generalisation labels of clusters of times: ``[first, last]`` for consecutive times (no time
+    of another cluster between them, as labels are in time order), else the set; a cluster holding the
+    missing value is a set with ``NA`` last."""
+    codes = np.arange(len(labels))
+    present = np.array([x is not MISSING for x in labels], dtype=bool)
+    rank = np.cumsum(present) - 1                       # position among the present times
+    for k in merged.tolist():
+        members = codes[cluster == k]
+        if present[members].all() and rank[members[-1]] - rank[members[0]] + 1 == len(members):
+            released[k] = f"[{_member_text(labels[members[0]])}, {_member_text(labels[members[-1]])}]"
+        else:
+            released[k] = _set_text(sorted(members.tolist(), key=lambda i: (labels[i] is MISSING, i)),
+                                    lambda i: _member_text(labels[i]))
+
+
+def _check_codewords(labels, cluster, codewords, sizes) -> None:
+    """Refuse the codeword of a merged cluster that is not a finite number (or a vector of them): a NaN
+    centroid is no value a reader can use (it comes from a NaN or infinite public value)."""
+    for k, cw in enumerate(codewords):
+        if sizes[k] <= 1:
+            continue
+        parts = cw if isinstance(cw, tuple) else (cw,)
+        ok = all(isinstance(v, (numbers.Real, np.number)) and not isinstance(v, (bool, np.bool_))
+                 and math.isfinite(float(v)) for v in parts) and len(parts) > 0
+        if not ok:
+            members = [labels[i] for i in np.flatnonzero(cluster == k)[:3].tolist()]
+            raise InputError(f"the codeword of the cluster of {', '.join(map(repr, members))} is {cw!r}, not a finite "
+                             "number; give finite values for its members")
 
 
 def _check_distinct(released, changed, numeric: bool = False) -> None:

@@ -506,6 +506,12 @@ def write_parquet_release(src: str | os.PathLike, dst: str | os.PathLike, public
             valid = rc >= 0
             taken = per_code.take(pa.array(np.where(valid, rc, 0), type=pa.int64()))
             new = pa.compute.if_else(pa.array(valid), taken, pa.nulls(len(rc), type=out_type)) if not valid.all() else taken
+            if out_type == old.type and replaced is not None:
+                # in the column's own type, a cell that is not replaced stays as written (a NaN stays NaN, -0.0
+                # stays -0.0); a missing value without a label is such a cell, a suppressed one is not
+                keep = (rc == CODE_MISSING) | (valid & ~replaced[np.where(valid, rc, 0)])
+                if keep.any():
+                    new = pa.compute.if_else(pa.array(keep), col.cast(out_type), new.cast(out_type))
             stats["suppressed"] += int(np.count_nonzero(rc == CODE_SUPPRESSED))
             if replaced is not None:
                 stats["replaced"] += int(np.count_nonzero(valid & replaced[np.where(valid, rc, 0)]))
@@ -529,8 +535,16 @@ def _pandas_metadata_retyped(schema, column: str, out_type):
     meta = dict(schema.metadata or {})
     if b"pandas" not in meta:
         return schema
-    doc = json.loads(meta[b"pandas"])
-    for entry in doc.get("columns", []):
+    try:
+        doc = json.loads(meta[b"pandas"])
+    except (ValueError, UnicodeDecodeError):
+        return schema                          # not pandas' document: left as it was
+    entries = doc.get("columns") if isinstance(doc, dict) else None
+    if not isinstance(entries, list):
+        return schema
+    for entry in entries:
+        if not isinstance(entry, dict):
+            continue
         if entry.get("field_name", entry.get("name")) == column:
             entry["pandas_type"] = get_logical_type(out_type)
             entry["numpy_type"] = str(pa.array([], out_type).to_pandas().dtype)

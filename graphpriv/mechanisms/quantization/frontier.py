@@ -305,9 +305,14 @@ class Frontier:
 
 
 def _finite(v, name: str) -> float:
-    if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)) or not math.isfinite(float(v)):
-        raise InputError(f"{name} must be a finite number, got {v!r}")
-    return float(v)
+    try:
+        f = float(v) if isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_)) else None
+    except OverflowError:                      # an int beyond the floats (10**400)
+        f = None
+    if f is None or not math.isfinite(f):
+        shown = repr(v) if len(repr(v)) <= 40 else repr(v)[:37] + "..."
+        raise InputError(f"{name} must be a finite number, got {shown}")
+    return f
 
 
 def pareto_filter(privacy: Sequence[float], utility: Sequence[float], tol: float = 1e-12) -> np.ndarray:

@@ -113,6 +113,11 @@ def public_numbers(labels, column: str | None = None) -> dict:
         if isinstance(lab, (bool, np.bool_)):
             raise InputTypeError(f"{where} holds the boolean {lab!r}; U2 needs numbers -- use U1, or give values=")
         if isinstance(lab, str):
+            from ..._labels import TimeText
+
+            if isinstance(lab, TimeText):
+                raise InputTypeError(f"{where} holds dates or times (e.g. {str(lab)!r}); U2 measures distances between "
+                                     "numbers -- use U1 (--utility U1), which releases them as intervals of time")
             if not _NUMBER_TEXT.fullmatch(lab):
                 raise InputTypeError(f"{where} holds non-numeric values (e.g. {lab!r}); U2 needs numbers -- clean the "
                                      "column, or use U1 (--utility U1)")
@@ -127,8 +132,27 @@ def public_numbers(labels, column: str | None = None) -> dict:
             raise InputTypeError(f"{where} holds {lab!r}; U2 needs numbers -- give values= (label -> number) or use U1 (--utility U1)")
         if not math.isfinite(v):
             raise InputTypeError(f"{where} holds the value {lab!r}; U2 needs finite numbers -- clean the column or use U1 (--utility U1)")
+        if isinstance(lab, (int, np.integer)) and abs(int(lab)) > 2**53:
+            raise InputError(f"{where} holds {int(lab)}, an integer beyond 2^53 = 9007199254740992, which a 64-bit float "
+                             "does not hold exactly (U2 measures distances and centroids in 64-bit floats) -- subtract an "
+                             "offset from the column, or use U1 (--utility U1)")
         out[lab] = v
+    _check_float_range(out, where)
     return out
+
+
+def _check_float_range(numbers: dict, where: str) -> None:
+    """Refuse values whose distances or cluster sums overflow a 64-bit float (U2's centroids and
+    distortions would be infinite)."""
+    if not numbers:
+        return
+    v = np.abs(np.fromiter(numbers.values(), dtype=float, count=len(numbers)))
+    i = int(np.argmax(v))
+    if float(v[i]) > np.finfo(float).max / max(2, len(v)):
+        lab = list(numbers)[i]
+        raise InputError(f"{where} holds {lab!r}: distances and centroids of values this large overflow a 64-bit float "
+                         f"(at most {np.finfo(float).max:.3g}) -- rescale the column (e.g. divide it by 1e300), or use U1 "
+                         "(--utility U1)")
 
 
 def _u2_inputs(utility: U2, values: Any, labels: list):
