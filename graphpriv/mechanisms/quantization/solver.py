@@ -111,7 +111,15 @@ def _have_ortools() -> bool:
     return True
 
 
+def _check_solver_name(solver: Any) -> None:
+    """A clear error for a solver name that is not known (whatever the method that would use it)."""
+    if solver is None or (isinstance(solver, str) and solver in ("auto",) + SOLVERS):
+        return
+    raise InputError(f"solver={solver!r} is not known; use 'cp-sat' (OR-Tools), 'highs' (scipy) or 'auto'")
+
+
 def _check_solver(solver: Any) -> str:
+    _check_solver_name(solver)
     if solver is None or solver == "auto":
         return "cp-sat" if _have_ortools() else "highs"
     if solver not in SOLVERS:
@@ -119,6 +127,31 @@ def _check_solver(solver: Any) -> str:
     if solver == "cp-sat" and not _have_ortools():
         raise MissingSolverError("solver='cp-sat' needs OR-Tools: pip install 'graphpriv[exact]' (or use solver='highs')")
     return solver
+
+
+class _OutOfTime(Exception):
+    """Raised inside model building when the call's deadline has passed (caught by the level sweep)."""
+
+
+class _Deadline:
+    """The end of a time-limited call (``None``: no limit); :meth:`check` raises :class:`_OutOfTime` after it."""
+
+    def __init__(self, time_limit: float | None, start: float | None = None):
+        start = time.perf_counter() if start is None else start
+        self.end = None if time_limit is None else start + float(time_limit)
+
+    def left(self) -> float | None:
+        return None if self.end is None else self.end - time.perf_counter()
+
+    def passed(self) -> bool:
+        return self.end is not None and time.perf_counter() >= self.end
+
+    def check(self) -> None:
+        if self.passed():
+            raise _OutOfTime
+
+
+_NO_DEADLINE = _Deadline(None)
 
 
 # ====================================================================== the instance
@@ -333,11 +366,14 @@ def _solve_highs(model: _Model, time_limit):
 
 
 # ====================================================================== threshold models
-def _build(inst: _Inst, objective: str, level: int, cost, strict: bool, hint_groups=None, k_range=None):
+def _build(inst: _Inst, objective: str, level: int, cost, strict: bool, hint_groups=None, k_range=None,
+           deadline: _Deadline = _NO_DEADLINE):
     """Model of "privacy within ``level`` and utility cost <= ``cost`` (< when ``strict``)"; returns (model, a, hint).
 
-    With ``k_range=(lo, hi)`` (U1 only) the largest cluster size K is a variable in [lo, hi] and is minimised."""
+    With ``k_range=(lo, hi)`` (U1 only) the largest cluster size K is a variable in [lo, hi] and is minimised.
+    Raises :class:`_OutOfTime` once ``deadline`` has passed (checked every row of the model)."""
     n = inst.n
+    deadline.check()
     md = _Model()
     allowed = [[True] * (i + 1) for i in range(n)]
     conflict = None
@@ -349,12 +385,14 @@ def _build(inst: _Inst, objective: str, level: int, cost, strict: bool, hint_gro
             d = q * abs(X[i] - X[l])
             return d >= 2 * p if strict else d > 2 * p
         for i in range(n):
+            deadline.check()
             for j in range(i):
                 if conflict(i, j):
                     allowed[i][j] = False
     if objective in ("L0", "L0|I*=0"):
         # a representative must be able to reach k sensitive values with the members it may take
         for j in range(n):
+            deadline.check()
             m = 0
             for i in range(j, n):
                 if allowed[i][j]:
@@ -400,6 +438,7 @@ def _build(inst: _Inst, objective: str, level: int, cost, strict: bool, hint_gro
     else:
         rhs = -1 if strict else 0
         for j, mem in members.items():
+            deadline.check()
             for i in mem:
                 if i == j and len(mem) == 1:
                     continue
@@ -415,6 +454,7 @@ def _build(inst: _Inst, objective: str, level: int, cost, strict: bool, hint_gro
     # privacy
     if objective in ("L0", "L0|I*=0") and level > inst.k_min:
         for j, mem in members.items():
+            deadline.check()
             ys = {}
             for s in sorted({s for i in mem for s in inst.ssets[i]}):
                 y = md.var()
@@ -423,7 +463,7 @@ def _build(inst: _Inst, objective: str, level: int, cost, strict: bool, hint_gro
             md.add({**ys, a[j, j]: -level}, lo=0)
     c = 1 if objective == "L0|I*=0" else (level if objective == "I*" else None)
     if c is not None and c < inst.n_comp0:
-        _add_flow(md, inst, a, members, c)
+        _add_flow(md, inst, a, members, c, deadline)
     hint = None
     if hint_groups is not None:
         hint = {}
@@ -437,13 +477,14 @@ def _build(inst: _Inst, objective: str, level: int, cost, strict: bool, hint_gro
     return md, a, hint
 
 
-def _add_flow(md: _Model, inst: _Inst, a: dict, members: dict, c: int) -> None:
+def _add_flow(md: _Model, inst: _Inst, a: dict, members: dict, c: int, deadline: _Deadline = _NO_DEADLINE) -> None:
     """At most ``c`` groups of components of G_X: a flow from at most c roots reaches every component."""
     C = inst.n_comp0
     comp = inst.comp
     inflow = {g: {} for g in range(C)}     # flow into component g: +1 coefficients
     outflow = {g: {} for g in range(C)}
     for j, mem in members.items():
+        deadline.check()
         gs = sorted({comp[i] for i in mem})
         if len(gs) < 2:
             continue                         # a cluster inside one component joins nothing
@@ -541,7 +582,14 @@ def _s_universe(inst: _Inst) -> list:
 def _min_cover_sizes(inst: _Inst, level: int, *, suffix: bool) -> list:
     """For every element e, the fewest members of a cluster holding e whose S-sets cover ``level`` sensitive
     values (members from e's suffix e..n-1 when ``suffix``: e is then the cluster's smallest member);
-    n + 1 when impossible. Breadth-first search over the covered subsets of S (2^|S| states)."""
+    n + 1 when impossible. Breadth-first search over the covered subsets of S (2^|S| states); cached."""
+    cache_all = inst.__dict__.setdefault("_cover_cache", {})
+    if (level, suffix) not in cache_all:
+        cache_all[level, suffix] = _min_cover_sizes_uncached(inst, level, suffix=suffix)
+    return cache_all[level, suffix]
+
+
+def _min_cover_sizes_uncached(inst: _Inst, level: int, *, suffix: bool) -> list:
     n = inst.n
     uni = _s_universe(inst)
     bit = {s: 1 << i for i, s in enumerate(uni)}
@@ -581,20 +629,32 @@ def _max_clusters(inst: _Inst, level: int) -> int:
     """Most clusters a quantisation with every cluster covering ``level`` sensitive values can have.
 
     c clusters cover at least c·k (cluster, s) pairs, and a sensitive value s lying in occ(s) public values
-    is covered by at most min(c, occ(s)) clusters: c·k <= sum_s min(c, occ(s)).
+    is covered by at most min(c, occ(s)) clusters: c·k <= sum_s min(c, occ(s)). Cached per level.
     """
-    occ: dict = {}
-    for ss in inst.ssets:
-        for s_ in ss:
-            occ[s_] = occ.get(s_, 0) + 1
-    best = 1
-    for c in range(1, inst.n + 1):
-        if c * level <= sum(min(c, o) for o in occ.values()):
-            best = c
-    return best
+    cache = inst.__dict__.setdefault("_max_clusters_cache", {})
+    if level not in cache:
+        cache[level] = _max_clusters_uncached(inst, level)
+    return cache[level]
 
 
-def _cost_lower_bound(inst: _Inst, objective: str, level: int):
+def _max_clusters_uncached(inst: _Inst, level: int) -> int:
+    cover = inst.__dict__.get("_cover_by_count")
+    if cover is None:     # sum_s min(c, occ(s)) for c = 1..n, once per instance
+        occ: dict = {}
+        for ss in inst.ssets:
+            for s_ in ss:
+                occ[s_] = occ.get(s_, 0) + 1
+        o = np.sort(np.fromiter(occ.values(), dtype=np.int64, count=len(occ)))
+        c = np.arange(1, inst.n + 1, dtype=np.int64)
+        below = np.searchsorted(o, c, side="left")           # occ(s) < c: count occ(s) itself
+        csum = np.concatenate([[0], np.cumsum(o)])
+        cover = csum[below] + c * (len(o) - below)
+        inst.__dict__["_cover_by_count"] = cover
+    ok = np.flatnonzero(np.arange(1, inst.n + 1, dtype=np.int64) * level <= cover)
+    return int(ok[-1]) + 1 if len(ok) else 1
+
+
+def _cost_lower_bound(inst: _Inst, objective: str, level: int, deadline: _Deadline = _NO_DEADLINE):
     """A proven lower bound on the utility cost at an L0 level k (every cluster covers k sensitive values).
 
     U1: the cluster of x needs m members with |S|x| + (the m - 1 largest other |S|x'|) >= k (a union is
@@ -612,6 +672,7 @@ def _cost_lower_bound(inst: _Inst, objective: str, level: int):
         deg = sorted((m.bit_count() for m in inst.smask), reverse=True)
         best = 1
         for e in range(n):
+            deadline.check()
             d = inst.smask[e].bit_count()
             others = list(deg)
             others.remove(d)
@@ -626,6 +687,7 @@ def _cost_lower_bound(inst: _Inst, objective: str, level: int):
     X = inst.X                      # model order is sorted by value
     ends = []                       # b(a): the first b with the S-sets of a..b covering k values (None: never)
     for a in range(n):
+        deadline.check()
         m, end = 0, None
         for b in range(a, n):
             m |= inst.smask[b]
@@ -635,6 +697,7 @@ def _cost_lower_bound(inst: _Inst, objective: str, level: int):
         ends.append(end)
     best = 0
     for e in range(n):              # narrowest window holding e that covers k: [a, max(b(a), e)] over a <= e
+        deadline.check()
         w = min((X[max(b, e)] - X[a] for a, b in enumerate(ends[:e + 1]) if b is not None), default=None)
         if w is None:
             return Fraction(0)
@@ -643,13 +706,19 @@ def _cost_lower_bound(inst: _Inst, objective: str, level: int):
 
 
 def solve_levels(prob: _Problem, hints: list, *, solver: str = "cp-sat", time_limit: float | None = None,
-                 levels: list | None = None) -> tuple[list[LevelResult], dict]:
+                 levels: list | None = None, deadline: _Deadline | None = None,
+                 progress=None) -> tuple[list[LevelResult], dict]:
     """Largest utility at each privacy level, with proofs. ``hints``: partitions (lists of public-code arrays).
 
     Levels are solved best privacy first, each with a fair share of the time left; a second pass gives the
-    time the easy levels did not use to the levels still open."""
+    time the easy levels did not use to the levels still open. ``deadline`` (or ``time_limit`` seconds from
+    now) covers everything, model building and the lower bounds included: a level reached after it keeps
+    its best known partition and a proven bound (the cheap bound of :func:`_cost_lower_bound` when there
+    was time for it, else the trivial one). ``progress(record)`` is called after every level with a dict
+    (level, privacy, utility of the incumbent, proven bound, status, levels done and in all, seconds)."""
     t_start = time.perf_counter()
-    deadline = None if time_limit is None else t_start + float(time_limit)
+    if deadline is None:
+        deadline = _Deadline(time_limit, t_start)
     inst = _Inst(prob)
     objective = prob.objective
     known = []
@@ -658,35 +727,57 @@ def solve_levels(prob: _Problem, hints: list, *, solver: str = "cp-sat", time_li
         known.append((inst.cost_of(g), g))
     known.append((inst.cost_of([list(range(inst.n))]), [list(range(inst.n))]))
     levels = _levels(inst, objective) if levels is None else list(levels)
-    state = {level: {"lo": _cost_lower_bound(inst, objective, level), "lo_strict": False, "status": None, "tests": 0,
+    trivial = 1 if inst.kind == "U1" else Fraction(0)
+    state = {level: {"lo": None, "lo_strict": False, "status": None, "tests": 0,
                      "seconds": 0.0, "log": [], "inc": None} for level in levels}
+    done = 0
     for sweep in range(2):
         todo = [lv for lv in levels if state[lv]["status"] != "optimal"]
         for n_left, level in zip(range(len(todo), 0, -1), todo):
-            if sweep == 1 and deadline is not None and deadline - time.perf_counter() <= 0:
+            if sweep == 1 and deadline.passed():
                 break
-            cands = [(c, g) for c, g in known if _satisfies(inst, objective, level, g)]
             st = state[level]
-            st["status"] = None
-            level_deadline = None if deadline is None else time.perf_counter() + (deadline - time.perf_counter()) / n_left
             t0 = time.perf_counter()
-            inc_cost, inc = _solve_level(inst, objective, level, min(cands, key=lambda cg: cg[0]), st, solver, level_deadline)
+            cands = [(c, g) for c, g in known if _satisfies(inst, objective, level, g)]
+            incumbent = min(cands, key=lambda cg: cg[0])
+            if st["lo"] is None:
+                try:
+                    st["lo"] = _cost_lower_bound(inst, objective, level, deadline)
+                except _OutOfTime:
+                    st["lo"] = trivial
+            st["status"] = None
+            left = deadline.left()
+            level_deadline = _Deadline(None if left is None else max(left, 0.0) / n_left)
+            if deadline.end is not None:
+                level_deadline.end = min(level_deadline.end, deadline.end)
+            inc_cost, inc = _solve_level(inst, objective, level, incumbent, st, solver, level_deadline)
             st["seconds"] += time.perf_counter() - t0
             st["inc"] = (inc_cost, inc)
             known.append((inc_cost, inc))     # feasible for every looser level too
-        if deadline is None:
+            if sweep == 0:
+                done += 1
+            if progress is not None:
+                progress({"level": level, "privacy": _level_privacy(inst, objective, level),
+                          "utility": _utility_of_cost(inst, inc_cost), "bound": _utility_of_cost(inst, st["lo"])
+                          if st["status"] != "optimal" else _utility_of_cost(inst, inc_cost),
+                          "status": st["status"], "done": done, "levels": len(levels), "sweep": sweep,
+                          "seconds": time.perf_counter() - t_start})
+        if deadline.end is None:
             break
     results = []
     for level in levels:
         st = state[level]
+        if st["inc"] is None:      # pragma: no cover - every level is visited in the first sweep
+            raise RuntimeError("a privacy level was never visited")
         inc_cost, inc = st["inc"]
         groups = inst.codes_from_groups(inc)
         util = prob.ub.partition_value(groups)
-        bound = util if st["status"] == "optimal" else _utility_of_cost(inst, st["lo"])
+        status = st["status"] or "feasible"
+        bound = util if status == "optimal" else _utility_of_cost(inst, st["lo"])
         results.append(LevelResult(level, _level_privacy(inst, objective, level), groups, util, max(bound, util),
-                                   st["status"], st["tests"], st["seconds"], st["log"]))
+                                   status, st["tests"], st["seconds"], st["log"]))
     info = {"solver": solver, "seconds": time.perf_counter() - t_start, "values_exact": inst.values_exact,
-            "tests": sum(r.tests for r in results)}
+            "tests": sum(r.tests for r in results), "timed_out": deadline.passed()}
     return results, info
 
 
@@ -699,11 +790,15 @@ def _solve_level(inst: _Inst, objective: str, level: int, incumbent, st: dict, s
     log = st["log"]
 
     def remaining():
-        return None if level_deadline is None else level_deadline - time.perf_counter()
+        return level_deadline.left()
 
     def test(cost, strict):
         st["tests"] += 1
-        md, a, hint = _build(inst, objective, level, cost, strict, inc)
+        try:
+            md, a, hint = _build(inst, objective, level, cost, strict, inc, deadline=level_deadline)
+        except _OutOfTime:
+            log.append((str(cost), strict, "unknown (time limit while building the model)"))
+            return "unknown", None
         if md is None:
             log.append((str(cost), strict, "infeasible"))
             return "infeasible", None
@@ -718,8 +813,12 @@ def _solve_level(inst: _Inst, objective: str, level: int, incumbent, st: dict, s
         if lo < inc_cost:
             # one model minimising the largest cluster size K, its proven bound when stopped
             st["tests"] += 1
-            md, a, hint = _build(inst, objective, level, None, False, inc, k_range=(lo, inc_cost))
-            status, sol, bnd = ("infeasible", None, None) if md is None else _solve(md, solver, remaining(), hint)
+            try:
+                md, a, hint = _build(inst, objective, level, None, False, inc, k_range=(lo, inc_cost),
+                                     deadline=level_deadline)
+                status, sol, bnd = ("infeasible", None, None) if md is None else _solve(md, solver, remaining(), hint)
+            except _OutOfTime:
+                status, sol, bnd = "unknown", None, None
             log.append((f"min K in [{lo}, {inc_cost}]", False, status))
             if sol is not None:
                 g = _groups_from_solution(inst, a, sol)
