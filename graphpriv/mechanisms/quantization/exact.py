@@ -321,6 +321,18 @@ def _hint_partitions(prob: _Problem, values: Any, deadline=None) -> list:
             spent = max(spent, time.perf_counter() - t1)
     except TooLargeError:  # pragma: no cover - the heuristics refuse nothing at solver sizes
         pass
+    # the optimal interval partitions of the ordered values (exact dynamic programming, milliseconds): for U2
+    # the optimum is often an interval partition or close to one
+    if deadline is None or not deadline.passed():
+        try:
+            from .interval import interval_frontier
+
+            f = interval_frontier(prob.jr, prob.objective, prob.utility_obj, values, base=prob.base)
+            pos = {x: i for i, x in enumerate(prob.labels)}
+            for p in f.points:
+                hints.append([np.array(sorted(pos[x] for x in c)) for c in p.quantization])
+        except (TooLargeError, InputError):  # pragma: no cover - vector values or too many I* layers
+            pass
     return hints
 
 
@@ -333,7 +345,9 @@ def frontier_bounds(jr: JointRange, objective: str, utility: Any = "U1", values:
     to reach k with |S|x| and the largest other S-sets, and (U2, scalar centroid values) the cluster of x
     spans at least the narrowest window of the sorted values that holds x and covers k: its distortion is
     at least half that width. No quantisation lies above these bounds; the exact frontier touches them
-    where they are tight. For I* the bound is the utility of X itself.
+    where they are tight. For I* at c < #components of G_X (and problem (10)), joining the components needs
+    clusters with two members (U1) or spanning the bottleneck distance between components (U2, half of it
+    bounds the distortion).
 
     Returns
     -------

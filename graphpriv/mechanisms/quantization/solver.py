@@ -267,20 +267,26 @@ class _Model:
         self.cons.append((coefs, lo, hi, enforce))
 
 
-def _solve(model: _Model, solver: str, time_limit: float | None, hint: dict | None):
+def _solve(model: _Model, solver: str, time_limit: float | None, hint: dict | None,
+           deadline: _Deadline = _NO_DEADLINE):
     """Solve ``model``: (status, values, objective bound) with status "optimal" (objective proven; for a
-    feasibility model: a solution), "feasible" (a solution, objective not proven), "infeasible" or "unknown"."""
+    feasibility model: a solution), "feasible" (a solution, objective not proven), "infeasible" or "unknown".
+    Handing the model to the solver checks ``deadline`` too (raises :class:`_OutOfTime`)."""
     if time_limit is not None and time_limit <= 0:
         return "unknown", None, None
-    return _solve_cpsat(model, time_limit, hint) if solver == "cp-sat" else _solve_highs(model, time_limit)
+    if solver == "cp-sat":
+        return _solve_cpsat(model, time_limit, hint, deadline)
+    return _solve_highs(model, time_limit, deadline)
 
 
-def _solve_cpsat(model: _Model, time_limit, hint):
+def _solve_cpsat(model: _Model, time_limit, hint, deadline: _Deadline = _NO_DEADLINE):
     from ortools.sat.python import cp_model
 
     m = cp_model.CpModel()
     v = [m.NewIntVar(int(lo), int(hi), "") for lo, hi in zip(model.lb, model.ub)]
-    for coefs, lo, hi, enf in model.cons:
+    for t, (coefs, lo, hi, enf) in enumerate(model.cons):
+        if t % 512 == 0:
+            deadline.check()
         expr = sum(int(c) * v[k] for k, c in coefs.items())
         lo_i = -(2 ** 62) if lo == -math.inf else int(lo)
         hi_i = 2 ** 62 if hi == math.inf else int(hi)
@@ -294,6 +300,11 @@ def _solve_cpsat(model: _Model, time_limit, hint):
         m.Minimize(sum(int(c) * v[k] for k, c in model.objective.items()))
     s = cp_model.CpSolver()
     s.parameters.num_workers = 2
+    left = deadline.left()
+    if left is not None:
+        time_limit = left if time_limit is None else min(time_limit, left)
+        if time_limit <= 0:
+            raise _OutOfTime
     if time_limit is not None:
         s.parameters.max_time_in_seconds = float(time_limit)
     st = s.Solve(m)
@@ -306,7 +317,7 @@ def _solve_cpsat(model: _Model, time_limit, hint):
     return "unknown", None, None
 
 
-def _solve_highs(model: _Model, time_limit):
+def _solve_highs(model: _Model, time_limit, deadline: _Deadline = _NO_DEADLINE):
     from scipy.optimize import Bounds, LinearConstraint, milp
     from scipy.sparse import coo_matrix
 
@@ -315,7 +326,9 @@ def _solve_highs(model: _Model, time_limit):
     ub = np.array(model.ub, dtype=float)
     rows, cols, vals, los, his = [], [], [], [], []
     r = 0
-    for coefs, lo, hi, enf in model.cons:
+    for t, (coefs, lo, hi, enf) in enumerate(model.cons):
+        if t % 512 == 0:
+            deadline.check()
         items = list(coefs.items())
         if enf is None:
             for k, c in items:
@@ -346,6 +359,11 @@ def _solve_highs(model: _Model, time_limit):
     if r == 0:
         los, his = [-np.inf], [np.inf]
     opts = {"disp": False}
+    left = deadline.left()
+    if left is not None:
+        time_limit = left if time_limit is None else min(time_limit, left)
+        if time_limit <= 0:
+            raise _OutOfTime
     if time_limit is not None:
         opts["time_limit"] = float(time_limit)
     c = np.zeros(nv)
@@ -660,9 +678,58 @@ def _cost_lower_bound(inst: _Inst, objective: str, level: int, deadline: _Deadli
     U1: the cluster of x needs m members with |S|x| + (the m - 1 largest other |S|x'|) >= k (a union is
     at most the sum), so K >= max_x of the least such m. U2: a cluster of distortion D spans at most 2D
     (max - x̂ <= D and x̂ - min <= D), so it lies in a window of width 2D holding x; D >= w_x / 2 with
-    w_x the narrowest window of the sorted values holding x whose S-sets cover k values.
+    w_x the narrowest window of the sorted values holding x whose S-sets cover k values. For I* levels
+    (at most c components of G_X̂) and problem (10) (one component) the bound of joining the components,
+    :func:`_joining_cost_bound`, applies (with the L0 bound, for problem (10)).
     """
-    if objective == "I*" or level <= inst.k_min:
+    if objective == "I*":
+        return _joining_cost_bound(inst, level)
+    base = _l0_cost_lower_bound(inst, level, deadline)
+    if objective == "L0|I*=0":
+        return max(base, _joining_cost_bound(inst, 1))
+    return base
+
+
+def _joining_cost_bound(inst: _Inst, c: int):
+    """A proven lower bound on the utility cost of any quantisation with at most ``c`` components of G_X̂.
+
+    The components of G_X̂ are those of the graph on the components of G_X whose edges are the pairs of
+    values sharing a cluster; at most c of them need such edges to join the n_comp0 components into at most c
+    groups. U1: some cluster then has two members (cost 2 below n_comp0). U2 (scalar centroid): a cluster
+    holding x and y has distortion at least |x - y| / 2, so the cost is at least half the bottleneck t(c) of
+    a spanning forest with c trees over the components, edge weights the distances; on a line the cheapest
+    edges across any cut are neighbours in the sorted order, so Kruskal's algorithm over the sorted
+    neighbours of different components gives t(c) exactly."""
+    trivial = 1 if inst.kind == "U1" else Fraction(0)
+    C = inst.n_comp0
+    if c >= C:
+        return trivial
+    if inst.kind == "U1":
+        return 2
+    X, comp = inst.X, inst.comp          # model order: sorted by value
+    edges = sorted((X[p + 1] - X[p], p) for p in range(inst.n - 1) if comp[p] != comp[p + 1])
+    parent = list(range(C))
+
+    def find(a):
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    groups = C
+    for w, p in edges:
+        a, b = find(comp[p]), find(comp[p + 1])
+        if a != b:
+            parent[a] = b
+            groups -= 1
+            if groups <= c:
+                return Fraction(w, 2)
+    return trivial                     # pragma: no cover - the sorted neighbours connect every component
+
+
+def _l0_cost_lower_bound(inst: _Inst, level: int, deadline: _Deadline = _NO_DEADLINE):
+    """The L0 part of :func:`_cost_lower_bound` (every cluster covers ``level`` sensitive values)."""
+    if level <= inst.k_min:
         return 1 if inst.kind == "U1" else Fraction(0)
     n = inst.n
     if inst.kind == "U1":
@@ -796,13 +863,13 @@ def _solve_level(inst: _Inst, objective: str, level: int, incumbent, st: dict, s
         st["tests"] += 1
         try:
             md, a, hint = _build(inst, objective, level, cost, strict, inc, deadline=level_deadline)
+            if md is None:
+                log.append((str(cost), strict, "infeasible"))
+                return "infeasible", None
+            status, sol, _ = _solve(md, solver, remaining(), hint, level_deadline)
         except _OutOfTime:
             log.append((str(cost), strict, "unknown (time limit while building the model)"))
             return "unknown", None
-        if md is None:
-            log.append((str(cost), strict, "infeasible"))
-            return "infeasible", None
-        status, sol, _ = _solve(md, solver, remaining(), hint)
         log.append((str(cost), strict, status))
         if status == "optimal":
             return "feasible", _groups_from_solution(inst, a, sol)
@@ -816,7 +883,8 @@ def _solve_level(inst: _Inst, objective: str, level: int, incumbent, st: dict, s
             try:
                 md, a, hint = _build(inst, objective, level, None, False, inc, k_range=(lo, inc_cost),
                                      deadline=level_deadline)
-                status, sol, bnd = ("infeasible", None, None) if md is None else _solve(md, solver, remaining(), hint)
+                status, sol, bnd = ("infeasible", None, None) if md is None else _solve(md, solver, remaining(), hint,
+                                                                                         level_deadline)
             except _OutOfTime:
                 status, sol, bnd = "unknown", None, None
             log.append((f"min K in [{lo}, {inc_cost}]", False, status))
