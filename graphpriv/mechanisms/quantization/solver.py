@@ -392,6 +392,8 @@ def _build(inst: _Inst, objective: str, level: int, cost, strict: bool, hint_gro
     Raises :class:`_OutOfTime` once ``deadline`` has passed (checked every row of the model)."""
     n = inst.n
     deadline.check()
+    if objective == "L0" and level > inst.k_min and _max_clusters(inst, level) <= _BIN_MAX_CLUSTERS:
+        return _build_bins(inst, level, cost, strict, hint_groups, k_range, deadline)
     md = _Model()
     allowed = [[True] * (i + 1) for i in range(n)]
     conflict = None
@@ -493,6 +495,91 @@ def _build(inst: _Inst, objective: str, level: int, cost, strict: bool, hint_gro
         for key, var in a.items():
             hint.setdefault(var, 0)
     return md, a, hint
+
+
+#: L0 levels at which at most this many clusters can cover the level are solved with one variable per
+#: (value, cluster) pair instead of per (value, representative) pair
+_BIN_MAX_CLUSTERS = 8
+
+
+def _build_bins(inst: _Inst, level: int, cost, strict: bool, hint_groups, k_range, deadline: _Deadline):
+    """The threshold model of an L0 level with few clusters: b[i, c] = 1 when value i lies in cluster c.
+
+    At most C = :func:`_max_clusters` clusters can each cover ``level`` sensitive values, so C cluster slots
+    suffice; symmetry is broken by ordering the clusters by their smallest member (value i may enter slot
+    c only if an earlier value lies in slot c - 1, and only if c <= i). |X| · C binaries instead of the
+    representative formulation's |X|^2 / 2: at the high privacy levels (every cluster covers nearly all of
+    S) the model is small and its infeasibility proofs are quick. Same threshold semantics as
+    :func:`_build`; the keys of the returned variable map are (value, slot)."""
+    n = inst.n
+    C = _max_clusters(inst, level)
+    md = _Model()
+    conflict = None
+    if inst.kind == "U2":
+        p, q = cost.numerator, cost.denominator
+        X = inst.X
+
+        def conflict(i, l):
+            d = q * abs(X[i] - X[l])
+            return d >= 2 * p if strict else d > 2 * p
+    b = {}
+    for i in range(n):
+        for c in range(min(C, i + 1)):
+            b[i, c] = md.var()
+    used = [md.var() for _ in range(C)]
+    for i in range(n):
+        deadline.check()
+        md.add({b[i, c]: 1 for c in range(min(C, i + 1))}, 1, 1)
+        for c in range(min(C, i + 1)):
+            md.add({b[i, c]: 1, used[c]: -1}, hi=0)
+            if c > 0:   # an earlier value in the previous slot
+                md.add({b[i, c]: 1, **{b[j, c - 1]: -1 for j in range(i) if (j, c - 1) in b}}, hi=0)
+    for c in range(1, C):
+        md.add({used[c]: 1, used[c - 1]: -1}, hi=0)
+    members = {c: [i for i in range(n) if (i, c) in b] for c in range(C)}
+    # covering: a used slot covers ``level`` sensitive values
+    for c, mem in members.items():
+        deadline.check()
+        ys = {}
+        for s_ in sorted({s_ for i in mem for s_ in inst.ssets[i]}):
+            y = md.var()
+            md.add({y: 1, **{b[i, c]: -1 for i in mem if s_ in inst.ssets[i]}}, hi=0)
+            ys[y] = 1
+        md.add({**ys, used[c]: -level}, lo=0)
+    if inst.kind == "U1" and k_range is not None:
+        K = md.var(*k_range)
+        md.objective = {K: 1}
+        for c, mem in members.items():
+            md.add({**{b[i, c]: 1 for i in mem}, K: -1}, hi=0)
+    elif inst.kind == "U1":
+        K = cost - 1 if strict else cost
+        for c, mem in members.items():
+            if len(mem) > K:
+                md.add({b[i, c]: 1 for i in mem}, hi=K)
+    else:
+        rhs = -1 if strict else 0
+        for c, mem in members.items():
+            for i in mem:
+                deadline.check()
+                up = {b[l, c]: q * (X[i] - X[l]) - p for l in mem}
+                dn = {b[l, c]: q * (X[l] - X[i]) - p for l in mem}
+                md.add(up, hi=rhs, enforce=b[i, c])
+                md.add(dn, hi=rhs, enforce=b[i, c])
+            for x_ in range(len(mem)):
+                for y_ in range(x_ + 1, len(mem)):
+                    if conflict(mem[x_], mem[y_]):
+                        md.add({b[mem[x_], c]: 1, b[mem[y_], c]: 1}, hi=1)
+    hint = None
+    if hint_groups is not None and len(hint_groups) <= C:
+        hint = {var: 0 for var in b.values()}
+        for c, g in enumerate(sorted(hint_groups, key=min)):
+            for i in g:
+                if (i, c) in b:
+                    hint[b[i, c]] = 1
+            hint[used[c]] = 1
+        for c in range(len(hint_groups), C):
+            hint[used[c]] = 0
+    return md, b, hint
 
 
 def _add_flow(md: _Model, inst: _Inst, a: dict, members: dict, c: int, deadline: _Deadline = _NO_DEADLINE) -> None:
