@@ -499,7 +499,7 @@ def _build(inst: _Inst, objective: str, level: int, cost, strict: bool, hint_gro
 
 #: L0 levels at which at most this many clusters can cover the level are solved with one variable per
 #: (value, cluster) pair instead of per (value, representative) pair
-_BIN_MAX_CLUSTERS = 8
+_BIN_MAX_CLUSTERS = 24
 
 
 def _build_bins(inst: _Inst, level: int, cost, strict: bool, hint_groups, k_range, deadline: _Deadline):
