@@ -26,10 +26,10 @@ import numpy as np
 
 from ...errors import InputError, TooLargeError
 from ...ranges import JointRange
-from .contraction import Contraction
 from .problem import _check_lam, _Problem
 from .frontier import Frontier, FrontierPoint, pareto_filter, pareto_frontier
 from .mechanism import _evaluate_groups
+from .frontier_points import _end_points, _supporting_lams
 from ..utilities import _BoundU2
 from ...citations import record_use
 
@@ -249,16 +249,6 @@ def exact_frontier(jr: JointRange, objective: str, utility: Any = "U1", values: 
         points.append(FrontierPoint(p, u, q, lo, hi, None, status="optimal", bound=u))
     p_x, u_x, u_hat = _end_points(prob)
     return Frontier(tuple(points), prob.objective, prob.utility_name, "exact", p_x, u_x, u_hat, None)
-
-
-def _end_points(prob: _Problem) -> tuple[float, float, float]:
-    """Privacy and utility of the unquantised X, utility of one cluster (read off the contraction state)."""
-    c = Contraction._from_problem(prob)
-    measure = "I*" if prob.objective == "I*" else "L0"
-    p_x, u_x = c.privacy(measure), c.utility()
-    for x in prob.labels[1:]:
-        c.merge(prob.labels[0], x)
-    return p_x, u_x, c.utility()
 
 
 _METHODS = ("auto", "enumerate", "solver")
@@ -623,19 +613,3 @@ def exact_minimum(jr: JointRange, objective: str, lam: float, utility: Any = "U1
     certified = f.certified
     return ExactMinimum(float(L), best.privacy, best.utility, list(best.quantization), 0, certified,
                         float(L if certified else min(bound, L)), "solver")
-
-
-def _supporting_lams(pts):
-    """For every frontier point, the λ range on which it minimises p - λu over the frontier (NaN if none)."""
-    out = []
-    for i, (p, u) in enumerate(pts):
-        lo, hi = 0.0, math.inf
-        for j, (p2, u2) in enumerate(pts):
-            if j == i:
-                continue
-            if u2 < u:
-                lo = max(lo, (p - p2) / (u - u2))
-            elif u2 > u:
-                hi = min(hi, (p2 - p) / (u2 - u))
-        out.append((lo, hi) if lo <= hi + 1e-12 else (math.nan, math.nan))
-    return out

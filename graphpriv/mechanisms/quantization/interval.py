@@ -34,9 +34,18 @@ What is exact.
   components of G_X̂, so at every level the DP's utility is a proven upper bound; a level whose DP
   partition truly has at most that many components is proven optimal (always, when every component of
   G_X occupies consecutive positions of the order). Other levels are reported ``status="feasible"``
-  with that bound (``Frontier.certified`` False, ``.gap`` how far they may be).
+  with that bound (``Frontier.certified`` False, ``.gap`` how far they may be). Two additions make more
+  levels certified: adjacent merges that join component groups, cheapest merged interval first
+  (:func:`_joining_merges`), give partitions that truly meet the levels; and the adjacencies of
+  different components give a second bound (:func:`_joining_bounds`, a Kruskal bottleneck), so that,
+  e.g., 2,674 place names in 7 interleaved regions reach I* = 0 with pairs, proven optimal.
 
-Cost: O(n · |S| · w) for L0 with w the mean scan length, O(n · (|X| / ... ) · C · w) with C the number
+Levels of L0 run in compiled code (:mod:`.interval_kernels`) and a run of levels whose two ends have the
+same optimal cost is filled without solving it (the cost is monotone in the level), so the cost grows with
+the number of distinct optimal costs, not of levels (10^4 values with 500 sensitive values: about 3 s of
+CPU for 500 levels).
+
+Cost: O(n · |S| + n · w) per L0 level with w the mean scan length, O(n · (|X| / ... ) · C · w) with C the number
 of hull blocks for I*. ``benchmarks/bench_exact.py`` prints the times at |X| = 10^4.
 """
 
@@ -334,7 +343,7 @@ def interval_frontier(jr: JointRange, objective: str, utility: Any = "U1", value
         levels = _levels_from(evals, levels)
     feas = [e for e in evals if e[3]]
     keep = pareto_filter(np.round([e[0] for e in feas], 12), np.round([e[1] for e in feas], 12))
-    from .exact import _end_points, _supporting_lams
+    from .frontier_points import _end_points, _supporting_lams
 
     pts_pu = [(feas[i][0], feas[i][1]) for i in keep.tolist()]
     by_priv = {round(r["privacy"], 12): r for r in levels}
