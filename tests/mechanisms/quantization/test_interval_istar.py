@@ -136,3 +136,28 @@ def test_cli_interval_says_when_not_certified(tmp_path, capsys, monkeypatch):
     assert info["point_status"] == "feasible" and info["point_bound"] == pytest.approx(top.bound)
     assert any("not certified" in n and f"{top.bound - top.utility:.4g}" in n for n in info["notes"])
     assert "NOT certified" in capsys.readouterr().out
+
+
+def test_cli_interval_min_utility_compares_with_greedy(tmp_path):
+    """--min-utility: the most private release above the floor, interval or greedy, and the summary says which."""
+    from graphpriv.cli import main
+
+    jr, _ = random_range(10, 16, seed=2)
+    _write_range(jr, tmp_path / "t.csv")
+    f = gp.interval_frontier(jr, "I*", "U1")
+    g = gp.pareto_frontier(jr, "I*", "U1")
+    floor = 1.0
+    best_interval = min((p.privacy, -p.utility) for p in f.points if p.utility >= floor)
+    best_greedy = min((p.privacy, -p.utility) for p in g.points if p.utility >= floor)
+    out = tmp_path / "rel"
+    rc = main(["sanitize", str(tmp_path / "t.csv"), "-s", "s", "-x", "x", "--objective", "I*", "--utility", "U1",
+               "--min-utility", str(floor), "--search", "interval", "--out", str(out), "--no-animation",
+               "--no-explorer", "--quiet"])
+    assert rc == 0
+    summary = json.loads((out / "summary.json").read_text())
+    info = summary["interval_search"]
+    assert summary["mechanism"]["utility"] >= floor - 1e-9
+    best = min(best_interval, best_greedy)        # more private first, then more useful
+    assert summary["mechanism"]["privacy"] == pytest.approx(best[0])
+    assert summary["mechanism"]["utility"] == pytest.approx(-best[1])
+    assert info["released"] == ("greedy" if best_greedy < best_interval else "interval")
