@@ -160,12 +160,12 @@ def test_cluster_slot_and_representative_models_equal_enumeration(n, n_s, seed, 
     cover the level; one per value and representative otherwise) prove the enumerated frontier."""
     jr, values = random_range(n, n_s, seed)
     e = gp.exact_frontier(jr, "L0", utility, values, method="enumerate")
-    saved = solver_mod._BIN_MAX_CLUSTERS
-    solver_mod._BIN_MAX_CLUSTERS = bins
+    saved = solver_mod._BIN_MAX_CLUSTERS, solver_mod._BIN_MAX_CLUSTERS_U2
+    solver_mod._BIN_MAX_CLUSTERS = solver_mod._BIN_MAX_CLUSTERS_U2 = bins
     try:
         s = gp.exact_frontier(jr, "L0", utility, values, method="solver")
     finally:
-        solver_mod._BIN_MAX_CLUSTERS = saved
+        solver_mod._BIN_MAX_CLUSTERS, solver_mod._BIN_MAX_CLUSTERS_U2 = saved
     assert s.certified
     assert [(round(p.privacy, 9), round(p.utility, 9)) for p in s.points] == \
         [(round(p.privacy, 9), round(p.utility, 9)) for p in e.points]
