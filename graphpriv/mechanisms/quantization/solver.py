@@ -84,7 +84,10 @@ Measured with ``benchmarks/bench_exact.py`` (CP-SAT, 2 shared cores at load aver
 certified frontier of random ranges with |S| = 8 and one or two sensitive values per public value takes
 at most 0.4 s (U1) and 2.0 s (U2) of wall time at |X| = 20 (3 seeds x 6 problem x utility pairs, every
 one certified and dominating the greedy frontier), at most 0.7 s and 2.9 s at |X| = 30 (2 seeds); I* on
-sparser ranges (|S| = 30, 8-11 components of G_X, |X| = 20) at most 1.2 s.
+sparser ranges (|S| = 30, 8-11 components of G_X, |X| = 20) at most 1.2 s. With the slot model, the
+joining bound and the interval starting solutions (``--n-large 40`` / ``60``, load average 8-11, wall
+seconds with about a quarter of them CPU): every pair certified at |X| = 40 (3 seeds, |S| = 8) in at most
+33 s, and with |S| = 30 in at most 113 s (problem (10) with U2); at |X| = 60 (one seed) in at most 38 s.
 
 Bounds without a solver (:func:`_cost_lower_bound`, also :func:`graphpriv.frontier_bounds`): at L0 level
 k, c clusters cover at least c·k (cluster, s) pairs and a sensitive value in occ(s) public values lies in
