@@ -8,14 +8,19 @@ Prints, for paper 003's problems ((3) "L0", (5) "I*", (10) "L0|I*=0") x (U1, U2)
    the certified frontier dominates the greedy one (goal: <= 60 s per pair);
 2. the same at |X| = 30 with ``time_limit=300``: certified, or the proven gap (goal: gap <= 5 %);
 3. ``--compare-solvers``: OR-Tools CP-SAT against HiGHS (scipy.optimize.milp) on the same instances;
-4. ``gp.interval_frontier`` at |X| = 10^4 (|S| = 16; goal: <= 10 s), L0 with U1 and U2, and the time ratio
-   to one greedy frontier (``gp.pareto_frontier``) on the same range.
+4. ``gp.interval_frontier`` at |X| = 10^4 with |S| = 16 and with |S| = 500 (hundreds of privacy levels;
+   goal: <= 10 s), L0 with U1 and U2: wall and CPU seconds, the number of levels and of level recursions
+   actually run, seconds per level, and the ratio to one greedy frontier (``gp.pareto_frontier``) on the
+   same range; ``--interval-sizes`` adds other (|X|, |S|) pairs (e.g. 20000x1000);
+5. ``--time-limits``: ``gp.exact_frontier(..., time_limit=t)`` at |X| = 400 and 1,000 (|S| = 40): the
+   whole call's wall and CPU seconds against the limit (the limit covers the starting solutions and the
+   model building; the ratio wall / limit should stay near 1 on an unloaded machine).
 
 CPU seconds count the solver's two worker threads; wall seconds include the machine's other load
 (printed with ``uptime``'s load average): on a shared 2-core machine the numbers are noisy.
 
     python benchmarks/bench_exact.py [--seeds 2] [--n 20] [--n-large 30] [--no-large] [--compare-solvers]
-                                     [--no-interval]
+                                     [--no-interval] [--interval-sizes 10000x500 20000x1000] [--time-limits]
 """
 
 from __future__ import annotations
@@ -92,13 +97,42 @@ def compare_solvers(seeds: int, sizes=(12, 14)):
 
 
 def interval_rows(n: int = 10_000, n_s: int = 16):
+    from graphpriv.mechanisms.quantization import interval as interval_mod
+
     print(f"\n== interval_frontier, |X| = {n}, |S| = {n_s} (values with 6 decimals) ==")
     jr, values = random_range(n, n_s, 0, decimals=6)
-    for objective, utility in (("L0", "U1"), ("L0", "U2"), ("L0|I*=0", "U1")):
-        wall, cpu, f = timed(lambda: gp.interval_frontier(jr, objective, utility, values))
-        gw, gc, _ = timed(lambda: gp.pareto_frontier(jr, objective, utility, values))
-        print(f"{objective:>8} {utility}: wall {wall:6.2f} s, CPU {cpu:6.2f} s, {len(f.points)} points, certified "
-              f"{f.certified}; greedy frontier CPU {gc:.2f} s (interval / greedy = {cpu / max(gc, 1e-9):.2f})", flush=True)
+    calls = []
+    real = interval_mod._LevelDP.__call__
+
+    def counted(self, k):
+        calls.append(k)
+        return real(self, k)
+
+    interval_mod._LevelDP.__call__ = counted
+    try:
+        for objective, utility in (("L0", "U1"), ("L0", "U2"), ("L0|I*=0", "U1")):
+            calls.clear()
+            wall, cpu, f = timed(lambda: gp.interval_frontier(jr, objective, utility, values))
+            gw, gc, _ = timed(lambda: gp.pareto_frontier(jr, objective, utility, values))
+            levels = len(f.proof["levels"])
+            print(f"{objective:>8} {utility}: wall {wall:6.2f} s, CPU {cpu:6.2f} s, {levels} levels, {len(calls)} level "
+                  f"recursions run, {1000 * cpu / max(levels, 1):.1f} ms CPU per level, {len(f.points)} points, certified "
+                  f"{f.certified}; greedy frontier CPU {gc:.2f} s (interval / greedy = {cpu / max(gc, 1e-9):.2f})", flush=True)
+    finally:
+        interval_mod._LevelDP.__call__ = real
+
+
+def time_limit_rows(sizes=(400, 1000), limits=(0.01, 1.0), n_s: int = 40):
+    print(f"\n== exact_frontier(time_limit=t): the limit covers the whole call (|S| = {n_s}) ==")
+    print(f"{'|X|':>5} {'limit':>6} {'problem':>8} {'U':>3} {'wall s':>7} {'CPU s':>6} {'wall/limit':>10} {'certified':>9} {'gap':>7}")
+    for n in sizes:
+        jr, values = random_range(n, n_s, 0)
+        for limit in limits:
+            for objective, utility in PAIRS:
+                wall, cpu, f = timed(lambda: gp.exact_frontier(jr, objective, utility, values, method="solver",
+                                                               time_limit=limit))
+                print(f"{n:5d} {limit:6.2f} {objective:>8} {utility:>3} {wall:7.2f} {cpu:6.2f} {wall / limit:10.1f} "
+                      f"{str(f.certified):>9} {f.gap:7.3%}", flush=True)
 
 
 def main():
@@ -111,6 +145,9 @@ def main():
     ap.add_argument("--no-small", action="store_true")
     ap.add_argument("--compare-solvers", action="store_true")
     ap.add_argument("--solver-sizes", type=int, nargs="+", default=[12, 14])
+    ap.add_argument("--interval-sizes", nargs="+", default=["10000x16", "10000x500"],
+                    help="(|X|)x(|S|) pairs of the interval frontier rows")
+    ap.add_argument("--time-limits", action="store_true")
     args = ap.parse_args()
     print(f"load average {os.getloadavg()[0]:.1f} {os.getloadavg()[1]:.1f} {os.getloadavg()[2]:.1f} on {os.cpu_count()} cores")
     if not args.no_small:
@@ -122,7 +159,11 @@ def main():
     if args.compare_solvers:
         compare_solvers(args.seeds, sizes=tuple(args.solver_sizes))
     if not args.no_interval:
-        interval_rows()
+        for size in args.interval_sizes:
+            n, n_s = (int(v) for v in size.lower().split("x"))
+            interval_rows(n, n_s)
+    if args.time_limits:
+        time_limit_rows()
     print(f"load average {os.getloadavg()[0]:.1f} {os.getloadavg()[1]:.1f} {os.getloadavg()[2]:.1f}")
 
 

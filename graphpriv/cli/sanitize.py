@@ -212,6 +212,57 @@ def result_at(jr, frontier, objective: str, utility: str, values, lam: float):
                                   lam=float(lam), info=dict(full.info))
 
 
+def interval_or_greedy(jr, frontier, result, lam: float, args, values):
+    """The interval release, or the greedy mechanism's when that is better at the same λ / utility floor.
+
+    The interval frontier (:func:`graphpriv.interval_frontier`) is exact over interval partitions for L0,
+    but for I* and problem (10) some levels may only be bounded (``status="feasible"``), and a partition
+    that is not an interval may beat every interval one. So the greedy frontier (Algorithms 1, 2 and
+    Section V-C of Ding & Farokhi, *Developing Non-Stochastic Privacy-Preserving Policies Using
+    Agglomerative Clustering*) is read at the same λ (``--lam``: the smaller Lagrangian wins) or floor
+    (``--min-utility``: the more private release with utility >= the floor wins; ties keep the interval
+    one), and the better result is released. Returns ``(result, lam, info)``; ``info`` says whether the
+    interval frontier and the released point are certified, the proven gap, the greedy point and which was
+    released, for ``summary.json`` and the printed summary."""
+    import graphpriv as gp
+    from ..errors import InputError
+
+    gfront = gp.pareto_frontier(jr, args.objective, args.utility, values)
+    chosen, chosen_lam, released = result, lam, "interval"
+    if args.lam is not None:
+        greedy = result_at(jr, gfront, args.objective, args.utility, values, lam)
+        if greedy.privacy - lam * greedy.utility < result.privacy - lam * result.utility - 1e-9:
+            chosen, released = greedy, "greedy"
+    else:
+        try:
+            greedy, g_lam = choose_release(jr, gfront, args.objective, args.utility, values, args.min_utility)
+        except InputError:
+            greedy = None
+        if greedy is not None and (greedy.privacy < result.privacy - 1e-9 or (
+                abs(greedy.privacy - result.privacy) <= 1e-9 and greedy.utility > result.utility + 1e-9)):
+            chosen, chosen_lam, released = greedy, g_lam, "greedy"
+    point = min(frontier.points, key=lambda p: abs(p.privacy - result.privacy) + abs(p.utility - result.utility))
+    gap = frontier.gap
+    info = {"certified": bool(frontier.certified), "gap": None if not math.isfinite(gap) else float(gap),
+            "point_status": point.status, "point_bound": float(point.bound),
+            "interval": {"privacy": result.privacy, "utility": result.utility},
+            "greedy": None if greedy is None else {"privacy": greedy.privacy, "utility": greedy.utility},
+            "released": released}
+    notes = []
+    if point.status != "optimal":
+        notes.append(f"the interval point is not certified optimal among interval partitions: its utility "
+                     f"{point.utility:.4g} may be below the best by up to {point.bound - point.utility:.4g} "
+                     f"(proven bound {point.bound:.4g}; whole frontier's gap {gap:.3g} of the utility range)")
+    if released == "greedy":
+        notes.append(f"the greedy mechanism does better here (privacy {greedy.privacy:.4g}, utility "
+                     f"{greedy.utility:.4g} against the interval partition's {result.privacy:.4g}, "
+                     f"{result.utility:.4g}): the greedy release is written, its clusters need not be intervals")
+    info["notes"] = notes
+    for note in notes:
+        logger.warning("--search interval: %s", note)
+    return chosen, chosen_lam, info
+
+
 def choose_release(jr, frontier, objective: str, utility: str, values, min_utility: float):
     """The most private frontier point with utility >= ``min_utility``, released at a λ that selects it.
 
@@ -414,6 +465,8 @@ def run(args) -> int:
                 result = gp.interval_release(jr, args.objective, args.lam, args.utility, values,
                                              min_utility=args.min_utility, frontier=frontier)
                 lam = result.lam
+                # never worse than the paper's greedy mechanism at the same λ (or utility floor)
+                result, lam, interval_info = interval_or_greedy(jr, frontier, result, lam, args, values)
             elif args.lam is not None:
                 frontier = gp.pareto_frontier(jr, args.objective, args.utility, values)
                 lam = args.lam
@@ -449,6 +502,7 @@ def run(args) -> int:
             }
         if interval:   # the release is the optimal interval partition, not the greedy mechanism's
             summary["search"] = "interval"
+            summary["interval_search"] = interval_info
         with gio.staged_output(out_dir, overwrite=args.overwrite, command="sanitize",
                                 inputs=input_paths(args.data)) as tmp:
             with progress.step("write"):
@@ -618,6 +672,13 @@ def _print_summary(summary: dict, args, out_dir: Path) -> None:
         others = ", ".join(f"{m} = {d[k]:.4f}" for m, k in (("L0", "L0"), ("I*", "I_star")) if m != summary["privacy_measure"])
         print(f"{name} {summary['privacy_measure']} = {d['privacy']:.4f} bits, {args.utility} = {d['utility']:.4f}, "
               f"{size} = {d['n_public']}, {others}, k = {d['k_anonymity']}")
+    search = summary.get("interval_search")
+    if search is not None:
+        proof = "certified optimal among interval partitions" if search["point_status"] == "optimal" else \
+            f"NOT certified (utility bound {search['point_bound']:.4g})"
+        print(f"search: interval ({proof}); released the {search['released']} partition"
+              + ("" if search["greedy"] is None else f" (greedy at the same setting: privacy "
+                 f"{search['greedy']['privacy']:.4f}, utility {search['greedy']['utility']:.4f})"))
     rows = summary["rows"]
     print(f"rows: {rows['read']} read, {rows['written']} written (same order), {rows['replaced_public']} public value(s) "
           "replaced" + (f", {rows['suppressed_public']} suppressed" if rows["suppressed_public"] else "")

@@ -226,7 +226,8 @@ def plot_search_frontiers(frontiers, bounds=None, ax=None, *, utility_label: str
     ax = axes_or_new(ax)
     styles = {"greedy": (ROLE["frontier"], "o", "-"), "beam": (ROLE["frontier2"], "s", "-"),
               "interval-exact": (ROLE["baseline"], "^", "-"), "certified exact": (ROLE["exact"], "D", "--"),
-              "exact": (ROLE["exact"], "D", "--")}
+              "exact": (ROLE["exact"], "D", "--"), "certified optimum": (ROLE["exact"], "D", "--"),
+              "solver, best found": (ROLE["exact"], "D", "--")}
     xmax = 0.0
     for k, (name, fr) in enumerate(frontiers.items()):
         pts = [(p.privacy, p.utility) for p in fr.points] if hasattr(fr, "points") else list(fr)

@@ -26,10 +26,10 @@ import numpy as np
 
 from ...errors import InputError, TooLargeError
 from ...ranges import JointRange
-from .contraction import Contraction
 from .problem import _check_lam, _Problem
 from .frontier import Frontier, FrontierPoint, pareto_filter, pareto_frontier
 from .mechanism import _evaluate_groups
+from .frontier_points import _end_points, _supporting_lams
 from ..utilities import _BoundU2
 from ...citations import record_use
 
@@ -135,7 +135,8 @@ def _subset_tables(prob: _Problem):
 
 
 def exact_frontier(jr: JointRange, objective: str, utility: Any = "U1", values: Any = None, *, method: str = "auto",
-                   time_limit: float | None = None, solver: str = "auto", max_public: int = 10, base: float = 2) -> Frontier:
+                   time_limit: float | None = None, solver: str = "auto", max_public: int = 10, base: float = 2,
+                   progress: Any = False) -> Frontier:
     """Exact Pareto frontier of problem (3) ("L0"), (5) ("I*") or (10) ("L0|I*=0"), with proofs.
 
     Ding & Farokhi, *Developing Non-Stochastic Privacy-Preserving Policies Using Agglomerative
@@ -155,17 +156,24 @@ def exact_frontier(jr: JointRange, objective: str, utility: Any = "U1", values: 
         :mod:`graphpriv.mechanisms.quantization.solver`), warm-started with the greedy frontier;
         "auto": enumerate up to |X| = 10, solve above.
     time_limit : float, optional
-        Seconds for the whole solver run. A run that hits it returns what it proved: the points it
-        could not prove are ``status="feasible"`` with their proven ``bound``, ``.certified`` is False
-        and ``.gap`` says how far from optimal they may be. Never a point called optimal that was not
-        proved.
+        Seconds for the whole call: reading the range, the greedy starting solutions, building every
+        integer model and the lower bounds included (model building checks the clock row by row). A
+        run that hits it returns what it proved: the points it could not prove are
+        ``status="feasible"`` with their proven ``bound``, ``.certified`` is False and ``.gap`` says
+        how far from optimal they may be (``.proof["timed_out"]`` True). Never a point called optimal
+        that was not proved. What cannot be interrupted is one greedy frontier (started only while
+        time is left) and the final evaluation of the partitions found, O(|X|) merges each.
     solver : {"auto", "cp-sat", "highs"}, default "auto"
         OR-Tools CP-SAT (``pip install 'graphpriv[exact]'``; default when installed) or HiGHS through
-        :func:`scipy.optimize.milp`.
+        :func:`scipy.optimize.milp`. Checked whatever the method.
     max_public : int, default 10
         Enumeration refuses larger alphabets (Bell(10) = 115,975 partitions run in about a second). At
         most ``EXACT_MAX_PUBLIC`` = 12 (Bell(12) = 4,213,597 partitions, a few GB of temporaries).
     base : float, default 2
+    progress : bool or callable, default False
+        Solver runs: ``True`` writes one line per privacy level to standard error (only when it is a
+        terminal) with the incumbent utility, the proven bound and the time so far; a callable gets
+        each level's record (a dict). The lines also go to the ``graphpriv`` logger (DEBUG).
 
     Returns
     -------
@@ -181,6 +189,8 @@ def exact_frontier(jr: JointRange, objective: str, utility: Any = "U1", values: 
         ``method="enumerate"`` and |X| exceeds ``max_public``.
     MissingSolverError
         ``solver="cp-sat"`` without OR-Tools installed.
+    InputError
+        An unknown ``method`` or ``solver``, or a ``time_limit`` that is not a positive number.
 
     Examples
     --------
@@ -203,17 +213,22 @@ def exact_frontier(jr: JointRange, objective: str, utility: Any = "U1", values: 
     decimals are handled in exact integer arithmetic (otherwise on a grid of 2^30 steps over their
     range, ``proof["values_exact"]`` False). ``benchmarks/bench_exact.py`` prints the times.
     """
+    from .solver import _Deadline, _check_solver_name
+
+    t_start = time.perf_counter()
     record_use("agglomerative")  # for gp.cite()
-    prob = _Problem(jr, objective, utility, values, base)
     method = _check_method(method)
     time_limit = _check_time_limit(time_limit)
+    _check_solver_name(solver)
+    deadline = _Deadline(time_limit, t_start)
+    prob = _Problem(jr, objective, utility, values, base)
     n = prob.n
     if not isinstance(max_public, (int, np.integer)) or isinstance(max_public, bool) or max_public < 1:
         raise InputError(f"max_public must be a positive integer, got {max_public!r}")
     if method == "auto":
         method = "enumerate" if n <= 10 or not _solver_supports(prob) else "solver"
     if method == "solver":
-        return _solver_frontier(prob, values, time_limit, solver)
+        return _solver_frontier(prob, values, time_limit, solver, deadline=deadline, progress=progress)
     limit = min(int(max_public), EXACT_MAX_PUBLIC)
     if n > limit:
         raise TooLargeError(f"exact_frontier enumerates Bell(|X|) partitions; |X| = {n} gives {bell_number(n):,} "
@@ -234,16 +249,6 @@ def exact_frontier(jr: JointRange, objective: str, utility: Any = "U1", values: 
         points.append(FrontierPoint(p, u, q, lo, hi, None, status="optimal", bound=u))
     p_x, u_x, u_hat = _end_points(prob)
     return Frontier(tuple(points), prob.objective, prob.utility_name, "exact", p_x, u_x, u_hat, None)
-
-
-def _end_points(prob: _Problem) -> tuple[float, float, float]:
-    """Privacy and utility of the unquantised X, utility of one cluster (read off the contraction state)."""
-    c = Contraction._from_problem(prob)
-    measure = "I*" if prob.objective == "I*" else "L0"
-    p_x, u_x = c.privacy(measure), c.utility()
-    for x in prob.labels[1:]:
-        c.merge(prob.labels[0], x)
-    return p_x, u_x, c.utility()
 
 
 _METHODS = ("auto", "enumerate", "solver")
@@ -269,13 +274,20 @@ def _solver_supports(prob: _Problem) -> bool:
     return not isinstance(prob.ub, _BoundU2) or prob.ub.fast
 
 
-def _hint_partitions(prob: _Problem, values: Any) -> list:
+def _hint_partitions(prob: _Problem, values: Any, deadline=None) -> list:
     """Starting solutions: every point of the greedy frontier (Algorithms 1, 2, Section V-C over all λ) and
-    of the beam search at a few λ, as lists of public-code arrays."""
+    of the beam search at a few λ, as lists of public-code arrays.
+
+    With a ``deadline`` (:class:`.solver._Deadline`) nothing is started after it has passed, and a beam
+    search only while the time left is at least twice what the greedy frontier took (the solver adds the
+    one-cluster partition, feasible at every level, whatever happens here)."""
     from ..trace import _groups
     from .search import beam_search
 
     hints = []
+    if deadline is not None and deadline.passed():
+        return hints
+    t0 = time.perf_counter()
     try:
         g = pareto_frontier(prob.jr, prob.objective, prob.utility_obj, values,
                             base=prob.base)
@@ -286,13 +298,31 @@ def _hint_partitions(prob: _Problem, values: Any) -> list:
                 pos = {x: i for i, x in enumerate(prob.labels)}
                 hints.append([np.array(sorted(pos[x] for x in c)) for c in p.quantization])
         lams = sorted({round(p.lam_min * 1.01 + 1e-6, 9) for p in g.points if math.isfinite(p.lam_min)})[:4]
+        spent = time.perf_counter() - t0
         for lam in lams:
+            left = None if deadline is None else deadline.left()
+            if left is not None and left < 2 * spent:
+                break
+            t1 = time.perf_counter()
             r = beam_search(prob.jr, prob.objective, lam, utility=prob.utility_obj,
                             values=values, base=prob.base)
             pos = {x: i for i, x in enumerate(prob.labels)}
             hints.append([np.array(sorted(pos[x] for x in c)) for c in r.quantization])
+            spent = max(spent, time.perf_counter() - t1)
     except TooLargeError:  # pragma: no cover - the heuristics refuse nothing at solver sizes
         pass
+    # the optimal interval partitions of the ordered values (exact dynamic programming, milliseconds): for U2
+    # the optimum is often an interval partition or close to one
+    if deadline is None or not deadline.passed():
+        try:
+            from .interval import interval_frontier
+
+            f = interval_frontier(prob.jr, prob.objective, prob.utility_obj, values, base=prob.base)
+            pos = {x: i for i, x in enumerate(prob.labels)}
+            for p in f.points:
+                hints.append([np.array(sorted(pos[x] for x in c)) for c in p.quantization])
+        except (TooLargeError, InputError):  # pragma: no cover - vector values or too many I* layers
+            pass
     return hints
 
 
@@ -305,7 +335,9 @@ def frontier_bounds(jr: JointRange, objective: str, utility: Any = "U1", values:
     to reach k with |S|x| and the largest other S-sets, and (U2, scalar centroid values) the cluster of x
     spans at least the narrowest window of the sorted values that holds x and covers k: its distortion is
     at least half that width. No quantisation lies above these bounds; the exact frontier touches them
-    where they are tight. For I* the bound is the utility of X itself.
+    where they are tight. For I* at c < #components of G_X (and problem (10)), joining the components needs
+    clusters with two members (U1) or spanning the bottleneck distance between components (U2, half of it
+    bounds the distortion).
 
     Returns
     -------
@@ -337,18 +369,22 @@ def frontier_bounds(jr: JointRange, objective: str, utility: Any = "U1", values:
     return pd.DataFrame(rows)
 
 
-def _solver_frontier(prob: _Problem, values: Any, time_limit: float | None, solver: Any, hints: list | None = None) -> Frontier:
-    from .solver import _check_solver, solve_levels
+def _solver_frontier(prob: _Problem, values: Any, time_limit: float | None, solver: Any, hints: list | None = None, *,
+                     deadline=None, progress: Any = False) -> Frontier:
+    from .progress import solve_progress
+    from .solver import _check_solver, _Deadline, solve_levels
 
     if not _solver_supports(prob):
         raise InputError("method='solver' with U2 needs scalar values, codeword='centroid' and distance 'abs' or 'squared'; "
                          "use method='enumerate' (|X| <= 12) for other codewords or distances")
     solver = _check_solver(solver)
+    callback = solve_progress(progress)
     t0 = time.perf_counter()
-    hints = _hint_partitions(prob, values) if hints is None else hints
-    # the time limit covers the heuristics that give the starting solutions too
-    left = None if time_limit is None else max(time_limit - (time.perf_counter() - t0), 1e-9)
-    levels, info = solve_levels(prob, hints, solver=solver, time_limit=left)
+    if deadline is None:
+        deadline = _Deadline(time_limit, t0)
+    # the time limit covers the heuristics that give the starting solutions, and the model building, too
+    hints = _hint_partitions(prob, values, deadline) if hints is None else hints
+    levels, info = solve_levels(prob, hints, solver=solver, deadline=deadline, progress=callback)
     labels = prob.labels
     # candidates: each level's best partition at its realized privacy; the level of that privacy holds its proof
     by_priv = {round(r.privacy, 12): r for r in levels}
@@ -370,6 +406,7 @@ def _solver_frontier(prob: _Problem, values: Any, time_limit: float | None, solv
                        "status": r.status, "tests": r.tests, "seconds": r.seconds} for r in levels]
     info["time_limit"] = time_limit
     info["seconds"] = time.perf_counter() - t0          # starting solutions included
+    info["timed_out"] = deadline.passed()
     return Frontier(tuple(points), prob.objective, prob.utility_name, "solver", p_x, u_x, u_hat, None, None, info)
 
 
@@ -555,35 +592,24 @@ def exact_minimum(jr: JointRange, objective: str, lam: float, utility: Any = "U1
     Enumeration reads the table of :func:`exact_frontier` (one enumerator): O(Bell(|X|) · |X|^2)
     vectorised time and O(Bell(|X|) · |X|) memory.
     """
+    from .solver import _Deadline, _check_solver_name
+
+    t_start = time.perf_counter()
     lam = _check_lam(lam)
-    prob = _Problem(jr, objective, utility, values, base)
     method = _check_method(method)
     time_limit = _check_time_limit(time_limit)
+    _check_solver_name(solver)
+    deadline = _Deadline(time_limit, t_start)
+    prob = _Problem(jr, objective, utility, values, base)
     if method == "auto":
         method = "enumerate" if prob.n <= 10 or not _solver_supports(prob) else "solver"
     if method == "enumerate":
         _check_size(prob, max_public, "exact_minimum", EXACT_MINIMUM_MAX_PUBLIC)
         return _minimum_from_table(prob, _partition_table(prob), lam)
-    f = _solver_frontier(prob, values, time_limit, solver)
+    f = _solver_frontier(prob, values, time_limit, solver, deadline=deadline)
     best = min(f.points, key=lambda p: p.privacy - lam * p.utility)
     L = best.privacy - lam * best.utility
     bound = min(r["privacy"] - lam * r["bound"] for r in f.proof["levels"])
     certified = f.certified
     return ExactMinimum(float(L), best.privacy, best.utility, list(best.quantization), 0, certified,
                         float(L if certified else min(bound, L)), "solver")
-
-
-def _supporting_lams(pts):
-    """For every frontier point, the λ range on which it minimises p - λu over the frontier (NaN if none)."""
-    out = []
-    for i, (p, u) in enumerate(pts):
-        lo, hi = 0.0, math.inf
-        for j, (p2, u2) in enumerate(pts):
-            if j == i:
-                continue
-            if u2 < u:
-                lo = max(lo, (p - p2) / (u - u2))
-            elif u2 > u:
-                hi = min(hi, (p2 - p) / (u2 - u))
-        out.append((lo, hi) if lo <= hi + 1e-12 else (math.nan, math.nan))
-    return out

@@ -9,6 +9,7 @@ Section V-C (problem (10), eqs. (11)-(12)); the tie rules are listed in
 from __future__ import annotations
 
 import math
+import numpy as np
 from typing import Any
 
 from ...citations import record_use
@@ -176,8 +177,23 @@ def _evaluate_groups(prob: _Problem, groups) -> tuple[float, float]:
                 uf.union(cs[0], c)
         ncomp = len({uf.find(c) for c in range(prob.n_comp0)})
         return prob.istar(ncomp), util
-    min_s = min(len(set().union(*(prob.sset(i) for i in g.tolist()))) for g in groups)
-    return prob.l0(min_s), util
+    return prob.l0(_min_sensitive(prob, groups)), util
+
+
+def _min_sensitive(prob: _Problem, groups) -> int:
+    """min over clusters of |S|cluster| (the k of k-anonymity), vectorised over the CSR of the S-sets."""
+    if len(groups) <= 4:
+        return min(len(set().union(*(prob.sset(i) for i in np.asarray(g).tolist()))) for g in groups)
+    lens = np.fromiter((len(g) for g in groups), dtype=np.int64, count=len(groups))
+    codes = np.concatenate([np.asarray(g, dtype=np.int64) for g in groups])
+    gid = np.repeat(np.arange(len(groups), dtype=np.int64), lens)
+    ptr = np.asarray(prob.s_ptr, dtype=np.int64)
+    starts, cnt = ptr[codes], ptr[codes + 1] - ptr[codes]
+    total = int(cnt.sum())
+    offs = np.repeat(starts - (np.cumsum(cnt) - cnt), cnt) + np.arange(total, dtype=np.int64)
+    key = np.repeat(gid, cnt) * max(int(prob.n_s), 1) + np.asarray(prob.s_idx, dtype=np.int64)[offs]
+    per_group = np.bincount(np.unique(key) // max(int(prob.n_s), 1), minlength=len(groups))
+    return int(per_group.min())
 
 
 def lagrangian(jr: JointRange, quantization, objective: str, lam: float, utility: Any = "U1", values: Any = None, *,

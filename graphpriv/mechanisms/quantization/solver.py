@@ -36,6 +36,20 @@ a[i, j] <= a[j, j]. Then
   (edge e[j, g] when cluster j holds a member of component g), at most c roots supply it, and every
   component consumes one unit: feasible iff every component is joined to a root.
 
+Cluster slots (L0 levels where few clusters fit). At level k at most C = :func:`_max_clusters` clusters
+can each cover k sensitive values; when C <= 24 (U1) or 3 (U2) the level is modelled with b[i, c] = 1
+when value i lies in slot c (|X| · C binaries instead of |X|^2 / 2), slots ordered by their smallest
+member (:func:`_build_bins`). At the high privacy levels (C of 1-24) this proves the levels the
+representative formulation could not in minutes.
+
+Joining bound (I* levels, problem (10)): fewer components of G_X̂ than of G_X need clusters that join
+components: two members (U1) or a span of at least the Kruskal bottleneck between components (U2), see
+:func:`_joining_cost_bound`.
+
+Time limits. ``time_limit`` covers the whole call: every model-building loop, the lower bounds and the
+hand-over to the solver check one deadline (:class:`_Deadline`), and a level reached after it keeps its
+best known partition with a proven bound.
+
 Solver choice. Both OR-Tools CP-SAT (``pip install 'graphpriv[exact]'``) and HiGHS
 (:func:`scipy.optimize.milp`, big-M form of the enforced constraints) run the same models
 (``solver="cp-sat"`` or ``"highs"``); CP-SAT is the default when installed, HiGHS the fallback. Measured
@@ -70,7 +84,10 @@ Measured with ``benchmarks/bench_exact.py`` (CP-SAT, 2 shared cores at load aver
 certified frontier of random ranges with |S| = 8 and one or two sensitive values per public value takes
 at most 0.4 s (U1) and 2.0 s (U2) of wall time at |X| = 20 (3 seeds x 6 problem x utility pairs, every
 one certified and dominating the greedy frontier), at most 0.7 s and 2.9 s at |X| = 30 (2 seeds); I* on
-sparser ranges (|S| = 30, 8-11 components of G_X, |X| = 20) at most 1.2 s.
+sparser ranges (|S| = 30, 8-11 components of G_X, |X| = 20) at most 1.2 s. With the slot model, the
+joining bound and the interval starting solutions (``--n-large 40`` / ``60``, load average 8-11, wall
+seconds with about a quarter of them CPU): every pair certified at |X| = 40 (3 seeds, |S| = 8) in at most
+33 s, and with |S| = 30 in at most 113 s (problem (10) with U2); at |X| = 60 (one seed) in at most 38 s.
 
 Bounds without a solver (:func:`_cost_lower_bound`, also :func:`graphpriv.frontier_bounds`): at L0 level
 k, c clusters cover at least c·k (cluster, s) pairs and a sensitive value in occ(s) public values lies in
@@ -91,6 +108,8 @@ import numpy as np
 
 from ...errors import GraphprivError, InputError
 from .problem import _Problem, n_components_after
+from .solver_bounds import (_COVER_MAX_S, _NO_DEADLINE, _Deadline, _OutOfTime, _cost_lower_bound,  # noqa: F401
+                            _joining_cost_bound, _l0_cost_lower_bound, _max_clusters, _min_cover_sizes, _s_universe)
 from ..utilities import _BoundU2
 
 __all__ = ["SOLVERS"]
@@ -111,7 +130,15 @@ def _have_ortools() -> bool:
     return True
 
 
+def _check_solver_name(solver: Any) -> None:
+    """A clear error for a solver name that is not known (whatever the method that would use it)."""
+    if solver is None or (isinstance(solver, str) and solver in ("auto",) + SOLVERS):
+        return
+    raise InputError(f"solver={solver!r} is not known; use 'cp-sat' (OR-Tools), 'highs' (scipy) or 'auto'")
+
+
 def _check_solver(solver: Any) -> str:
+    _check_solver_name(solver)
     if solver is None or solver == "auto":
         return "cp-sat" if _have_ortools() else "highs"
     if solver not in SOLVERS:
@@ -234,20 +261,26 @@ class _Model:
         self.cons.append((coefs, lo, hi, enforce))
 
 
-def _solve(model: _Model, solver: str, time_limit: float | None, hint: dict | None):
+def _solve(model: _Model, solver: str, time_limit: float | None, hint: dict | None,
+           deadline: _Deadline = _NO_DEADLINE):
     """Solve ``model``: (status, values, objective bound) with status "optimal" (objective proven; for a
-    feasibility model: a solution), "feasible" (a solution, objective not proven), "infeasible" or "unknown"."""
+    feasibility model: a solution), "feasible" (a solution, objective not proven), "infeasible" or "unknown".
+    Handing the model to the solver checks ``deadline`` too (raises :class:`_OutOfTime`)."""
     if time_limit is not None and time_limit <= 0:
         return "unknown", None, None
-    return _solve_cpsat(model, time_limit, hint) if solver == "cp-sat" else _solve_highs(model, time_limit)
+    if solver == "cp-sat":
+        return _solve_cpsat(model, time_limit, hint, deadline)
+    return _solve_highs(model, time_limit, deadline)
 
 
-def _solve_cpsat(model: _Model, time_limit, hint):
+def _solve_cpsat(model: _Model, time_limit, hint, deadline: _Deadline = _NO_DEADLINE):
     from ortools.sat.python import cp_model
 
     m = cp_model.CpModel()
     v = [m.NewIntVar(int(lo), int(hi), "") for lo, hi in zip(model.lb, model.ub)]
-    for coefs, lo, hi, enf in model.cons:
+    for t, (coefs, lo, hi, enf) in enumerate(model.cons):
+        if t % 512 == 0:
+            deadline.check()
         expr = sum(int(c) * v[k] for k, c in coefs.items())
         lo_i = -(2 ** 62) if lo == -math.inf else int(lo)
         hi_i = 2 ** 62 if hi == math.inf else int(hi)
@@ -261,6 +294,11 @@ def _solve_cpsat(model: _Model, time_limit, hint):
         m.Minimize(sum(int(c) * v[k] for k, c in model.objective.items()))
     s = cp_model.CpSolver()
     s.parameters.num_workers = 2
+    left = deadline.left()
+    if left is not None:
+        time_limit = left if time_limit is None else min(time_limit, left)
+        if time_limit <= 0:
+            raise _OutOfTime
     if time_limit is not None:
         s.parameters.max_time_in_seconds = float(time_limit)
     st = s.Solve(m)
@@ -273,7 +311,7 @@ def _solve_cpsat(model: _Model, time_limit, hint):
     return "unknown", None, None
 
 
-def _solve_highs(model: _Model, time_limit):
+def _solve_highs(model: _Model, time_limit, deadline: _Deadline = _NO_DEADLINE):
     from scipy.optimize import Bounds, LinearConstraint, milp
     from scipy.sparse import coo_matrix
 
@@ -282,7 +320,9 @@ def _solve_highs(model: _Model, time_limit):
     ub = np.array(model.ub, dtype=float)
     rows, cols, vals, los, his = [], [], [], [], []
     r = 0
-    for coefs, lo, hi, enf in model.cons:
+    for t, (coefs, lo, hi, enf) in enumerate(model.cons):
+        if t % 512 == 0:
+            deadline.check()
         items = list(coefs.items())
         if enf is None:
             for k, c in items:
@@ -313,6 +353,11 @@ def _solve_highs(model: _Model, time_limit):
     if r == 0:
         los, his = [-np.inf], [np.inf]
     opts = {"disp": False}
+    left = deadline.left()
+    if left is not None:
+        time_limit = left if time_limit is None else min(time_limit, left)
+        if time_limit <= 0:
+            raise _OutOfTime
     if time_limit is not None:
         opts["time_limit"] = float(time_limit)
     c = np.zeros(nv)
@@ -333,11 +378,17 @@ def _solve_highs(model: _Model, time_limit):
 
 
 # ====================================================================== threshold models
-def _build(inst: _Inst, objective: str, level: int, cost, strict: bool, hint_groups=None, k_range=None):
+def _build(inst: _Inst, objective: str, level: int, cost, strict: bool, hint_groups=None, k_range=None,
+           deadline: _Deadline = _NO_DEADLINE):
     """Model of "privacy within ``level`` and utility cost <= ``cost`` (< when ``strict``)"; returns (model, a, hint).
 
-    With ``k_range=(lo, hi)`` (U1 only) the largest cluster size K is a variable in [lo, hi] and is minimised."""
+    With ``k_range=(lo, hi)`` (U1 only) the largest cluster size K is a variable in [lo, hi] and is minimised.
+    Raises :class:`_OutOfTime` once ``deadline`` has passed (checked every row of the model)."""
     n = inst.n
+    deadline.check()
+    slots = _BIN_MAX_CLUSTERS if inst.kind == "U1" else _BIN_MAX_CLUSTERS_U2
+    if objective == "L0" and level > inst.k_min and _max_clusters(inst, level) <= slots:
+        return _build_bins(inst, level, cost, strict, hint_groups, k_range, deadline)
     md = _Model()
     allowed = [[True] * (i + 1) for i in range(n)]
     conflict = None
@@ -349,12 +400,14 @@ def _build(inst: _Inst, objective: str, level: int, cost, strict: bool, hint_gro
             d = q * abs(X[i] - X[l])
             return d >= 2 * p if strict else d > 2 * p
         for i in range(n):
+            deadline.check()
             for j in range(i):
                 if conflict(i, j):
                     allowed[i][j] = False
     if objective in ("L0", "L0|I*=0"):
         # a representative must be able to reach k sensitive values with the members it may take
         for j in range(n):
+            deadline.check()
             m = 0
             for i in range(j, n):
                 if allowed[i][j]:
@@ -400,6 +453,7 @@ def _build(inst: _Inst, objective: str, level: int, cost, strict: bool, hint_gro
     else:
         rhs = -1 if strict else 0
         for j, mem in members.items():
+            deadline.check()
             for i in mem:
                 if i == j and len(mem) == 1:
                     continue
@@ -415,6 +469,7 @@ def _build(inst: _Inst, objective: str, level: int, cost, strict: bool, hint_gro
     # privacy
     if objective in ("L0", "L0|I*=0") and level > inst.k_min:
         for j, mem in members.items():
+            deadline.check()
             ys = {}
             for s in sorted({s for i in mem for s in inst.ssets[i]}):
                 y = md.var()
@@ -423,7 +478,7 @@ def _build(inst: _Inst, objective: str, level: int, cost, strict: bool, hint_gro
             md.add({**ys, a[j, j]: -level}, lo=0)
     c = 1 if objective == "L0|I*=0" else (level if objective == "I*" else None)
     if c is not None and c < inst.n_comp0:
-        _add_flow(md, inst, a, members, c)
+        _add_flow(md, inst, a, members, c, deadline)
     hint = None
     if hint_groups is not None:
         hint = {}
@@ -437,13 +492,102 @@ def _build(inst: _Inst, objective: str, level: int, cost, strict: bool, hint_gro
     return md, a, hint
 
 
-def _add_flow(md: _Model, inst: _Inst, a: dict, members: dict, c: int) -> None:
+#: L0 levels at which at most this many clusters can cover the level are solved with one variable per
+#: (value, cluster) pair instead of per (value, representative) pair
+_BIN_MAX_CLUSTERS = 24
+#: the same for U2, whose distortion constraints per slot make wider slot models slower than the
+#: representative ones (measured: 3-4x at |X| = 60 with 5-15 slots; far faster with 1-3 on the Hungarian data)
+_BIN_MAX_CLUSTERS_U2 = 3
+
+
+def _build_bins(inst: _Inst, level: int, cost, strict: bool, hint_groups, k_range, deadline: _Deadline):
+    """The threshold model of an L0 level with few clusters: b[i, c] = 1 when value i lies in cluster c.
+
+    At most C = :func:`_max_clusters` clusters can each cover ``level`` sensitive values, so C cluster slots
+    suffice; symmetry is broken by ordering the clusters by their smallest member (value i may enter slot
+    c only if an earlier value lies in slot c - 1, and only if c <= i). |X| · C binaries instead of the
+    representative formulation's |X|^2 / 2: at the high privacy levels (every cluster covers nearly all of
+    S) the model is small and its infeasibility proofs are quick. Same threshold semantics as
+    :func:`_build`; the keys of the returned variable map are (value, slot)."""
+    n = inst.n
+    C = _max_clusters(inst, level)
+    md = _Model()
+    conflict = None
+    if inst.kind == "U2":
+        p, q = cost.numerator, cost.denominator
+        X = inst.X
+
+        def conflict(i, l):
+            d = q * abs(X[i] - X[l])
+            return d >= 2 * p if strict else d > 2 * p
+    b = {}
+    for i in range(n):
+        for c in range(min(C, i + 1)):
+            b[i, c] = md.var()
+    used = [md.var() for _ in range(C)]
+    for i in range(n):
+        deadline.check()
+        md.add({b[i, c]: 1 for c in range(min(C, i + 1))}, 1, 1)
+        for c in range(min(C, i + 1)):
+            md.add({b[i, c]: 1, used[c]: -1}, hi=0)
+            if c > 0:   # an earlier value in the previous slot
+                md.add({b[i, c]: 1, **{b[j, c - 1]: -1 for j in range(i) if (j, c - 1) in b}}, hi=0)
+    for c in range(1, C):
+        md.add({used[c]: 1, used[c - 1]: -1}, hi=0)
+    members = {c: [i for i in range(n) if (i, c) in b] for c in range(C)}
+    # covering: a used slot covers ``level`` sensitive values
+    for c, mem in members.items():
+        deadline.check()
+        ys = {}
+        for s_ in sorted({s_ for i in mem for s_ in inst.ssets[i]}):
+            y = md.var()
+            md.add({y: 1, **{b[i, c]: -1 for i in mem if s_ in inst.ssets[i]}}, hi=0)
+            ys[y] = 1
+        md.add({**ys, used[c]: -level}, lo=0)
+    if inst.kind == "U1" and k_range is not None:
+        K = md.var(*k_range)
+        md.objective = {K: 1}
+        for c, mem in members.items():
+            md.add({**{b[i, c]: 1 for i in mem}, K: -1}, hi=0)
+    elif inst.kind == "U1":
+        K = cost - 1 if strict else cost
+        for c, mem in members.items():
+            if len(mem) > K:
+                md.add({b[i, c]: 1 for i in mem}, hi=K)
+    else:
+        rhs = -1 if strict else 0
+        for c, mem in members.items():
+            for i in mem:
+                deadline.check()
+                up = {b[l, c]: q * (X[i] - X[l]) - p for l in mem}
+                dn = {b[l, c]: q * (X[l] - X[i]) - p for l in mem}
+                md.add(up, hi=rhs, enforce=b[i, c])
+                md.add(dn, hi=rhs, enforce=b[i, c])
+            for x_ in range(len(mem)):
+                for y_ in range(x_ + 1, len(mem)):
+                    if conflict(mem[x_], mem[y_]):
+                        md.add({b[mem[x_], c]: 1, b[mem[y_], c]: 1}, hi=1)
+    hint = None
+    if hint_groups is not None and len(hint_groups) <= C:
+        hint = {var: 0 for var in b.values()}
+        for c, g in enumerate(sorted(hint_groups, key=min)):
+            for i in g:
+                if (i, c) in b:
+                    hint[b[i, c]] = 1
+            hint[used[c]] = 1
+        for c in range(len(hint_groups), C):
+            hint[used[c]] = 0
+    return md, b, hint
+
+
+def _add_flow(md: _Model, inst: _Inst, a: dict, members: dict, c: int, deadline: _Deadline = _NO_DEADLINE) -> None:
     """At most ``c`` groups of components of G_X: a flow from at most c roots reaches every component."""
     C = inst.n_comp0
     comp = inst.comp
     inflow = {g: {} for g in range(C)}     # flow into component g: +1 coefficients
     outflow = {g: {} for g in range(C)}
     for j, mem in members.items():
+        deadline.check()
         gs = sorted({comp[i] for i in mem})
         if len(gs) < 2:
             continue                         # a cluster inside one component joins nothing
@@ -530,126 +674,20 @@ def _utility_of_cost(inst: _Inst, cost) -> float:
     return -(D * D if prob.ub.squared else D)
 
 
-#: the exact smallest cluster around each x (a partial set cover over subsets of S) is computed up to this |S|
-_COVER_MAX_S = 10
-
-
-def _s_universe(inst: _Inst) -> list:
-    return sorted({s for ss in inst.ssets for s in ss})
-
-
-def _min_cover_sizes(inst: _Inst, level: int, *, suffix: bool) -> list:
-    """For every element e, the fewest members of a cluster holding e whose S-sets cover ``level`` sensitive
-    values (members from e's suffix e..n-1 when ``suffix``: e is then the cluster's smallest member);
-    n + 1 when impossible. Breadth-first search over the covered subsets of S (2^|S| states)."""
-    n = inst.n
-    uni = _s_universe(inst)
-    bit = {s: 1 << i for i, s in enumerate(uni)}
-    masks = [sum(bit[s] for s in ss) for ss in inst.ssets]
-    out = []
-    cache = {}
-    for e in range(n):
-        pool = sorted(set(masks[e:] if suffix else masks))
-        key = (masks[e], tuple(pool))
-        if key in cache:
-            out.append(cache[key])
-            continue
-        frontier = {masks[e]}
-        seen = set(frontier)
-        size = 1
-        found = masks[e].bit_count() >= level
-        while not found and frontier and size <= n:
-            nxt = set()
-            for m in frontier:
-                for p in pool:
-                    q = m | p
-                    if q != m and q not in seen:
-                        seen.add(q)
-                        nxt.add(q)
-            size += 1
-            frontier = nxt
-            found = any(q.bit_count() >= level for q in frontier)
-        res = size if found else n + 1
-        if not suffix:   # elements may repeat a mask; a cover of distinct masks never needs more members than masks
-            res = min(res, n + 1)
-        cache[key] = res
-        out.append(res)
-    return out
-
-
-def _max_clusters(inst: _Inst, level: int) -> int:
-    """Most clusters a quantisation with every cluster covering ``level`` sensitive values can have.
-
-    c clusters cover at least c·k (cluster, s) pairs, and a sensitive value s lying in occ(s) public values
-    is covered by at most min(c, occ(s)) clusters: c·k <= sum_s min(c, occ(s)).
-    """
-    occ: dict = {}
-    for ss in inst.ssets:
-        for s_ in ss:
-            occ[s_] = occ.get(s_, 0) + 1
-    best = 1
-    for c in range(1, inst.n + 1):
-        if c * level <= sum(min(c, o) for o in occ.values()):
-            best = c
-    return best
-
-
-def _cost_lower_bound(inst: _Inst, objective: str, level: int):
-    """A proven lower bound on the utility cost at an L0 level k (every cluster covers k sensitive values).
-
-    U1: the cluster of x needs m members with |S|x| + (the m - 1 largest other |S|x'|) >= k (a union is
-    at most the sum), so K >= max_x of the least such m. U2: a cluster of distortion D spans at most 2D
-    (max - x̂ <= D and x̂ - min <= D), so it lies in a window of width 2D holding x; D >= w_x / 2 with
-    w_x the narrowest window of the sorted values holding x whose S-sets cover k values.
-    """
-    if objective == "I*" or level <= inst.k_min:
-        return 1 if inst.kind == "U1" else Fraction(0)
-    n = inst.n
-    if inst.kind == "U1":
-        count = -(-n // _max_clusters(inst, level))          # n values in at most c clusters
-        if len(_s_universe(inst)) <= _COVER_MAX_S:
-            return max(count, max(_min_cover_sizes(inst, level, suffix=False)))
-        deg = sorted((m.bit_count() for m in inst.smask), reverse=True)
-        best = 1
-        for e in range(n):
-            d = inst.smask[e].bit_count()
-            others = list(deg)
-            others.remove(d)
-            tot, m = d, 1
-            for o in others:
-                if tot >= level:
-                    break
-                tot += o
-                m += 1
-            best = max(best, m)
-        return max(best, count)
-    X = inst.X                      # model order is sorted by value
-    ends = []                       # b(a): the first b with the S-sets of a..b covering k values (None: never)
-    for a in range(n):
-        m, end = 0, None
-        for b in range(a, n):
-            m |= inst.smask[b]
-            if m.bit_count() >= level:
-                end = b
-                break
-        ends.append(end)
-    best = 0
-    for e in range(n):              # narrowest window holding e that covers k: [a, max(b(a), e)] over a <= e
-        w = min((X[max(b, e)] - X[a] for a, b in enumerate(ends[:e + 1]) if b is not None), default=None)
-        if w is None:
-            return Fraction(0)
-        best = max(best, w)
-    return Fraction(best, 2)
-
-
 def solve_levels(prob: _Problem, hints: list, *, solver: str = "cp-sat", time_limit: float | None = None,
-                 levels: list | None = None) -> tuple[list[LevelResult], dict]:
+                 levels: list | None = None, deadline: _Deadline | None = None,
+                 progress=None) -> tuple[list[LevelResult], dict]:
     """Largest utility at each privacy level, with proofs. ``hints``: partitions (lists of public-code arrays).
 
     Levels are solved best privacy first, each with a fair share of the time left; a second pass gives the
-    time the easy levels did not use to the levels still open."""
+    time the easy levels did not use to the levels still open. ``deadline`` (or ``time_limit`` seconds from
+    now) covers everything, model building and the lower bounds included: a level reached after it keeps
+    its best known partition and a proven bound (the cheap bound of :func:`_cost_lower_bound` when there
+    was time for it, else the trivial one). ``progress(record)`` is called after every level with a dict
+    (level, privacy, utility of the incumbent, proven bound, status, levels done and in all, seconds)."""
     t_start = time.perf_counter()
-    deadline = None if time_limit is None else t_start + float(time_limit)
+    if deadline is None:
+        deadline = _Deadline(time_limit, t_start)
     inst = _Inst(prob)
     objective = prob.objective
     known = []
@@ -658,35 +696,57 @@ def solve_levels(prob: _Problem, hints: list, *, solver: str = "cp-sat", time_li
         known.append((inst.cost_of(g), g))
     known.append((inst.cost_of([list(range(inst.n))]), [list(range(inst.n))]))
     levels = _levels(inst, objective) if levels is None else list(levels)
-    state = {level: {"lo": _cost_lower_bound(inst, objective, level), "lo_strict": False, "status": None, "tests": 0,
+    trivial = 1 if inst.kind == "U1" else Fraction(0)
+    state = {level: {"lo": None, "lo_strict": False, "status": None, "tests": 0,
                      "seconds": 0.0, "log": [], "inc": None} for level in levels}
+    done = 0
     for sweep in range(2):
         todo = [lv for lv in levels if state[lv]["status"] != "optimal"]
         for n_left, level in zip(range(len(todo), 0, -1), todo):
-            if sweep == 1 and deadline is not None and deadline - time.perf_counter() <= 0:
+            if sweep == 1 and deadline.passed():
                 break
-            cands = [(c, g) for c, g in known if _satisfies(inst, objective, level, g)]
             st = state[level]
-            st["status"] = None
-            level_deadline = None if deadline is None else time.perf_counter() + (deadline - time.perf_counter()) / n_left
             t0 = time.perf_counter()
-            inc_cost, inc = _solve_level(inst, objective, level, min(cands, key=lambda cg: cg[0]), st, solver, level_deadline)
+            cands = [(c, g) for c, g in known if _satisfies(inst, objective, level, g)]
+            incumbent = min(cands, key=lambda cg: cg[0])
+            if st["lo"] is None:
+                try:
+                    st["lo"] = _cost_lower_bound(inst, objective, level, deadline)
+                except _OutOfTime:
+                    st["lo"] = trivial
+            st["status"] = None
+            left = deadline.left()
+            level_deadline = _Deadline(None if left is None else max(left, 0.0) / n_left)
+            if deadline.end is not None:
+                level_deadline.end = min(level_deadline.end, deadline.end)
+            inc_cost, inc = _solve_level(inst, objective, level, incumbent, st, solver, level_deadline)
             st["seconds"] += time.perf_counter() - t0
             st["inc"] = (inc_cost, inc)
             known.append((inc_cost, inc))     # feasible for every looser level too
-        if deadline is None:
+            if sweep == 0:
+                done += 1
+            if progress is not None:
+                progress({"level": level, "privacy": _level_privacy(inst, objective, level),
+                          "utility": _utility_of_cost(inst, inc_cost), "bound": _utility_of_cost(inst, st["lo"])
+                          if st["status"] != "optimal" else _utility_of_cost(inst, inc_cost),
+                          "status": st["status"], "done": done, "levels": len(levels), "sweep": sweep,
+                          "seconds": time.perf_counter() - t_start})
+        if deadline.end is None:
             break
     results = []
     for level in levels:
         st = state[level]
+        if st["inc"] is None:      # pragma: no cover - every level is visited in the first sweep
+            raise RuntimeError("a privacy level was never visited")
         inc_cost, inc = st["inc"]
         groups = inst.codes_from_groups(inc)
         util = prob.ub.partition_value(groups)
-        bound = util if st["status"] == "optimal" else _utility_of_cost(inst, st["lo"])
+        status = st["status"] or "feasible"
+        bound = util if status == "optimal" else _utility_of_cost(inst, st["lo"])
         results.append(LevelResult(level, _level_privacy(inst, objective, level), groups, util, max(bound, util),
-                                   st["status"], st["tests"], st["seconds"], st["log"]))
+                                   status, st["tests"], st["seconds"], st["log"]))
     info = {"solver": solver, "seconds": time.perf_counter() - t_start, "values_exact": inst.values_exact,
-            "tests": sum(r.tests for r in results)}
+            "tests": sum(r.tests for r in results), "timed_out": deadline.passed()}
     return results, info
 
 
@@ -699,15 +759,19 @@ def _solve_level(inst: _Inst, objective: str, level: int, incumbent, st: dict, s
     log = st["log"]
 
     def remaining():
-        return None if level_deadline is None else level_deadline - time.perf_counter()
+        return level_deadline.left()
 
     def test(cost, strict):
         st["tests"] += 1
-        md, a, hint = _build(inst, objective, level, cost, strict, inc)
-        if md is None:
-            log.append((str(cost), strict, "infeasible"))
-            return "infeasible", None
-        status, sol, _ = _solve(md, solver, remaining(), hint)
+        try:
+            md, a, hint = _build(inst, objective, level, cost, strict, inc, deadline=level_deadline)
+            if md is None:
+                log.append((str(cost), strict, "infeasible"))
+                return "infeasible", None
+            status, sol, _ = _solve(md, solver, remaining(), hint, level_deadline)
+        except _OutOfTime:
+            log.append((str(cost), strict, "unknown (time limit while building the model)"))
+            return "unknown", None
         log.append((str(cost), strict, status))
         if status == "optimal":
             return "feasible", _groups_from_solution(inst, a, sol)
@@ -718,8 +782,13 @@ def _solve_level(inst: _Inst, objective: str, level: int, incumbent, st: dict, s
         if lo < inc_cost:
             # one model minimising the largest cluster size K, its proven bound when stopped
             st["tests"] += 1
-            md, a, hint = _build(inst, objective, level, None, False, inc, k_range=(lo, inc_cost))
-            status, sol, bnd = ("infeasible", None, None) if md is None else _solve(md, solver, remaining(), hint)
+            try:
+                md, a, hint = _build(inst, objective, level, None, False, inc, k_range=(lo, inc_cost),
+                                     deadline=level_deadline)
+                status, sol, bnd = ("infeasible", None, None) if md is None else _solve(md, solver, remaining(), hint,
+                                                                                         level_deadline)
+            except _OutOfTime:
+                status, sol, bnd = "unknown", None, None
             log.append((f"min K in [{lo}, {inc_cost}]", False, status))
             if sol is not None:
                 g = _groups_from_solution(inst, a, sol)
