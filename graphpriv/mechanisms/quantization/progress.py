@@ -7,6 +7,11 @@ Policies Using Agglomerative Clustering*, Section V) run one merge step after an
 of the contraction that recorded it, so a command line or notebook can show a progress bar without
 the mechanisms knowing about it. Outside such a block the cost is one context-variable lookup per step.
 
+Certified solves (:func:`graphpriv.exact_frontier` with ``method="solver"``) take minutes on a few hundred
+values; their ``progress=`` argument reports each privacy level with the incumbent utility and the proven
+bound (:func:`solve_progress`, one line per level from :func:`format_solve_record`, written only to a
+terminal).
+
 >>> import graphpriv as gp
 >>> from graphpriv.mechanisms.quantization.progress import merge_progress
 >>> seen = []
