@@ -132,11 +132,17 @@ def test_staged_output_commits_or_discards(tmp_path):
         gio.write_json(tmp / "r.json", {"v": np.int64(1), "f": np.float64("nan"), "s": {2, 1}, "m": gp.MISSING})
         gio.write_text(tmp / "sub" / "y.txt", "y")
     assert json.loads((out / "r.json").read_text()) == {"v": 1, "f": None, "s": [1, 2], "m": None}
-    # an earlier graphpriv output is replaced whole: a stale file of the old run does not survive
-    (out / "stale").write_text("k")
+    # a file the user put there is never deleted: the folder is refused while it holds one
+    (out / "mine.txt").write_text("k")
+    with pytest.raises(InputError, match="mine.txt"):
+        with gio.staged_output(out) as tmp:
+            gio.write_text(tmp / "sub" / "y.txt", "new")
+    assert (out / "mine.txt").read_text() == "k"
+    (out / "mine.txt").unlink()
+    # an earlier graphpriv output is replaced whole: a stale file of the old run (r.json) does not survive
     with gio.staged_output(out) as tmp:
         gio.write_text(tmp / "sub" / "y.txt", "new")
-    assert (out / "sub" / "y.txt").read_text() == "new" and not (out / "stale").exists()
+    assert (out / "sub" / "y.txt").read_text() == "new" and not (out / "r.json").exists()
     assert sorted(os.listdir(out)) == [".graphpriv-output.json", "sub"]
     assert sorted(os.listdir(tmp_path)) == ["out"]
     # parent folders created for a failed run are removed again

@@ -528,7 +528,7 @@ def test_table_rows_change_between_steps_with_as_many_candidates(hungarian, brow
     (bokeh's DataTable did not redraw when the number of rows stayed the same, so the earlier step's rows
     stayed on screen). One arrow-key press with the slider focused moves one step, not two."""
     jr, trace, path = hungarian
-    d = gp.viz.explorer_data(trace, jr)
+    d = gp.viz.explorer.explorer_data(trace, jr)
     by_len: dict[int, list[int]] = {}
     for t in range(1, len(trace)):
         by_len.setdefault(len(d["steps"][t]["candidates"]["rows"]), []).append(t)

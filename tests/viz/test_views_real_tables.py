@@ -78,11 +78,11 @@ def test_range_labels_show_the_true_smallest_and_largest_value():
     s = [0, 1, 0, 1, 0, 1, 0]
     jr = gp.JointRange.from_pairs(s, values)
     res = gp.agglomerate(jr, "L0", 0.0)
-    d = gp.viz.explorer_data(res.trace, jr)
+    d = gp.viz.explorer.explorer_data(res.trace, jr)
     ranks = d["leaves"]["rank"]
     labels = d["leaves"]["label"]
     assert sorted(ranks) == list(range(len(values)))
-    assert [labels[i] for i in np.argsort(ranks)] == [gp.viz.format_label(v, math=False) for v in sorted(values)]
+    assert [labels[i] for i in np.argsort(ranks)] == [gp.viz.labels.format_label(v, math=False) for v in sorted(values)]
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed: the page's label rule is checked in the browser test")
@@ -106,7 +106,7 @@ def test_matrix_and_tree_badges_agree():
     jr = scale_range(600, False)
     tr = gp.agglomerate(jr, "L0", 0.0, utility="U2").trace
     t = 1
-    events = viz.merge_events(tr, t)
+    events = viz.merges.merge_events(tr, t)
     ids = tr.cluster_ids(t)
     code = {x: i for i, x in enumerate(tr.public_labels)}
     by_cluster = collections.defaultdict(list)
@@ -169,7 +169,7 @@ def test_explorer_opens_on_the_merges():
     x0, x1 = full_range(res.trace.n_public)
     assert xr.bounds == (x0, x1)
     assert xr.end - xr.start < 0.6 * (x1 - x0)
-    runs = [(a, b) for a, b, _ in gp.viz.explorer_cut(ex.data, t) if b > a]
+    runs = [(a, b) for a, b, _ in gp.viz.explorer.explorer_cut(ex.data, t) if b > a]
     assert runs and all(xr.start <= a and b <= xr.end for a, b in runs)
     jr = gp.datasets.hungarian_range(missing="drop")
     ex = viz.explore(gp.agglomerate(jr, "L0", 0.3), jr)

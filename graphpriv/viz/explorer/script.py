@@ -227,8 +227,11 @@ function gpxMake(A) {
     for (let k = k0; k <= k1; k++) order.push(k);
     order.sort((u, v) => (B.merged[v] - B.merged[u]) || (u - v));
     const placed = [], keep = [];
+    const edge = 6 / pxu;   // a label (rotated text, ~10 px high) whose centre is this close to the frame's edge is cut
     for (const k of order) {
-      const x = (B.lo[k] + B.hi[k]) / 2 * pxu;
+      const mid = (B.lo[k] + B.hi[k]) / 2;
+      if (mid < A.xr.start + edge || mid > A.xr.end - edge) continue;   // a band only partly in view: no tick
+      const x = mid * pxu;
       let ok = true;
       for (const p of placed) if (Math.abs(x - p) < 13) { ok = false; break; }
       if (ok) { placed.push(x); keep.push(k); if (keep.length >= 400) break; }
