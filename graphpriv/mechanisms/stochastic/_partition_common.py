@@ -127,3 +127,32 @@ def clean(v: float) -> float:
 
 def to_base(v: float, lnb: float) -> float:
     return float(v) / lnb + 0.0 if math.isfinite(v) else float(v)
+
+
+class BlockPartition:
+    """What every deterministic merge result derives from its ``blocks`` (arrays of public codes) and
+    ``public_labels``: the partition as label sets, the block id of every code, the channel and the map
+    of labels to block ids. Mixed into the result classes of the funnel and the watchdog variants."""
+
+    @property
+    def partition(self) -> list[frozenset]:
+        """Blocks as frozensets of public labels (ready for :meth:`graphpriv.Release.from_partition`)."""
+        lab = self.public_labels
+        return [frozenset(lab[b].tolist()) for b in self.blocks]
+
+    def _block_ids(self) -> np.ndarray:
+        a = np.empty(len(self.public_labels), dtype=np.int64)
+        for k, b in enumerate(self.blocks):
+            a[b] = k
+        return a
+
+    @property
+    def channel(self) -> np.ndarray:
+        """Deterministic channel W[x, k] = 1 when x is in block k, shape (|X|, |X̂|)."""
+        return partition_channel_matrix(len(self.public_labels), self.blocks)
+
+    def apply(self, x) -> np.ndarray:
+        """Block id of each public label in ``x`` (the order of :attr:`blocks`)."""
+        from .log_lift_sets import _codes_of
+
+        return self.assignment[_codes_of(x, self.public_labels, "x")]

@@ -29,8 +29,8 @@ from ...errors import InputError, InputTypeError
 from ...measures.stochastic import LOG_LIFT_ATOL as _ATOL, _check_eps, _joint
 from ...citations import record_use
 from ..trace import MergeTrace
-from ._partition_common import ComponentCounter, clean, components0, measures_of_columns, partition_channel_matrix, xlogx
-from .log_lift_sets import _base, _codes_of, _jsonable
+from ._partition_common import BlockPartition, ComponentCounter, clean, components0, measures_of_columns, xlogx
+from .log_lift_sets import _base, _jsonable
 
 __all__ = ["alpha_lift", "AlphaWatchdogResult", "alpha_watchdog"]
 
@@ -106,7 +106,7 @@ def alpha_lift(jd, alpha: float) -> np.ndarray:
 
 
 @dataclass(frozen=True, repr=False)
-class AlphaWatchdogResult:
+class AlphaWatchdogResult(BlockPartition):
     """Output of :func:`alpha_watchdog`: publish {x : ℓ_α(x) <= e^ε}, merge the rest into one symbol.
 
     Logarithmic quantities are in the unit of ``base`` (the threshold is base^eps).
@@ -154,30 +154,15 @@ class AlphaWatchdogResult:
         return ~self.published
 
     @property
+    def assignment(self) -> np.ndarray:
+        """Block id of every public code (the order of :attr:`blocks`)."""
+        return self._block_ids()
+
+    @property
     def blocks(self) -> list[np.ndarray]:
         """The merged block (if any) first, then one singleton per published symbol (codes)."""
         out = [np.flatnonzero(~self.published)] if (~self.published).any() else []
         return out + [np.array([i]) for i in np.flatnonzero(self.published)]
-
-    @property
-    def partition(self) -> list[frozenset]:
-        lab = self.public_labels
-        return [frozenset(lab[b].tolist()) for b in self.blocks]
-
-    @property
-    def assignment(self) -> np.ndarray:
-        a = np.empty(len(self.public_labels), dtype=np.int64)
-        for k, b in enumerate(self.blocks):
-            a[b] = k
-        return a
-
-    @property
-    def channel(self) -> np.ndarray:
-        return partition_channel_matrix(len(self.public_labels), self.blocks)
-
-    def apply(self, x) -> np.ndarray:
-        """Block id of each public label in ``x`` (the merged block is 0 when it exists)."""
-        return self.assignment[_codes_of(x, self.public_labels, "x")]
 
     def report(self) -> dict:
         lab = self.public_labels

@@ -45,8 +45,8 @@ from ...errors import InputError, InputTypeError
 from ...measures.stochastic import _joint
 from ...citations import record_use
 from ..trace import MergeTrace
-from ._partition_common import (ComponentCounter, blocks_from_assignment, components0, measures_of_columns,
-                                partition_channel_matrix, xlogx)
+from ._partition_common import (BlockPartition, ComponentCounter, blocks_from_assignment, components0, measures_of_columns,
+                                xlogx)
 
 __all__ = ["FunnelResult", "FunnelFrontier", "privacy_funnel", "information_bottleneck", "funnel_frontier",
            "FUNNEL_METHODS"]
@@ -60,7 +60,7 @@ _MAX_DESCENT = 200    # cap on majorise-minimise iterations per step
 
 # ----------------------------------------------------------------------------- results
 @dataclass(frozen=True, repr=False)
-class FunnelResult:
+class FunnelResult(BlockPartition):
     """Output of :func:`privacy_funnel` / :func:`information_bottleneck`: a partition of X and its trace.
 
     Attributes
@@ -111,25 +111,8 @@ class FunnelResult:
         return blocks_from_assignment(self.assignment)
 
     @property
-    def partition(self) -> list[frozenset]:
-        """Blocks as frozensets of public labels (ready for :meth:`graphpriv.Release.from_partition`)."""
-        lab = self.public_labels
-        return [frozenset(lab[b].tolist()) for b in self.blocks]
-
-    @property
     def n_blocks(self) -> int:
         return int(self.assignment.max()) + 1 if self.assignment.size else 0
-
-    @property
-    def channel(self) -> np.ndarray:
-        """Deterministic channel W[x, k] = 1 when x is in block k, shape (|X|, |X̂|)."""
-        return partition_channel_matrix(len(self.public_labels), self.blocks)
-
-    def apply(self, x) -> np.ndarray:
-        """Block id of each public label in ``x``."""
-        from .log_lift_sets import _codes_of
-
-        return self.assignment[_codes_of(x, self.public_labels, "x")]
 
     def report(self) -> dict:
         """Privacy/utility summary (JSON-able)."""

@@ -19,14 +19,14 @@ from ..._validation import check_real
 from ...measures.stochastic import LOG_LIFT_ATOL as _ATOL, _check_eps, _joint
 from ...citations import record_use
 from ..trace import MergeTrace
-from ._partition_common import ComponentCounter, clean, components0, measures_of_columns, partition_channel_matrix, xlogx
-from .log_lift_sets import _base, _codes_of, _jsonable
+from ._partition_common import BlockPartition, ComponentCounter, clean, components0, measures_of_columns, xlogx
+from .log_lift_sets import _base, _jsonable
 
 __all__ = ["SubsetWatchdogResult", "watchdog_subsets"]
 
 
 @dataclass(frozen=True, repr=False)
-class SubsetWatchdogResult:
+class SubsetWatchdogResult(BlockPartition):
     """Output of :func:`watchdog_subsets`: the published symbols and the private subsets of X_eps^c.
 
     Logarithmic quantities are in the unit of ``base``.
@@ -78,6 +78,11 @@ class SubsetWatchdogResult:
         return ~self.published
 
     @property
+    def assignment(self) -> np.ndarray:
+        """Block id of every public code (the order of :attr:`blocks`)."""
+        return self._block_ids()
+
+    @property
     def blocks(self) -> list[np.ndarray]:
         """Every block of the release partition (merged subsets, then published singletons), as codes."""
         out = [np.asarray(b, dtype=np.int64) for b in self.subsets]
@@ -87,28 +92,6 @@ class SubsetWatchdogResult:
             covered[b] = True
         out += [np.array([i]) for i in np.flatnonzero(~covered)]
         return out
-
-    @property
-    def partition(self) -> list[frozenset]:
-        """Blocks as frozensets of public labels (merged subsets first)."""
-        lab = self.public_labels
-        return [frozenset(lab[b].tolist()) for b in self.blocks]
-
-    @property
-    def assignment(self) -> np.ndarray:
-        a = np.empty(len(self.public_labels), dtype=np.int64)
-        for k, b in enumerate(self.blocks):
-            a[b] = k
-        return a
-
-    @property
-    def channel(self) -> np.ndarray:
-        """Deterministic channel W[x, k] = 1 when x is in block k."""
-        return partition_channel_matrix(len(self.public_labels), self.blocks)
-
-    def apply(self, x) -> np.ndarray:
-        """Block id of each public label in ``x`` (merged subsets first, then published symbols)."""
-        return self.assignment[_codes_of(x, self.public_labels, "x")]
 
     def report(self) -> dict:
         lab = self.public_labels
