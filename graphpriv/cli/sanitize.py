@@ -412,6 +412,25 @@ def _check_out_outside(args, out_dir: Path) -> None:
                              "outside it (a later run would read the release as input)")
 
 
+def prepare_output(args) -> tuple:
+    """``(out_dir, fmt, builtin, source)`` of a sanitize run: the output folder (``--out`` or the default), the
+    input's format, whether it is bundled data, and the checked source of a file input. A compressed CSV, a
+    public column held in folder names, or an ``--out`` inside the input folder is refused before anything is
+    read."""
+    from .. import io as gio
+
+    out_dir = Path(args.out) if args.out is not None else _default_out(args.data)
+    fmt = gio.table_format(args.data)
+    builtin = fmt == "builtin"
+    source = None
+    if not builtin:
+        from ..release.stream import check_writable
+
+        source = check_writable(args.data, args.public, sep=args.sep, encoding=args.encoding)
+        _check_out_outside(args, out_dir)
+    return out_dir, fmt, builtin, source
+
+
 # ---------------------------------------------------------------------- main
 def run(args) -> int:
     import graphpriv as gp
@@ -425,7 +444,7 @@ def run(args) -> int:
     if getattr(args, "mechanism", "agglomerative") != "agglomerative":     # the registry's other mechanisms
         from types import SimpleNamespace
 
-        return run_registered(args, SimpleNamespace(check_out_outside=_check_out_outside, default_out=_default_out,
+        return run_registered(args, SimpleNamespace(prepare_output=prepare_output,
                                                     bundled_source=bundled_source, row_codes=row_codes,
                                                     write_builtin_release=write_builtin_release))
     check_agglomerative(args)
@@ -441,16 +460,7 @@ def run(args) -> int:
     mode = getattr(args, "release", None) or ("label" if interval else default_release(args.utility))
     if mode == "codeword" and args.utility != "U2":
         raise InputError("--release codeword needs --utility U2 (codewords are cluster centroids); use --release label or id")
-    out_dir = Path(args.out) if args.out is not None else _default_out(args.data)
-    fmt = gio.table_format(args.data)
-    builtin = fmt == "builtin"
-    source = None
-    if not builtin:
-        from ..release.stream import check_writable
-
-        # compressed CSV, or a public column held in folder names, is refused before anything is read
-        source = check_writable(args.data, args.public, sep=args.sep, encoding=args.encoding)
-        _check_out_outside(args, out_dir)
+    out_dir, fmt, builtin, source = prepare_output(args)
     progress = Progress(8, "sanitize", progress_enabled(args))
     bundled_dir = None
     try:

@@ -112,8 +112,8 @@ def _base_value(base: str) -> float:
 def run_registered(args, helpers) -> int:
     """Run ``args.mechanism`` from the registry and write its audited release (module docstring).
 
-    ``helpers``: the release steps shared with the agglomerative command (``check_out_outside``,
-    ``default_out``, ``bundled_source``, ``row_codes``, ``write_builtin_release``)."""
+    ``helpers``: the release steps shared with the agglomerative command (``prepare_output``,
+    ``bundled_source``, ``row_codes``, ``write_builtin_release``)."""
     import graphpriv as gp
     from .. import io as gio
     from ..distributions import JointDistribution
@@ -122,7 +122,6 @@ def run_registered(args, helpers) -> int:
     from ..outputs import input_paths
     from ..release.audit import AuditError
     from .analyze import Progress, apply_verbosity, input_info, load_range, progress_enabled
-    _check_out_outside, _default_out = helpers.check_out_outside, helpers.default_out
     bundled_source, row_codes, write_builtin_release = helpers.bundled_source, helpers.row_codes, helpers.write_builtin_release
 
     apply_verbosity(args)
@@ -131,15 +130,7 @@ def run_registered(args, helpers) -> int:
     opts = spec.resolve(given_options(args))
     if args.sensitive == args.public:
         raise InputError(f"--sensitive and --public both name column {args.public!r}; choose two different columns")
-    out_dir = Path(args.out) if args.out is not None else _default_out(args.data)
-    fmt = gio.table_format(args.data)
-    builtin = fmt == "builtin"
-    source = None
-    if not builtin:
-        from ..release.stream import check_writable
-
-        source = check_writable(args.data, args.public, sep=args.sep, encoding=args.encoding)
-        _check_out_outside(args, out_dir)
+    out_dir, fmt, builtin, source = helpers.prepare_output(args)
     progress = Progress(7, "sanitize", progress_enabled(args))
     bundled_dir = None
     summary: dict = {}
