@@ -55,3 +55,22 @@ def pytest_collection_modifyitems(config, items):
         root = need[0].split(".")[0]
         if importlib.util.find_spec(root) is None or importlib.util.find_spec(need[0]) is None:
             item.add_marker(pytest.mark.skip(reason=f"needs {need[0]} ({need[1]})"))
+
+
+# ---------------------------------------------------------------------- lines that show optional parts ran
+def announce(capsys, text: str) -> None:
+    """A line in the test output that shows an optional part (a dask cluster, the browser) ran: printed at once
+    when the test runs in this process, and listed again at the end of the run (under pytest-xdist a worker's
+    own prints are not shown; the test's ``user_properties`` travel to the controller)."""
+    with capsys.disabled():
+        print(f"\n{text}")
+    capsys.request.node.user_properties.append(("ran", text))
+
+
+def pytest_terminal_summary(terminalreporter):
+    lines = [v for key in ("passed", "failed") for rep in terminalreporter.stats.get(key, [])
+             if getattr(rep, "when", "call") == "call" for k, v in getattr(rep, "user_properties", []) if k == "ran"]
+    if lines:
+        terminalreporter.section("optional parts that ran")
+        for line in lines:
+            terminalreporter.write_line(line)

@@ -6,15 +6,16 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from conftest import announce
+
 import graphpriv as gp
 from graphpriv.errors import GraphprivError, InputError, SchedulerUnreachableError
 from graphpriv.parallel import connect, dask_backend, parallel_map
 
 
 def _announce(capsys, client, what: str) -> None:
-    with capsys.disabled():
-        workers = sorted(client.scheduler_info()["workers"])
-        print(f"\n[dask] {what} ran on {client.scheduler.address} with {len(workers)} worker processes")
+    workers = sorted(client.scheduler_info()["workers"])
+    announce(capsys, f"[dask] {what} ran on {client.scheduler.address} with {len(workers)} worker processes")
 
 
 def _pid(_):

@@ -15,6 +15,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+
+from conftest import announce
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -293,8 +295,7 @@ def test_from_dask_on_a_cluster_equals_from_dataframe(parts, dask_client, capsys
     dd = pytest.importorskip("dask.dataframe")
     d, df = parts
     workers = dask_client.scheduler_info()["workers"]
-    with capsys.disabled():                            # a line in the CI log that shows the cluster ran
-        print(f"\n[dask] from_dask ran on {dask_client.scheduler.address} with {len(workers)} worker processes")
+    announce(capsys, f"[dask] from_dask ran on {dask_client.scheduler.address} with {len(workers)} worker processes")
     assert len(workers) == 2
     ddf = dd.from_pandas(df, npartitions=11)            # > SPLIT_EVERY partitions: a two-level tree
     for missing in ("keep", "drop"):

@@ -22,6 +22,8 @@ import pyarrow.dataset as pads
 import pyarrow.parquet as pq
 import pytest
 
+from conftest import announce
+
 import graphpriv as gp
 from graphpriv.ingest import resolve_source
 from graphpriv.ingest.sources import HIVE_NULL, hive_type
@@ -72,9 +74,8 @@ def test_hive_parquet_folder_on_a_dask_cluster(hive, dask_client, capsys):
     want = gp.JointRange.from_dataframe(df, sensitive="s", public="x", missing="drop")
     for key in ("s", "x"):
         _same(gp.read_joint_range(d / f"by_{key}", "s", "x", missing="drop", client=dask_client), want)
-    with capsys.disabled():                            # a line in the CI log that shows the cluster ran
-        workers = dask_client.scheduler_info()["workers"]
-        print(f"\n[dask] Hive-partitioned read ran on {dask_client.scheduler.address} with {len(workers)} worker processes")
+    workers = dask_client.scheduler_info()["workers"]      # a line in the CI log that shows the cluster ran
+    announce(capsys, f"[dask] Hive-partitioned read ran on {dask_client.scheduler.address} with {len(workers)} worker processes")
 
 
 def test_hive_csv_folder_gives_the_folder_text(tmp_path):

@@ -21,6 +21,8 @@ import time
 import numpy as np
 import pytest
 
+from conftest import announce
+
 import graphpriv as gp
 from graphpriv.viz.explorer.view import SLIDER_NAME, _fmt
 
@@ -38,8 +40,7 @@ READY = "() => window.__gpx !== undefined && Bokeh.documents.length > 0 && Bokeh
 
 def _report(capsys, text: str) -> None:
     """A line in the test output that shows the browser test ran, whatever the capture mode."""
-    with capsys.disabled():
-        print(f"\n[browser] {text}")
+    announce(capsys, f"[browser] {text}")
 
 
 def _text_range(n_x: int, n_s: int = 40, seed: int = 7):
