@@ -176,8 +176,15 @@ class WatchdogResult:
                 f"eps_c={self.eps_c:.4g}, eps_eff={self.eps_eff:.4g}, delta0={self.delta0:.4g}, NMIL={self.nmil:.4g})")
 
 
-def watchdog(jd, eps: float, *, base: float = math.e, R="merge") -> WatchdogResult:
+def watchdog(jd, eps: float, *, base: float = math.e, R="merge", merge: str = "complete", alpha: float | None = None):
     """Privacy watchdog with the optimal X-invariant randomisation (paper 002, eq. (1), Theorem 1).
+
+    ``merge="subset"`` and ``alpha=`` select the same authors' variants: subset merging of X_eps^c
+    (:func:`graphpriv.watchdog_subsets`; Zarrabian, Ding, Sadeghi & Rakotoarivelo, *Enhancing Utility in the
+    Watchdog Privacy Mechanism*, ICASSP 2022) and the one-sided α-lift watchdog
+    (:func:`graphpriv.alpha_watchdog`; Ding, Zarrabian & Sadeghi, arXiv:2101.10551), which protects
+    {x : ℓ_α(x) > e^eps} -- at ``alpha=math.inf`` the max-lift watchdog, which unlike this two-sided
+    |log-lift| watchdog leaves symbols with a very small lift published.
 
     Parameters
     ----------
@@ -190,10 +197,16 @@ def watchdog(jd, eps: float, *, base: float = math.e, R="merge") -> WatchdogResu
     R : 'merge', 'uniform' or pmf over X_eps^c
         The X-invariant randomisation; it changes neither privacy nor utility (Theorem 1, eq. (8)),
         only :attr:`WatchdogResult.channel` and sampling.
+    merge : {"complete", "subset"}, default "complete"
+        "subset": split X_eps^c into subsets that are each eps-private when merged
+        (returns a :class:`~graphpriv.SubsetWatchdogResult`).
+    alpha : float > 0, optional
+        Protect by the α-lift instead of the two-sided |log-lift| (returns an
+        :class:`~graphpriv.AlphaWatchdogResult`).
 
     Returns
     -------
-    WatchdogResult
+    WatchdogResult, SubsetWatchdogResult or AlphaWatchdogResult
         With ``trace``: the merge of X_eps^c one symbol at a time, as a :class:`~graphpriv.MergeTrace`
         that every merge view and the explorer read.
 
@@ -218,6 +231,20 @@ def watchdog(jd, eps: float, *, base: float = math.e, R="merge") -> WatchdogResu
     -----
     O(|S| |X|): one pass over the log-lift matrix, one merged column.
     """
+    if merge not in ("complete", "subset"):
+        raise InputError(f"merge={merge!r} is not a watchdog merge; use 'complete' (one merged symbol) or 'subset'")
+    if alpha is not None or merge == "subset":
+        if not (isinstance(R, str) and R == "merge"):
+            raise InputError("R applies to the complete merge only; leave R='merge' with merge='subset' or alpha=")
+        if alpha is not None and merge == "subset":
+            raise InputError("choose merge='subset' or alpha=, not both (subset merging is defined for |log-lift|)")
+        if alpha is not None:
+            from .alpha_lift_watchdog import alpha_watchdog
+
+            return alpha_watchdog(jd, eps, alpha, base=base)
+        from .subset_watchdog import watchdog_subsets
+
+        return watchdog_subsets(jd, eps, base=base)
     record_use("watchdog")  # for gp.cite()
     jd = _joint(jd)
     e = _check_eps(check_real(eps, "eps"))

@@ -180,3 +180,20 @@ def test_trace_scalars_are_the_partition_measures_at_every_step(seed, n_x, eps):
             else:
                 want = float(np.log(gp.alpha_lift(Q, 2.0)).max())
             assert tr.step_privacy[t] == pytest.approx(want, abs=1e-9)
+
+
+def test_watchdog_keywords_select_the_variants():
+    """gp.watchdog(..., merge="subset") and gp.watchdog(..., alpha=) are the subset-merging and α-lift watchdogs."""
+    import math
+
+    import graphpriv as gp
+    from graphpriv.errors import InputError
+
+    jd = gp.JointDistribution(_random_P(3, 4, 9))
+    sub, alp = gp.watchdog(jd, 0.5, merge="subset"), gp.watchdog(jd, 0.5, alpha=math.inf)
+    assert sub.partition == gp.watchdog_subsets(jd, 0.5).partition
+    assert alp.partition == gp.alpha_watchdog(jd, 0.5, math.inf).partition
+    assert gp.watchdog(jd, 0.5, alpha=2.0, base=2).partition == gp.alpha_watchdog(jd, 0.5, 2.0, base=2).partition
+    for bad in ({"merge": "some"}, {"merge": "subset", "alpha": 2.0}, {"merge": "subset", "R": "uniform"}):
+        with pytest.raises(InputError):
+            gp.watchdog(jd, 0.5, **bad)
