@@ -60,7 +60,7 @@ def _block_for(enc_texts: list[bytes], block_size: int) -> int:
     vectorised scans and its rewritten copy grow with the written bytes, not the read ones: a set label of
     56 bytes over every row made 4 MiB blocks peak at 495 MB (2·10^6 rows), 1 MiB blocks at 306 MB."""
     longest = max((len(t) for t in enc_texts), default=0)
-    return max(min(block_size, _MIN_BLOCK), block_size // max(1, longest // 16))
+    return max(min(block_size, _MIN_BLOCK), block_size // max(1, longest // 8))
 
 
 class _Codes:
