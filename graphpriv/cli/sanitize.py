@@ -439,6 +439,7 @@ def run(args) -> int:
     from ..errors import InputError
     from ..release.labels import default_release
     from ..release.mapping import Release, json_document
+    from ..release.stream import check_rows_written, part_summary
 
     apply_verbosity(args)
     if getattr(args, "mechanism", "agglomerative") != "agglomerative":     # the registry's other mechanisms
@@ -532,12 +533,8 @@ def run(args) -> int:
                     per_part = write_parts(outputs, fmt, args.public, release, value_codes, release.decimals, tmp,
                                            sep=args.sep, encoding=args.encoding, na_values=args.na_values,
                                            n_dropped=jr.source.n_dropped)
-                    stats = {k: sum(p[k] for p in per_part) for k in ("read", "written", "replaced", "suppressed")}
-                    parts = [{k: p[k] for k in ("input", "output", "read", "written")} for p in per_part]
-                    audit_parts = [(source.file(i), tmp / o) for i, (_, o) in enumerate(outputs)]
-                if stats["read"] != n_read or stats["written"] != n_read:
-                    raise InputError(f"{args.data}: {stats['read']} rows read while writing the release but {n_read} for "
-                                     "the analysis; the data changed while reading or is malformed")
+                    stats, parts, audit_parts = part_summary(per_part, outputs, source, tmp)
+                check_rows_written(stats, n_read, args.data)
             with progress.step("audit"):
                 report = audit_written(args, release, result, audit_parts, builtin, value_codes, codes, values, n_read)
                 summary["mechanism"] = summary["after"]

@@ -121,6 +121,7 @@ def run_registered(args, helpers) -> int:
     from ..mechanisms.registry import AuditContext, get_mechanism
     from ..outputs import input_paths
     from ..release.audit import AuditError
+    from ..release.stream import check_rows_written, part_summary
     from .analyze import Progress, apply_verbosity, input_info, load_range, progress_enabled
     bundled_source, row_codes, write_builtin_release = helpers.bundled_source, helpers.row_codes, helpers.write_builtin_release
 
@@ -191,12 +192,8 @@ def run_registered(args, helpers) -> int:
                         per_part = write_parts(outputs, fmt, args.public, release, value_codes, None, tmp, sep=args.sep,
                                                encoding=args.encoding, na_values=args.na_values,
                                                n_dropped=jr.source.n_dropped)
-                    stats = {k: sum(p[k] for p in per_part) for k in ("read", "written", "replaced", "suppressed")}
-                    parts = [{k: p[k] for k in ("input", "output", "read", "written")} for p in per_part]
-                    audit_parts = [(source.file(i), tmp / o) for i, (_, o) in enumerate(outputs)]
-                if stats["read"] != n_read or stats["written"] != n_read:
-                    raise InputError(f"{args.data}: {stats['read']} rows read while writing the release but {n_read} for "
-                                     "the analysis; the data changed while reading or is malformed")
+                    stats, parts, audit_parts = part_summary(per_part, outputs, source, tmp)
+                check_rows_written(stats, n_read, args.data)
             with progress.step("audit"):
                 scan = ({"sep": ",", "encoding": "utf-8", "na_values": ["?"]} if builtin else
                         {"sep": args.sep, "encoding": args.encoding, "na_values": args.na_values})

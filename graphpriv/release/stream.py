@@ -207,3 +207,19 @@ def write_parts(parts: Sequence[tuple[Path, str]], fmt: str, public: str, releas
                              "reading or is malformed")
         stats.append({"input": str(f), "output": name, **st})
     return stats
+
+
+def part_summary(per_part: list[dict], outputs, source, out_dir: Path) -> tuple[dict, list[dict], list[tuple]]:
+    """What a release run reports of :func:`write_parts`: the summed row counts, the per-part lines of
+    ``summary.json`` and the ``(input file, written file)`` pairs its audit reads back."""
+    stats = {k: sum(p[k] for p in per_part) for k in ("read", "written", "replaced", "suppressed")}
+    parts = [{k: p[k] for k in ("input", "output", "read", "written")} for p in per_part]
+    audit_parts = [(source.file(i), out_dir / o) for i, (_, o) in enumerate(outputs)]
+    return stats, parts, audit_parts
+
+
+def check_rows_written(stats: dict, n_read: int, data) -> None:
+    """Refuse a release whose writer read or wrote another number of rows than the analysis read."""
+    if stats["read"] != n_read or stats["written"] != n_read:
+        raise InputError(f"{data}: {stats['read']} rows read while writing the release but {n_read} for "
+                         "the analysis; the data changed while reading or is malformed")
