@@ -156,3 +156,17 @@ class BlockPartition:
         from .log_lift_sets import _codes_of
 
         return self.assignment[_codes_of(x, self.public_labels, "x")]
+
+
+class WatchdogBlocks(BlockPartition):
+    """:class:`BlockPartition` of a watchdog variant: ``published`` marks the symbols released as they are,
+    the block ids follow :attr:`blocks`."""
+
+    @property
+    def randomized(self) -> np.ndarray:
+        return ~self.published
+
+    @property
+    def assignment(self) -> np.ndarray:
+        """Block id of every public code (the order of :attr:`blocks`)."""
+        return self._block_ids()

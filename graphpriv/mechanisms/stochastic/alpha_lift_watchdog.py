@@ -29,7 +29,7 @@ from ...errors import InputError, InputTypeError
 from ...measures.stochastic import LOG_LIFT_ATOL as _ATOL, _check_eps, _joint
 from ...citations import record_use
 from ..trace import MergeTrace
-from ._partition_common import BlockPartition, ComponentCounter, clean, components0, measures_of_columns, xlogx
+from ._partition_common import ComponentCounter, WatchdogBlocks, clean, components0, measures_of_columns, xlogx
 from .log_lift_sets import _base, _jsonable
 
 __all__ = ["alpha_lift", "AlphaWatchdogResult", "alpha_watchdog"]
@@ -106,7 +106,7 @@ def alpha_lift(jd, alpha: float) -> np.ndarray:
 
 
 @dataclass(frozen=True, repr=False)
-class AlphaWatchdogResult(BlockPartition):
+class AlphaWatchdogResult(WatchdogBlocks):
     """Output of :func:`alpha_watchdog`: publish {x : ℓ_α(x) <= e^ε}, merge the rest into one symbol.
 
     Logarithmic quantities are in the unit of ``base`` (the threshold is base^eps).
@@ -148,15 +148,6 @@ class AlphaWatchdogResult(BlockPartition):
     mutual_information: float
     entropy_x: float
     trace: MergeTrace = field(repr=False)
-
-    @property
-    def randomized(self) -> np.ndarray:
-        return ~self.published
-
-    @property
-    def assignment(self) -> np.ndarray:
-        """Block id of every public code (the order of :attr:`blocks`)."""
-        return self._block_ids()
 
     @property
     def blocks(self) -> list[np.ndarray]:

@@ -19,14 +19,14 @@ from ..._validation import check_real
 from ...measures.stochastic import LOG_LIFT_ATOL as _ATOL, _check_eps, _joint
 from ...citations import record_use
 from ..trace import MergeTrace
-from ._partition_common import BlockPartition, ComponentCounter, clean, components0, measures_of_columns, xlogx
+from ._partition_common import ComponentCounter, WatchdogBlocks, clean, components0, measures_of_columns, xlogx
 from .log_lift_sets import _base, _jsonable
 
 __all__ = ["SubsetWatchdogResult", "watchdog_subsets"]
 
 
 @dataclass(frozen=True, repr=False)
-class SubsetWatchdogResult(BlockPartition):
+class SubsetWatchdogResult(WatchdogBlocks):
     """Output of :func:`watchdog_subsets`: the published symbols and the private subsets of X_eps^c.
 
     Logarithmic quantities are in the unit of ``base``.
@@ -72,15 +72,6 @@ class SubsetWatchdogResult(BlockPartition):
     leftover_joined: int
     entropy_x: float
     trace: MergeTrace = field(repr=False)
-
-    @property
-    def randomized(self) -> np.ndarray:
-        return ~self.published
-
-    @property
-    def assignment(self) -> np.ndarray:
-        """Block id of every public code (the order of :attr:`blocks`)."""
-        return self._block_ids()
 
     @property
     def blocks(self) -> list[np.ndarray]:
