@@ -111,6 +111,7 @@ from .problem import _Problem, n_components_after
 from .solver_bounds import (_COVER_MAX_S, _NO_DEADLINE, _Deadline, _OutOfTime, _cost_lower_bound,  # noqa: F401
                             _joining_cost_bound, _l0_cost_lower_bound, _max_clusters, _min_cover_sizes, _s_universe)
 from ..utilities import _BoundU2
+from .l0_cores import _u1_level
 
 __all__ = ["SOLVERS"]
 
@@ -779,6 +780,11 @@ def _solve_level(inst: _Inst, objective: str, level: int, incumbent, st: dict, s
 
     lo = st["lo"]
     if inst.kind == "U1":
+        if objective == "L0" and level > inst.k_min and lo < inc_cost:
+            # disjoint cores: a column-generation bound and a model over the sensitive-set types (l0_cores)
+            st["tests"] += 1
+            lo, inc_cost, inc = _u1_level(inst, level, lo, inc_cost, inc, solver, level_deadline)
+            log.append((f"cores: K in [{lo}, {inc_cost}]", False, "optimal" if lo >= inc_cost else "open"))
         if lo < inc_cost:
             # one model minimising the largest cluster size K, its proven bound when stopped
             st["tests"] += 1
