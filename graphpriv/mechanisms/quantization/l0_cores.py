@@ -213,6 +213,8 @@ def pattern_program(ty: _Types, patterns: list, need: int, deadline: _Deadline):
     from scipy.optimize import Bounds, LinearConstraint, milp
     from scipy.sparse import coo_matrix
 
+    if not patterns:
+        return ("infeasible", None) if need > 0 else ("feasible", np.zeros(0, dtype=int))
     rows = [t for p in patterns for t in p]
     cols = [i for i, p in enumerate(patterns) for _ in p]
     A = coo_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(ty.masks), len(patterns))).tocsr()
