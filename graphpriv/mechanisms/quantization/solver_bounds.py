@@ -150,7 +150,10 @@ def _joining_cost_bound(inst: _Inst, c: int):
 
     The components of G_X̂ are those of the graph on the components of G_X whose edges are the pairs of
     values sharing a cluster; at most c of them need such edges to join the n_comp0 components into at most c
-    groups. U1: some cluster then has two members (cost 2 below n_comp0). U2 (scalar centroid): a cluster
+    groups. U1: some cluster then has two members (cost 2 below n_comp0); and counting: with q clusters, the
+    bipartite graph clusters - components of G_X (an edge per pair sharing a value, so at most |X| edges) has
+    at most c connected parts over n_comp0 + q nodes, hence at least n_comp0 + q - c edges: q <= |X| - n_comp0
+    + c and K >= |X| / q (exact on |X| isolated values: K = ceil(|X| / c)). U2 (scalar centroid): a cluster
     holding x and y has distortion at least |x - y| / 2, so the cost is at least half the bottleneck t(c) of
     a spanning forest with c trees over the components, edge weights the distances; on a line the cheapest
     edges across any cut are neighbours in the sorted order, so Kruskal's algorithm over the sorted
@@ -160,7 +163,7 @@ def _joining_cost_bound(inst: _Inst, c: int):
     if c >= C:
         return trivial
     if inst.kind == "U1":
-        return 2
+        return max(2, -(-inst.n // (inst.n - C + c)))
     X, comp = inst.X, inst.comp          # model order: sorted by value
     edges = sorted((X[p + 1] - X[p], p) for p in range(inst.n - 1) if comp[p] != comp[p + 1])
     parent = list(range(C))

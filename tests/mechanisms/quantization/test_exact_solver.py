@@ -159,3 +159,30 @@ def test_reprs_and_partition():
     with pytest.raises(InputError):
         f.partition(min_utility=0.1, max_privacy=1.0)
     assert f.to_frame()["status"].tolist() == ["optimal"] * 4
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(n=st.integers(2, 8), seed=st.integers(0, 10_000), n_s=st.integers(4, 16))
+def test_joining_bound_never_exceeds_the_enumerated_optimum(n, seed, n_s):
+    """At every I* level c the counting bound K >= |X| / (|X| - #components + c) holds for every quantisation."""
+    from graphpriv.mechanisms.quantization.problem import _Problem
+    from graphpriv.mechanisms.quantization.solver_bounds import _joining_cost_bound
+
+    jr, _ = random_range(n, n_s, seed)
+    inst = solver_mod._Inst(_Problem(jr, "I*", "U1", None, 2))
+    e = gp.exact_frontier(jr, "I*", "U1", method="enumerate")
+    for p in e.points:
+        c = round(2 ** p.privacy)
+        K = max(len(q) for q in p.quantization)
+        assert _joining_cost_bound(inst, c) <= K
+
+
+def test_isolated_values_certified_at_once():
+    """|X| isolated values (each with its own sensitive value): at I* level c the largest cluster is ceil(|X| / c),
+    which the counting bound proves (the solver used to search for a minute at |X| = 11)."""
+    for n in (11, 40):
+        jr = gp.JointRange.from_pairs(list(range(n)), list(range(n)))
+        f = gp.exact_frontier(jr, "I*", "U1", method="solver", time_limit=60)
+        assert f.certified
+        sizes = {round(2 ** p.privacy): max(len(q) for q in p.quantization) for p in f.points}
+        assert all(K == -(-n // c) for c, K in sizes.items())
