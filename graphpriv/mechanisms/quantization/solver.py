@@ -42,6 +42,10 @@ when value i lies in slot c (|X| · C binaries instead of |X|^2 / 2), slots orde
 member (:func:`_build_bins`). At the high privacy levels (C of 1-24) this proves the levels the
 representative formulation could not in minutes.
 
+Disjoint cores (problem (3) with U1, :mod:`.l0_cores`). The largest cluster size at an L0 level is found
+first through "ceil(|X| / K) disjoint cores of at most K values covering k": a column-generation bound and
+a model over the distinct sensitive sets, before the representative model gets the time left.
+
 Joining bound (I* levels, problem (10)): fewer components of G_X̂ than of G_X need clusters that join
 components: two members (U1) or a span of at least the Kruskal bottleneck between components (U2), see
 :func:`_joining_cost_bound`.
