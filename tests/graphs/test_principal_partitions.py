@@ -11,22 +11,10 @@ from scipy.cluster.hierarchy import is_valid_linkage
 
 import graphpriv as gp
 from graphpriv.graphs.strength import _brute_partitions, _graph_arrays
+from range_strategies import small_ranges  # noqa: E402  (tests/range_strategies.py)
 
 
 # ------------------------------------------------------------------------------------------- strategies / oracles
-@st.composite
-def small_ranges(draw, max_s=5, max_x=8):
-    ns = draw(st.integers(1, max_s))
-    nx_ = draw(st.integers(2, max_x))
-    bits = draw(st.lists(st.booleans(), min_size=ns * nx_, max_size=ns * nx_))
-    m = np.array(bits, dtype=bool).reshape(ns, nx_)
-    for j in range(nx_):
-        if not m[:, j].any():
-            m[draw(st.integers(0, ns - 1)), j] = True
-    m = m[m.any(axis=1)]
-    return gp.JointRange.from_matrix(m)
-
-
 def brute_psp(jr, graph, weighted):
     """Independent oracle: m_j = least cut weight over partitions into j + 1 blocks; the critical values
     are the slopes of the lower convex hull of the points (j, m_j); the partitions are those attaining m_j
@@ -94,7 +82,7 @@ def test_triangle_1_1_5(backend):
 
 # ------------------------------------------------------------------------------------------- brute force
 @settings(max_examples=60, deadline=None)
-@given(small_ranges(), st.sampled_from(["confusability", "support"]), st.booleans())
+@given(small_ranges(max_s=5), st.sampled_from(["confusability", "support"]), st.booleans())
 def test_matches_brute_force(jr, graph, weighted):
     n = jr.n_public if graph == "confusability" else jr.n_public + jr.n_sensitive
     if n > 10:

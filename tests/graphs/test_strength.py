@@ -11,23 +11,10 @@ from hypothesis import strategies as st
 
 import graphpriv as gp
 from graphpriv.graphs.strength import _graph_arrays
+from range_strategies import small_ranges  # noqa: E402  (tests/range_strategies.py)
 
 
 # ------------------------------------------------------------------------------------------- strategies / oracles
-@st.composite
-def small_ranges(draw, max_s=6, max_x=8):
-    ns = draw(st.integers(1, max_s))
-    nx_ = draw(st.integers(2, max_x))
-    bits = draw(st.lists(st.booleans(), min_size=ns * nx_, max_size=ns * nx_))
-    m = np.array(bits, dtype=bool).reshape(ns, nx_)
-    # every public value needs a sensitive value: attach one where missing
-    for j in range(nx_):
-        if not m[:, j].any():
-            m[draw(st.integers(0, ns - 1)), j] = True
-    m = m[m.any(axis=1)]
-    return gp.JointRange.from_matrix(m)
-
-
 def set_partitions(items):
     """Every set partition of a list (independent recursive oracle)."""
     if not items:
