@@ -1,0 +1,278 @@
+"""Certified L0 levels with the largest-distortion utility U2 (paper 003, problem (3) with U2).
+
+Ding & Farokhi, *Developing Non-Stochastic Privacy-Preserving Policies Using Agglomerative Clustering*,
+Sections IV-V: at an L0 level k every cluster of the quantisation covers at least k sensitive values, and U2
+(Section V-A) is minus the largest cluster distortion d̄(C) = max_{x ∈ C} |x - mean(C)| (centroid codeword,
+absolute distance). One level asks for the smallest D such that the public values split into clusters, each
+covering k sensitive values with d̄ <= D.
+
+Compact slot model. Cluster slot c has binaries b[e, c] (value e in slot c), integer size n_c = sum_e b[e, c]
+and integer sum S_c = sum_e x_e b[e, c] (values scaled to integers, D = p / q), so the distortion of a member,
+|x_e - S_c / n_c| <= D, is the three-term constraint q x_e n_c - q S_c <= p n_c (and its mirror) enforced by
+b[e, c]: O(|X| · slots) terms instead of the O(|X|^2 · slots) of expanding S_c per member. A slot's smallest
+and largest member are within 2D (max - min <= 2 d̄), through two integer variables per slot.
+
+Extreme-value relaxation (the lower bound). Keep only the clusters that hold a chosen set R of values, the
+largest and smallest ones: R's members must be placed in at most |R| slots, every other value may join a
+slot or stay out. The clusters of any quantisation that meets the level with d̄ <= D and hold a value of R
+are a solution, so an infeasible relaxation proves D* > D for every quantisation. The extreme values decide
+the optimum on real data (the outliers of a skewed attribute need wide clusters to cover k sensitive
+values, the dense middle does not), so a relaxation with a few extreme values is nearly tight and small.
+Its bisection gives the bound; the full slot model (every value placed, C = most clusters the level allows)
+at the relaxation's distortion then gives a partition, started from the relaxation's clusters.
+
+Every bound comes from an integer model in exact integer arithmetic (no floating-point duals), and every
+partition is re-evaluated exactly before it is reported.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from .solver_bounds import _Deadline, _OutOfTime
+
+__all__: list[str] = []
+
+#: bisection of the end-cluster bound stops when its interval is this share of the one-cluster distortion
+_REL_TOL = 1e-3
+
+
+def _fraction_between(lo: Fraction, hi: Fraction, n: int) -> Fraction | None:
+    m = ((lo + hi) / 2).limit_denominator(4 * n)
+    return m if lo < m < hi else None
+
+
+def _end_cluster(inst, level: int, cost: Fraction, strict: bool, side: int, exclude: frozenset, solver: str,
+                 deadline: _Deadline, smallest: bool = False):
+    """A cluster holding the extreme value of ``side`` (+1: the largest value not in ``exclude``, -1: the
+    smallest) that covers ``level`` sensitive values with distortion <= ``cost`` (< when ``strict``).
+
+    The extreme value t is the cluster's largest member (smallest for side -1); for each candidate other
+    end a (|x_t - x_a| <= 2·cost, nearest first) the members lie between a and t and the mean constraints
+    x_t - mean <= D, mean - x_a <= D are linear: sum_e z_e (q x_t - q x_e - p) <= 0 and
+    sum_e z_e (q x_e - q x_a - p) <= 0 (sides mirrored; strict: <= -1). Returns ("feasible", members),
+    ("infeasible", None) — no cluster for any a, a proof — or ("unknown", None) at the deadline. With
+    ``smallest`` the first feasible a's model minimises the number of members."""
+    from .solver import _Model, _solve
+
+    X = inst.X
+    p, q = cost.numerator, cost.denominator
+    rhs = -1 if strict else 0
+    order = [e for e in (range(inst.n - 1, -1, -1) if side > 0 else range(inst.n)) if e not in exclude]
+    if not order:
+        return "infeasible", None
+    t = order[0]
+    unknown = False
+    for j, a in enumerate(order):
+        if deadline.passed():
+            return "unknown", None
+        span = q * abs(X[t] - X[a])
+        if span > 2 * p or (strict and span == 2 * p):
+            break
+        els = order[:j + 1]
+        m = 0
+        for e in els:
+            m |= inst.smask[e]
+        if m.bit_count() < level:
+            continue
+        md = _Model()
+        z = {e: md.var() for e in els}
+        md.add({z[t]: 1}, 1, 1)
+        md.add({z[a]: 1}, 1, 1)
+        # side +1: x_t - mean <= D and mean - x_a <= D; side -1 mirrored
+        md.add({z[e]: side * q * (X[t] - X[e]) - p for e in els}, hi=rhs)
+        md.add({z[e]: side * q * (X[e] - X[a]) - p for e in els}, hi=rhs)
+        ys = {}
+        for s_ in sorted({s_ for e in els for s_ in inst.ssets[e]}):
+            y = md.var()
+            md.add({y: 1, **{z[e]: -1 for e in els if s_ in inst.ssets[e]}}, hi=0)
+            ys[y] = 1
+        md.add(ys, lo=level)
+        if smallest:
+            md.objective = {z[e]: 1 for e in els}
+        try:
+            status, sol, _ = _solve(md, solver, deadline.left(), None, deadline)
+        except _OutOfTime:
+            return "unknown", None
+        if status in ("optimal", "feasible"):
+            g = sorted(e for e in els if sol[z[e]] > 0.5)
+            c = inst.cost_of([g])
+            if c < cost or (not strict and c == cost):     # exact re-evaluation
+                return "feasible", g
+            raise RuntimeError("the end-cluster model returned a cluster over its distortion")  # pragma: no cover
+        if status == "unknown":
+            unknown = True
+            break
+    return ("unknown", None) if unknown else ("infeasible", None)
+
+
+def _interval_partition(inst, level: int, elements: list):
+    """Least largest distortion of a partition of ``elements`` (model elements, sorted by value) into
+    intervals of their order that each cover ``level`` sensitive values: (cost, groups) or None.
+    Dynamic programme over the O(m^2) intervals, exact Fractions."""
+    X = inst.X
+    m = len(elements)
+    if m == 0:
+        return Fraction(0), []
+    best: list = [None] * (m + 1)
+    prev = [0] * (m + 1)
+    best[0] = Fraction(0)
+    pre = [0]
+    for e in elements:
+        pre.append(pre[-1] + X[e])
+    for i in range(m):
+        if best[i] is None:
+            continue
+        mask = 0
+        for j in range(i, m):
+            mask |= inst.smask[elements[j]]
+            if mask.bit_count() < level:
+                continue
+            cnt = j - i + 1
+            tot = pre[j + 1] - pre[i]
+            d = Fraction(max(cnt * X[elements[j]] - tot, tot - cnt * X[elements[i]]), cnt)
+            c = max(best[i], d)
+            if best[j + 1] is None or c < best[j + 1]:
+                best[j + 1], prev[j + 1] = c, i
+    if best[m] is None:
+        return None
+    groups, j = [], m
+    while j > 0:
+        i = prev[j]
+        groups.append(elements[i:j])
+        j = i
+    return best[m], groups[::-1]
+
+
+def _absorb(inst, level: int, groups: list, left: list) -> list | None:
+    """Put each value of ``left`` into the cluster whose distortion grows least; None when ``groups`` is
+    empty. The coverage of a cluster only grows."""
+    gs = [list(g) for g in groups]
+    if not gs:
+        return None
+    for e in left:
+        j = min(range(len(gs)), key=lambda i: inst.cost_of([gs[i] + [e]]))
+        gs[j].append(e)
+    return [sorted(g) for g in gs]
+
+
+def _end_bound(inst, level: int, side: int, hint, deadline: _Deadline, solver: str, log: list):
+    """Bisection for f(k) = least distortion of a cluster holding the extreme value of ``side`` and covering k
+    sensitive values, a lower bound on every quantisation's largest distortion at level k.
+
+    f is non-decreasing in k, so the results of other levels (cached on ``inst``) narrow the search.
+    Returns (lo, lo_strict, cost, cluster): f >= lo (> when lo_strict), and ``cluster`` has distortion
+    ``cost`` >= f; ``hint`` is a cluster holding the extreme value that covers k (its cost bounds f)."""
+    cache = inst.__dict__.setdefault("_u2_end_cache", {})
+    n = inst.n
+    lo, lo_strict = Fraction(0), False
+    hi, best = inst.cost_of([hint]), hint
+    for (sd, lv), (l_, ls_, h_, g_) in cache.items():
+        if sd != side:
+            continue
+        if lv <= level and (l_ > lo or (l_ == lo and ls_ and not lo_strict)):
+            lo, lo_strict = l_, ls_
+        if lv >= level and h_ < hi:
+            hi, best = h_, g_
+    span = inst.__dict__.get("_u2_span")
+    if span is None:
+        span = inst.__dict__["_u2_span"] = inst.cost_of([list(range(n))])
+    tol = _REL_TOL * span
+    while hi > lo and hi - lo > tol and not deadline.passed():
+        mid = _fraction_between(lo, hi, n)
+        if mid is None:
+            break
+        res, g = _end_cluster(inst, level, mid, False, side, frozenset(), solver, deadline)
+        log.append((str(mid), False, f"end cluster {side:+d}", res))
+        if res == "infeasible":
+            lo, lo_strict = mid, True
+        elif res == "feasible":
+            hi, best = inst.cost_of([g]), g
+        else:
+            break
+    if hi > lo and hi - lo <= tol and not deadline.passed():
+        # the cluster found is optimal when nothing is strictly better
+        res, _ = _end_cluster(inst, level, hi, True, side, frozenset(), solver, deadline)
+        log.append((str(hi), True, f"end cluster {side:+d}", res))
+        if res == "infeasible":
+            lo, lo_strict = hi, False
+    cache[side, level] = (lo, lo_strict, hi, best)
+    return lo, lo_strict, hi, best
+
+
+def _u2_level(inst, level: int, lo: Fraction, lo_strict: bool, inc_cost: Fraction, inc: list,
+              deadline: _Deadline, solver: str, log: list | None = None):
+    """Raise the proven bound and improve the incumbent of one L0 level with U2 (see the module notes).
+
+    Parameters
+    ----------
+    inst : _Inst
+        The solver's integer instance (values scaled to integers, sorted).
+    level : int
+        The L0 level k: every cluster covers at least k sensitive values.
+    lo, lo_strict : Fraction, bool
+        Proven bound: D* >= lo (D* > lo when ``lo_strict``), in scaled units.
+    inc_cost, inc : Fraction, list
+        The incumbent partition (lists of model elements) and its exact largest distortion.
+    deadline : _Deadline
+        The level's time budget.
+    solver : str
+        ``"cp-sat"`` or ``"highs"``.
+    log : list, optional
+        Receives (distortion, strict, model, status) per test.
+
+    Returns
+    -------
+    lo, lo_strict, inc_cost, inc
+        The raised bound and the improved incumbent (re-evaluated exactly with ``inst.cost_of``).
+
+    Notes
+    -----
+    Ding & Farokhi, *Developing Non-Stochastic Privacy-Preserving Policies Using Agglomerative Clustering*,
+    problem (3) with U2 (Section V-A). The clusters holding the largest and the smallest value bound D*
+    from below (:func:`_end_bound`); the partition is those two clusters at the larger of their
+    distortions, with the fewest members, and the least-distortion interval partition of the rest.
+    """
+    log = [] if log is None else log
+    n = inst.n
+
+    def raise_bound(d, strict):
+        nonlocal lo, lo_strict
+        if d > lo or (d == lo and strict and not lo_strict):
+            lo, lo_strict = d, strict
+
+    def offer(groups):
+        nonlocal inc_cost, inc
+        if groups is None:
+            return
+        if sorted(e for g in groups for e in g) != list(range(n)) or inst.k_of(groups) < level:
+            return  # pragma: no cover - the constructions below keep every value and the coverage
+        c = inst.cost_of(groups)
+        if c < inc_cost:
+            inc_cost, inc = c, [sorted(g) for g in groups]
+
+    ends = {}
+    for side, t in ((1, n - 1), (-1, 0)):
+        hint = next(g for g in inc if t in g)
+        l_, ls_, h_, g_ = _end_bound(inst, level, side, hint, deadline, solver, log)
+        raise_bound(l_, ls_)
+        ends[side] = (h_, g_)
+    whole = _interval_partition(inst, level, list(range(n)))
+    if whole is not None:
+        offer(whole[1])
+    D = max(ends[1][0], ends[-1][0])
+    if D < inc_cost and not deadline.passed():
+        res, top = _end_cluster(inst, level, D, False, 1, frozenset(), solver, deadline, smallest=True)
+        top = top if res == "feasible" else ends[1][1]
+        res, bot = _end_cluster(inst, level, D, False, -1, frozenset(top), solver, deadline, smallest=True)
+        fixed = [top] + ([bot] if res == "feasible" else [])
+        used = {e for g in fixed for e in g}
+        rest = [e for e in range(n) if e not in used]
+        part = _interval_partition(inst, level, rest)
+        if part is not None:
+            offer(fixed + part[1])
+        else:
+            offer(_absorb(inst, level, fixed, rest))
+    log.append((str(inc_cost), False, "end clusters and intervals", "feasible"))
+    return lo, lo_strict, inc_cost, inc
