@@ -254,6 +254,8 @@ def _u2_level(inst, level: int, lo: Fraction, lo_strict: bool, inc_cost: Fractio
         if c < inc_cost:
             inc_cost, inc = c, [sorted(g) for g in groups]
 
+    if deadline.passed():
+        return lo, lo_strict, inc_cost, inc
     ends = {}
     for side, t in ((1, n - 1), (-1, 0)):
         hint = next(g for g in inc if t in g)
