@@ -302,9 +302,17 @@ def _u2_level(inst, level: int, lo: Fraction, lo_strict: bool, inc_cost: Fractio
     if deadline.passed():
         return lo, lo_strict, inc_cost, inc
     ends = {}
-    for side, t in ((1, n - 1), (-1, 0)):
-        hint = next(g for g in inc if t in g)
-        l_, ls_, h_, g_ = _end_bound(inst, level, side, hint, deadline, log)
+    hints = {side: next(g for g in inc if t in g) for side, t in ((1, n - 1), (-1, 0))}
+    # the side whose incumbent cluster is wider first; the other side only matters above its distortion
+    sides = sorted(hints, key=lambda sd: inst.cost_of([hints[sd]]), reverse=True)
+    for side in sides:
+        if ends and not deadline.passed():
+            res, g = _end_cluster(inst, level, max(h for h, _ in ends.values()), False, side, frozenset(), deadline)
+            log.append((str(max(h for h, _ in ends.values())), False, f"end cluster {side:+d}: {res}"))
+            if res == "feasible":
+                ends[side] = (inst.cost_of([g]), g)
+                continue
+        l_, ls_, h_, g_ = _end_bound(inst, level, side, hints[side], deadline, log)
         raise_bound(l_, ls_)
         ends[side] = (h_, g_)
     whole = _interval_partition(inst, level, list(range(n)))
