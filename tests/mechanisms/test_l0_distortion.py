@@ -72,7 +72,7 @@ def brute_end(inst, level, side):
     return best
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(n=st.integers(2, 8), n_s=st.integers(2, 7), seed=st.integers(0, 10_000), decimals=st.sampled_from([0, 1, 2]))
 def test_end_bound_is_the_brute_force_end_cluster_and_bounds_the_optimum(n, n_s, seed, decimals):
     jr, values = random_range(n, n_s, seed, decimals)
@@ -158,3 +158,57 @@ def test_hungarian_levels_certified(level):
     assert c == {9: Fraction(133), 19: Fraction(2523, 14)}[level]
     assert _utility_of_cost(inst, c) == pytest.approx(-float(c))
     assert math.isclose(float(c), {9: 133.0, 19: 180.2142857}[level], rel_tol=1e-7)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(n=st.integers(2, 9), n_s=st.integers(2, 7), seed=st.integers(0, 10_000), num=st.integers(1, 60),
+       den=st.integers(1, 7), strict=st.booleans())
+def test_quick_refutation_never_refutes_a_cluster_that_exists(n, n_s, seed, num, den, strict):
+    """The relaxation of the end-cluster programme only says "no cluster" when brute force finds none."""
+    jr, values = random_range(n, n_s, seed, 1)
+    inst = instance(jr, values)
+    X = inst.X
+    cost = Fraction(num * max(X[-1] - X[0], 1), 40 * den)
+    p, q = cost.numerator, cost.denominator
+    rhs = -1 if strict else 0
+    t = inst.n - 1
+    order = list(range(inst.n - 1, -1, -1))
+    for level in range(1, inst.k_max + 1):
+        for j, a in enumerate(order):
+            els = order[:j + 1]
+            rows = [[q * (X[t] - X[e]) - p for e in els], [q * (X[e] - X[a]) - p for e in els]]
+            exists = False
+            for r in range(max(len(els) - 1, 1)):
+                for extra in itertools.combinations(els[1:-1], r):
+                    g = sorted({t, a, *extra})
+                    z = set(g)
+                    if inst.k_of([g]) >= level and all(sum(row[i] for i, e in enumerate(els) if e in z) <= rhs
+                                                       for row in rows):
+                        exists = True
+                        break
+                if exists:
+                    break
+            refuted = l0d._cheap_infeasible(inst, level, els, rows, rhs)
+            assert not (refuted and exists)
+
+
+
+def test_quick_refutation_decides_most_other_ends_on_the_hungarian_data():
+    """Paper 003's Section VII data at k = 19: no cluster holding 603 mg/dl covers 19 ages with distortion
+    <= 170 mg/dl; the quick relaxation alone refutes most candidate smallest members."""
+    inst = hungarian_instance()
+    X, t, level = inst.X, inst.n - 1, 19
+    cost = Fraction(170)
+    order = list(range(inst.n - 1, -1, -1))
+    refuted = tried = 0
+    for j, a in enumerate(order):
+        if X[t] - X[a] > 2 * cost:
+            break
+        els = order[:j + 1]
+        rows = [[X[t] - X[e] - 170 for e in els], [X[e] - X[a] - 170 for e in els]]
+        tried += 1
+        refuted += l0d._cheap_infeasible(inst, level, els, rows, 0)
+    assert tried > 50 and refuted > tried // 2
+    assert l0d._end_cluster(inst, level, cost, False, 1, frozenset(), _NO_DEADLINE) == ("infeasible", None)
+    res, g = l0d._end_cluster(inst, level, Fraction(2523, 14), False, 1, frozenset(), _NO_DEADLINE)
+    assert res == "feasible" and inst.k_of([g]) >= level and inst.cost_of([g]) <= Fraction(2523, 14)
