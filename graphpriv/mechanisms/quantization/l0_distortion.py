@@ -352,7 +352,7 @@ def _u2_level(inst, level: int, lo: Fraction, lo_strict: bool, inc_cost: Fractio
         if c < inc_cost:
             inc_cost, inc = c, [sorted(g) for g in groups]
 
-    if deadline.passed():
+    if deadline.passed() or inc_cost == 0 or (not lo_strict and lo >= inc_cost):
         return lo, lo_strict, inc_cost, inc
     ends = {}
     hints = {side: next(g for g in inc if t in g) for side, t in ((1, n - 1), (-1, 0))}
@@ -372,11 +372,19 @@ def _u2_level(inst, level: int, lo: Fraction, lo_strict: bool, inc_cost: Fractio
     if whole is not None:
         offer(whole[1])
     D = max(ends[1][0], ends[-1][0])
-    if D < inc_cost and not deadline.passed():
-        res, top = _end_cluster(inst, level, D, False, 1, frozenset(), deadline, smallest=True)
-        top = top if res == "feasible" else ends[1][1]
-        res, bot = _end_cluster(inst, level, D, False, -1, frozenset(top), deadline, smallest=True)
-        fixed = [top] + ([bot] if res == "feasible" else [])
+    if D < inc_cost:
+        # the end clusters with the fewest members at D (the clusters at hand once out of time: no model is
+        # built after the deadline, the interval programme is cheap), the rest in intervals
+        top, bot = ends[1][1], ends[-1][1]
+        if not deadline.passed():
+            res, g = _end_cluster(inst, level, D, False, 1, frozenset(), deadline, smallest=True)
+            top = g if res == "feasible" else top
+        if not deadline.passed():
+            res, g = _end_cluster(inst, level, D, False, -1, frozenset(top), deadline, smallest=True)
+            bot = g if res == "feasible" else None
+        elif set(bot) & set(top):
+            bot = None
+        fixed = [top] + ([bot] if bot is not None else [])
         used = {e for g in fixed for e in g}
         rest = [e for e in range(n) if e not in used]
         part = _interval_partition(inst, level, rest)
