@@ -210,10 +210,10 @@ def _end_model(inst, level: int, els: list, rows: list, rhs: int, smallest: bool
     return "unknown", None
 
 
-def _interval_partition(inst, level: int, elements: list):
+def _interval_partition(inst, level: int, elements: list, deadline: _Deadline | None = None):
     """Least largest distortion of a partition of ``elements`` (model elements, sorted by value) into
     intervals of their order that each cover ``level`` sensitive values: (cost, groups) or None.
-    Dynamic programme over the O(m^2) intervals, exact Fractions."""
+    Dynamic programme over the O(m^2) intervals, exact Fractions; None too when ``deadline`` passes."""
     X = inst.X
     m = len(elements)
     if m == 0:
@@ -225,6 +225,8 @@ def _interval_partition(inst, level: int, elements: list):
     for e in elements:
         pre.append(pre[-1] + X[e])
     for i in range(m):
+        if deadline is not None and deadline.passed():
+            return None
         if best[i] is None:
             continue
         mask = 0
@@ -248,13 +250,15 @@ def _interval_partition(inst, level: int, elements: list):
     return best[m], groups[::-1]
 
 
-def _absorb(inst, level: int, groups: list, left: list) -> list | None:
+def _absorb(inst, level: int, groups: list, left: list, deadline: _Deadline | None = None) -> list | None:
     """Put each value of ``left`` into the cluster whose distortion grows least; None when ``groups`` is
-    empty. The coverage of a cluster only grows."""
+    empty or when ``deadline`` passes. The coverage of a cluster only grows."""
     gs = [list(g) for g in groups]
     if not gs:
         return None
     for e in left:
+        if deadline is not None and deadline.passed():
+            return None
         j = min(range(len(gs)), key=lambda i: inst.cost_of([gs[i] + [e]]))
         gs[j].append(e)
     return [sorted(g) for g in gs]
@@ -354,43 +358,47 @@ def _u2_level(inst, level: int, lo: Fraction, lo_strict: bool, inc_cost: Fractio
 
     if deadline.passed() or inc_cost == 0 or (not lo_strict and lo >= inc_cost):
         return lo, lo_strict, inc_cost, inc
+    # the bounds stop a little before the level's deadline: the completion below needs no model
+    bounds_deadline = _Deadline(None)
+    if deadline.end is not None:
+        bounds_deadline.end = deadline.end - min(0.5, 0.2 * max(deadline.left(), 0.0))
     ends = {}
     hints = {side: next(g for g in inc if t in g) for side, t in ((1, n - 1), (-1, 0))}
     # the side whose incumbent cluster is wider first; the other side only matters above its distortion
     sides = sorted(hints, key=lambda sd: inst.cost_of([hints[sd]]), reverse=True)
     for side in sides:
-        if ends and not deadline.passed():
-            res, g = _end_cluster(inst, level, max(h for h, _ in ends.values()), False, side, frozenset(), deadline)
+        if ends and not bounds_deadline.passed():
+            res, g = _end_cluster(inst, level, max(h for h, _ in ends.values()), False, side, frozenset(),
+                                  bounds_deadline)
             log.append((str(max(h for h, _ in ends.values())), False, f"end cluster {side:+d}: {res}"))
             if res == "feasible":
                 ends[side] = (inst.cost_of([g]), g)
                 continue
-        l_, ls_, h_, g_ = _end_bound(inst, level, side, hints[side], deadline, log)
+        l_, ls_, h_, g_ = _end_bound(inst, level, side, hints[side], bounds_deadline, log)
         raise_bound(l_, ls_)
         ends[side] = (h_, g_)
-    whole = _interval_partition(inst, level, list(range(n)))
+    whole = _interval_partition(inst, level, list(range(n)), deadline)
     if whole is not None:
         offer(whole[1])
     D = max(ends[1][0], ends[-1][0])
     if D < inc_cost:
-        # the end clusters with the fewest members at D (the clusters at hand once out of time: no model is
-        # built after the deadline, the interval programme is cheap), the rest in intervals
+        # the end clusters with the fewest members at D (the clusters at hand once out of time), the rest in
+        # intervals: the models stop at ``bounds_deadline``, the interval programme has the time left
         top, bot = ends[1][1], ends[-1][1]
-        if not deadline.passed():
-            res, g = _end_cluster(inst, level, D, False, 1, frozenset(), deadline, smallest=True)
+        if not bounds_deadline.passed():
+            res, g = _end_cluster(inst, level, D, False, 1, frozenset(), bounds_deadline, smallest=True)
             top = g if res == "feasible" else top
-        if not deadline.passed():
-            res, g = _end_cluster(inst, level, D, False, -1, frozenset(top), deadline, smallest=True)
-            bot = g if res == "feasible" else None
-        elif set(bot) & set(top):
-            bot = None
+        res, g = "unknown", None
+        if not bounds_deadline.passed():
+            res, g = _end_cluster(inst, level, D, False, -1, frozenset(top), bounds_deadline, smallest=True)
+        bot = g if res == "feasible" else (None if set(bot) & set(top) else bot)
         fixed = [top] + ([bot] if bot is not None else [])
         used = {e for g in fixed for e in g}
         rest = [e for e in range(n) if e not in used]
-        part = _interval_partition(inst, level, rest)
+        part = _interval_partition(inst, level, rest, deadline)
         if part is not None:
             offer(fixed + part[1])
         else:
-            offer(_absorb(inst, level, fixed, rest))
+            offer(_absorb(inst, level, fixed, rest, deadline))
     log.append((str(inc_cost), False, "end clusters and intervals: feasible"))
     return lo, lo_strict, inc_cost, inc
