@@ -814,6 +814,11 @@ def _solve_level(inst: _Inst, objective: str, level: int, incumbent, st: dict, s
         st["status"] = "optimal" if lo >= inc_cost else "feasible"
         return inc_cost, inc
     lo_strict = st["lo_strict"]
+    if objective == "L0":
+        # the clusters of the extreme values bound D*, and complete to a partition (see l0_distortion)
+        from .l0_distortion import _u2_level
+        lo, lo_strict, inc_cost, inc = _u2_level(inst, level, lo, lo_strict, inc_cost, inc, level_deadline, solver,
+                                                 log)
     status = None
     first = True
     while status is None:
