@@ -46,6 +46,11 @@ Disjoint cores (problem (3) with U1, :mod:`.l0_cores`). The largest cluster size
 first through "ceil(|X| / K) disjoint cores of at most K values covering k": a column-generation bound and
 a model over the distinct sensitive sets, before the representative model gets the time left.
 
+End clusters (problem (3) with U2, :mod:`.l0_distortion`). The clusters of the largest and the smallest
+value bound the distortion at an L0 level (one small covering programme per candidate other end), and the
+two end clusters plus the best interval partition of the rest often meet that bound; the threshold models
+then start from it.
+
 Joining bound (I* levels, problem (10)): fewer components of G_X̂ than of G_X need clusters that join
 components: two members (U1) or a span of at least the Kruskal bottleneck between components (U2), see
 :func:`_joining_cost_bound`.
