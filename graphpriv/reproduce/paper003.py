@@ -552,7 +552,7 @@ def hungarian_greedy_vs_optimum(quick: bool = False):
         proof = "certified" if solved.certified else f"gap ≤ {solved.gap:.0%}"
         problem = "problem (3), Alg. 1" if objective == "L0" else "problem (5), Alg. 2"
         verdict = "greedy is optimal" if solved.certified and short <= 1e-9 else \
-            f"greedy up to {short / span:.1%} of the range below the best found"
+            f"greedy up to {short / span:.1%} of the range below the " + ("optimum" if solved.certified else "best found")
         took = f"{secs:.0f} s" if secs >= 10 else f"{secs:.1f} s"
         ax.set_title(f"({tag}) {problem}, {utility}: {proof} in {took};\n{verdict}", fontsize=7.5)
         if objective == "I*":
