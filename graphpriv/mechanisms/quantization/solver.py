@@ -121,6 +121,7 @@ from .solver_bounds import (_COVER_MAX_S, _NO_DEADLINE, _Deadline, _OutOfTime, _
                             _joining_cost_bound, _l0_cost_lower_bound, _max_clusters, _min_cover_sizes, _s_universe)
 from ..utilities import _BoundU2
 from .l0_cores import _u1_level
+from .l0_distortion import _u2_level
 
 __all__ = ["SOLVERS"]
 
@@ -821,7 +822,6 @@ def _solve_level(inst: _Inst, objective: str, level: int, incumbent, st: dict, s
     lo_strict = st["lo_strict"]
     if objective == "L0":
         # the clusters of the extreme values bound D*, and complete to a partition (see l0_distortion)
-        from .l0_distortion import _u2_level
         lo, lo_strict, inc_cost, inc = _u2_level(inst, level, lo, lo_strict, inc_cost, inc, level_deadline, solver,
                                                  log)
     status = None
