@@ -243,18 +243,17 @@ def pattern_program(ty: _Types, patterns: list, need: int, deadline: _Deadline):
     return "unknown", None
 
 
-def _patterns_to_groups(ty: _Types, patterns: list, counts, K: int) -> list:
+def _patterns_to_cores(ty: _Types, patterns: list, counts) -> list:
+    """The cores of a pattern solution: one value of each of its types per copy of a pattern."""
     pools = [list(m) for m in ty.members]
-    groups = []
-    for p, k in zip(patterns, counts.tolist()):
-        for _ in range(k):
-            groups.append([pools[t].pop() for t in p])
-    return _fill(groups, pools, K)
+    return [[pools[t].pop() for t in p] for p, k in zip(patterns, counts.tolist()) for _ in range(k)]
 
 
-def _fill(groups: list, pools: list, K: int) -> list:
+def _fill(cores: list, K: int, n: int) -> list:
     """The values outside the cores, into the cores' free places (c·K >= |X| leaves room for all)."""
-    rest = [e for p in pools for e in p]
+    used = {e for g in cores for e in g}
+    rest = [e for e in range(n) if e not in used]
+    groups = [list(g) for g in cores]
     for g in groups:
         while len(g) < K and rest:
             g.append(rest.pop())
@@ -284,16 +283,60 @@ def _core_model(ty: _Types, level: int, K: int, c: int):
     return md, x
 
 
-def _cores_to_groups(ty: _Types, x: dict, sol, c: int, K: int, n: int) -> list:
-    """A partition from a core solution: one value per chosen type in each slot, the rest into free places."""
+def _slots_to_cores(ty: _Types, x: dict, sol, c: int) -> list:
+    """The cores of a core-model solution: one value per chosen type in each slot."""
     pools = [list(m) for m in ty.members]
-    groups = [[pools[t].pop() for t in range(len(ty.masks)) if sol[x[t, j]]] for j in range(c)]
-    return _fill(groups, pools, K)
+    return [[pools[t].pop() for t in range(len(ty.masks)) if sol[x[t, j]]] for j in range(c)]
 
 
-def _u1_level(inst, level: int, lo: int, inc_cost: int, inc, solver: str, deadline: _Deadline):
+def _join_components(inst, groups: list, K: int) -> list:
+    """Values outside the cores placed to join the components of G_X (problem (10)): each goes, when it can,
+    to a cluster with a free place whose components are not yet joined to its own (greedy, union-find); the
+    rest into any free place. Returns the partition (it may still leave several components)."""
+    comp = inst.comp
+    parent = list(range(inst.n_comp0))
+
+    def find(a):
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    groups = [list(g) for g in groups]
+    in_core = set()
+    for g in groups:
+        in_core.update(g)
+        for e in g[1:]:
+            parent[find(comp[e])] = find(comp[g[0]])
+    rest = [e for e in range(inst.n) if e not in in_core]
+    moved = True
+    while rest and moved:
+        moved = False
+        for e in list(rest):
+            r = find(comp[e])
+            for g in groups:
+                if len(g) < K and find(comp[g[0]]) != r:
+                    g.append(e)
+                    parent[r] = find(comp[g[0]])
+                    rest.remove(e)
+                    moved = True
+                    break
+    for g in groups:
+        while len(g) < K and rest:
+            g.append(rest.pop())
+    if rest:                           # pragma: no cover - c·K >= n
+        raise RuntimeError("the cores leave values with no free place")
+    return [sorted(g) for g in groups if g]
+
+
+def _u1_level(inst, level: int, lo: int, inc_cost: int, inc, solver: str, deadline: _Deadline,
+              connected: bool = False):
     """Raise the proven bound ``lo`` on the largest cluster size at L0 level ``level`` and improve the
-    incumbent: (lo, inc_cost, inc). Stops early (keeping what it proved) when ``deadline`` passes."""
+    incumbent: (lo, inc_cost, inc). Stops early (keeping what it proved) when ``deadline`` passes.
+
+    ``connected``: problem (10), where G_X̂ must also be connected. Every bound of problem (3) holds for it
+    (it only adds a constraint); a core solution is completed by :func:`_join_components` and kept only when
+    it leaves one component."""
     from .solver import _solve
 
     n = inst.n
@@ -315,16 +358,19 @@ def _u1_level(inst, level: int, lo: int, inc_cost: int, inc, solver: str, deadli
             left = deadline.left()
             status, sol, _ = _solve(md, solver, _CORE_MODEL_FIRST if left is None else min(left, _CORE_MODEL_FIRST),
                                     None, deadline)
-            g = _cores_to_groups(ty, x, sol, c, K, n) if status == "optimal" else None
+            cores = _slots_to_cores(ty, x, sol, c) if status == "optimal" else None
             if status == "unknown":
                 patterns = _minimal_patterns(ty, level, K, _MAX_PATTERNS)
                 if patterns is not None:
                     status, counts = pattern_program(ty, patterns, c, deadline)
-                    g = _patterns_to_groups(ty, patterns, counts, K) if status == "feasible" else None
+                    cores = _patterns_to_cores(ty, patterns, counts) if status == "feasible" else None
             if status == "infeasible":
                 lo = K = K + 1
                 continue
-            if g is not None:
+            if cores is not None:
+                g = _join_components(inst, cores, K) if connected else _fill(cores, K, n)
+                if connected and inst.ncomp_of(g) != 1:
+                    break              # no proof either way: the threshold models take over
                 cost = inst.cost_of(g)
                 if inst.k_of(g) >= level and cost < inc_cost:
                     inc_cost, inc = cost, g

@@ -790,10 +790,11 @@ def _solve_level(inst: _Inst, objective: str, level: int, incumbent, st: dict, s
 
     lo = st["lo"]
     if inst.kind == "U1":
-        if objective == "L0" and level > inst.k_min and lo < inc_cost:
+        if objective in ("L0", "L0|I*=0") and level > inst.k_min and lo < inc_cost:
             # disjoint cores: a column-generation bound and a model over the sensitive-set types (l0_cores)
             st["tests"] += 1
-            lo, inc_cost, inc = _u1_level(inst, level, lo, inc_cost, inc, solver, level_deadline)
+            lo, inc_cost, inc = _u1_level(inst, level, lo, inc_cost, inc, solver, level_deadline,
+                                          connected=objective == "L0|I*=0")
             log.append((f"cores: K in [{lo}, {inc_cost}]", False, "optimal" if lo >= inc_cost else "open"))
         if lo < inc_cost:
             # one model minimising the largest cluster size K, its proven bound when stopped

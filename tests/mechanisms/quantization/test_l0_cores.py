@@ -55,7 +55,7 @@ def test_bound_program_and_model_agree_with_brute_force(masks, data):
     status, counts = cores.pattern_program(ty, patterns, need, _NO_DEADLINE)
     assert status == ("feasible" if truth else "infeasible")
     if truth:
-        groups = cores._patterns_to_groups(ty, patterns, counts, K)
+        groups = cores._fill(cores._patterns_to_cores(ty, patterns, counts), K, n)
         assert sorted(e for g in groups for e in g) == list(range(n))
         assert all(len(g) <= K and bin(np.bitwise_or.reduce([masks[e] for e in g])).count("1") >= level
                    for g in groups)
@@ -63,7 +63,7 @@ def test_bound_program_and_model_agree_with_brute_force(masks, data):
     st_, sol, _ = _solve(md, "highs", None, None)
     assert (st_ == "optimal") == truth
     if truth:
-        groups = cores._cores_to_groups(ty, x, sol, need, K, n)
+        groups = cores._fill(cores._slots_to_cores(ty, x, sol, need), K, n)
         assert sorted(e for g in groups for e in g) == list(range(n))
         assert max(len(g) for g in groups) <= K
 
