@@ -42,9 +42,10 @@ when value i lies in slot c (|X| · C binaries instead of |X|^2 / 2), slots orde
 member (:func:`_build_bins`). At the high privacy levels (C of 1-24) this proves the levels the
 representative formulation could not in minutes.
 
-Disjoint cores (problem (3) with U1, :mod:`.l0_cores`). The largest cluster size at an L0 level is found
-first through "ceil(|X| / K) disjoint cores of at most K values covering k": a column-generation bound and
-a model over the distinct sensitive sets, before the representative model gets the time left.
+Disjoint cores (problems (3) and (10) with U1, :mod:`.l0_cores`). The largest cluster size at an L0 level
+is found first through "ceil(|X| / K) disjoint cores of at most K values covering k": a column-generation
+bound and a model over the distinct sensitive sets (for problem (10) the values outside the cores are placed
+to join the components of G_X), before the representative model gets the time left.
 
 End clusters (problem (3) with U2, :mod:`.l0_distortion`). The clusters of the largest and the smallest
 value bound the distortion at an L0 level (one small covering programme per candidate other end), and the
