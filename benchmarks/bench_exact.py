@@ -14,13 +14,17 @@ Prints, for paper 003's problems ((3) "L0", (5) "I*", (10) "L0|I*=0") x (U1, U2)
    same range; ``--interval-sizes`` adds other (|X|, |S|) pairs (e.g. 20000x1000);
 5. ``--time-limits``: ``gp.exact_frontier(..., time_limit=t)`` at |X| = 400 and 1,000 (|S| = 40): the
    whole call's wall and CPU seconds against the limit (the limit covers the starting solutions and the
-   model building; the ratio wall / limit should stay near 1 on an unloaded machine).
+   model building; the ratio wall / limit should stay near 1 on an unloaded machine);
+6. ``--families 40 60``: the six pairs on ``gp.random_joint_range(|S|, N, p)`` for six (|S|, p) families,
+   from connected G_X to 6-12 components (integer values 0..99 for U2), ``time_limit=300``: wall seconds,
+   certified, gap (goals: certified at |X| = 40, gap <= 3 % at 60).
 
 CPU seconds count the solver's two worker threads; wall seconds include the machine's other load
 (printed with ``uptime``'s load average): on a shared 2-core machine the numbers are noisy.
 
     python benchmarks/bench_exact.py [--seeds 2] [--n 20] [--n-large 30] [--no-large] [--compare-solvers]
                                      [--no-interval] [--interval-sizes 10000x500 20000x1000] [--time-limits]
+                                     [--families 40 60]
 """
 
 from __future__ import annotations
@@ -70,6 +74,33 @@ def frontier_rows(n: int, seeds: int, time_limit, solver: str = "auto", n_s: int
             worst[key] = max(worst.get(key, 0.0), wall)
     print("slowest wall time per pair: " + ", ".join(f"{o}/{u} {t:.1f} s" for (o, u), t in worst.items()))
     return worst
+
+
+#: (|S|, p) of gp.random_joint_range: dense to sparse supports, from G_X connected to 6-12 components at |X| = 40
+FAMILIES = [(8, 0.25), (8, 0.5), (20, 0.1), (30, 0.05), (40, 0.03), (12, 0.3)]
+
+
+def family_rows(n: int, seeds: int, time_limit: float = 300.0):
+    """The six problem x utility pairs on ``gp.random_joint_range(|S|, n, p)`` for every family, integer values
+    0..99 for U2: wall seconds, certified, gap."""
+    import numpy as np
+
+    print(f"\n== whole exact frontier on gp.random_joint_range(|S|, {n}, p), time_limit={time_limit:g} ==")
+    print(f"{'|S|':>4} {'p':>5} {'seed':>4} {'comps':>5} {'problem':>8} {'U':>3} {'wall s':>7} {'certified':>9} {'gap':>7}")
+    worst, open_ = 0.0, 0
+    for ns, p in FAMILIES:
+        for seed in range(seeds):
+            jr = gp.random_joint_range(ns, n, p, seed=seed)
+            rng = np.random.default_rng(seed)
+            values = {x: float(rng.integers(0, 100)) for x in jr.public_labels}
+            comps = round(2 ** gp.maximin_information(jr))
+            for objective, utility in PAIRS:
+                wall, _, f = timed(lambda: gp.exact_frontier(jr, objective, utility, values if utility == "U2" else None,
+                                                               method="solver", time_limit=time_limit))
+                worst, open_ = max(worst, wall), open_ + (not f.certified)
+                print(f"{ns:4d} {p:5.2f} {seed:4d} {comps:5d} {objective:>8} {utility:>3} {wall:7.1f} {str(f.certified):>9} "
+                      f"{f.gap:7.3%}", flush=True)
+    print(f"slowest {worst:.1f} s; {open_} frontier(s) not certified")
 
 
 def compare_solvers(seeds: int, sizes=(12, 14)):
@@ -148,6 +179,8 @@ def main():
     ap.add_argument("--interval-sizes", nargs="+", default=["10000x16", "10000x500"],
                     help="(|X|)x(|S|) pairs of the interval frontier rows")
     ap.add_argument("--time-limits", action="store_true")
+    ap.add_argument("--families", type=int, nargs="*", default=[], metavar="N",
+                    help="also the six families of gp.random_joint_range at |X| = N (e.g. --families 40 60)")
     args = ap.parse_args()
     print(f"load average {os.getloadavg()[0]:.1f} {os.getloadavg()[1]:.1f} {os.getloadavg()[2]:.1f} on {os.cpu_count()} cores")
     if not args.no_small:
@@ -164,6 +197,8 @@ def main():
             interval_rows(n, n_s)
     if args.time_limits:
         time_limit_rows()
+    for n in args.families:
+        family_rows(n, args.seeds)
     print(f"load average {os.getloadavg()[0]:.1f} {os.getloadavg()[1]:.1f} {os.getloadavg()[2]:.1f}")
 
 
