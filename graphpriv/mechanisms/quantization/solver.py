@@ -123,6 +123,7 @@ from .solver_bounds import (_COVER_MAX_S, _NO_DEADLINE, _Deadline, _OutOfTime, _
 from ..utilities import _BoundU2
 from .l0_cores import _u1_level
 from .l0_distortion import _u2_level
+from .l0_two_clusters import two_cluster_split
 
 __all__ = ["SOLVERS"]
 
@@ -826,6 +827,20 @@ def _solve_level(inst: _Inst, objective: str, level: int, incumbent, st: dict, s
         # the clusters of the extreme values bound D*, and complete to a partition (see l0_distortion)
         lo, lo_strict, inc_cost, inc = _u2_level(inst, level, lo, lo_strict, inc_cost, inc, level_deadline, solver,
                                                  log)
+        if level > inst.k_min and _max_clusters(inst, level) <= 2:
+            # one cluster or a split: decided pair of ends by pair of ends (see l0_two_clusters)
+            while inc_cost > 0 and (lo_strict or lo < inc_cost):
+                try:
+                    res, g = two_cluster_split(inst, level, inc_cost, True, level_deadline)
+                except _OutOfTime:
+                    break
+                log.append((str(inc_cost), True, f"two clusters by their ends: {res}"))
+                if res == "infeasible":
+                    lo, lo_strict = inc_cost, False
+                elif res == "feasible" and inst.k_of(g) >= level and inst.cost_of(g) < inc_cost:
+                    inc_cost, inc = inst.cost_of(g), g
+                else:
+                    break
     status = None
     first = True
     while status is None:
