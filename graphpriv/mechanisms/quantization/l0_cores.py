@@ -43,6 +43,7 @@ import math
 
 import numpy as np
 
+from .integer_model import _Model, _solve
 from .solver_bounds import _NO_DEADLINE, _Deadline, _OutOfTime
 
 __all__: list[str] = []
@@ -269,8 +270,6 @@ def _fill(cores: list, K: int, n: int) -> list:
 
 def _core_model(ty: _Types, level: int, K: int, c: int):
     """c core slots over the types: x[t, j] = 1 when slot j holds a value of type t."""
-    from .solver import _Model
-
     md = _Model()
     nt = len(ty.masks)
     x = {(t, j): md.var() for t in range(nt) for j in range(c)}
@@ -342,8 +341,6 @@ def _u1_level(inst, level: int, lo: int, inc_cost: int, inc, solver: str, deadli
     ``connected``: problem (10), where G_X̂ must also be connected. Every bound of problem (3) holds for it
     (it only adds a constraint); a core solution is completed by :func:`_join_components` and kept only when
     it leaves one component."""
-    from .solver import _solve
-
     n = inst.n
     ty = _types(inst)
     try:

@@ -116,7 +116,7 @@ def _partner(x, p, lab, size, vals, owner, cnt, sm, mn, mx, squared, tol):
     ub = ubq * tol
     d = math.sqrt(ub + 2 * tol) if squared else ub + 2 * tol
     v = vals[p]
-    r = 2 * d + 1e-12 * (1 + abs(v))
+    r = 2 * d * (1 + 1e-12) + 1e-12 * (1 + abs(v))     # widened by the rounding of ub = ubq·tol (relative)
     lo = np.searchsorted(vals, v - r, side="left")
     hi = np.searchsorted(vals, v + r, side="right")
     best_q, best_j = np.inf, -1

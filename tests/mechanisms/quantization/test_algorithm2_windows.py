@@ -242,3 +242,20 @@ def test_algorithm2_all_distinct_family_equals_reference(n, grid):
     jr = gp.JointRange.from_pairs([f"s{v}" for v in s], [f"x{i}" for i in x])
     vals = {f"x{i}": float((i * 37) % grid) if grid > 1 else 0.0 for i in x}
     _same(_fast_steps(jr, "I*", "U2", vals, None), ref_from_range(jr, vals).alg2(None), None)
+
+
+def test_window_partner_far_value_squared():
+    """A found case: 28 values at 0 and one at 1.3·10^7 with another S-set, squared distance. The window's
+    radius √(u) came out a hair short of the partner's distance after rounding u to the tie grid, and the
+    window found no partner (Algorithm 1 would have stopped); the radius is now widened relatively."""
+    from graphpriv.mechanisms.quantization import algorithm1
+
+    n = 29
+    pub = [f"x{i}" for i in range(n)]
+    sens = ["s1" if i == 14 else "s0" for i in range(n)]
+    jr = gp.JointRange.from_pairs(sens, pub)
+    vals = {x: (13_000_000.0 if x == "x14" else 0.0) for x in jr.public_labels.tolist()}
+    c = Contraction._from_problem(_Problem(jr, "L0", gp.U2(distance="squared"), vals, 2))
+    partners = algorithm1._Partners(c)
+    for x in np.flatnonzero(c.active).tolist():
+        assert partners.partner(x) == _full_scan_partner(c, partners.sid, x) >= 0
