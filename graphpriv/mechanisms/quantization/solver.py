@@ -693,20 +693,21 @@ def _solve_level(inst: _Inst, objective: str, level: int, incumbent, st: dict, s
         # the clusters of the extreme values bound D*, and complete to a partition (see l0_distortion)
         lo, lo_strict, inc_cost, inc = _u2_level(inst, level, lo, lo_strict, inc_cost, inc, level_deadline, solver,
                                                  log)
-        if level > inst.k_min and _max_clusters(inst, level) <= 2:
-            # one cluster or a split: decided pair of ends by pair of ends (see l0_two_clusters)
-            while inc_cost > 0 and (lo_strict or lo < inc_cost):
-                try:
-                    res, g = two_cluster_split(inst, level, inc_cost, True, level_deadline)
-                except _OutOfTime:
-                    break
-                log.append((str(inc_cost), True, f"two clusters by their ends: {res}"))
-                if res == "infeasible":
-                    lo, lo_strict = inc_cost, False
-                elif res == "feasible" and inst.k_of(g) >= level and inst.cost_of(g) < inc_cost:
-                    inc_cost, inc = inst.cost_of(g), g
-                else:
-                    break
+    if objective in ("L0", "L0|I*=0") and level > inst.k_min and _max_clusters(inst, level) <= 2:
+        # one cluster or a split: decided pair of ends by pair of ends (see l0_two_clusters); for problem (10)
+        # no split at all proves the level, a split found counts only when it leaves G_X̂ connected
+        while inc_cost > 0 and (lo_strict or lo < inc_cost):
+            try:
+                res, g = two_cluster_split(inst, level, inc_cost, True, level_deadline)
+            except _OutOfTime:
+                break
+            log.append((str(inc_cost), True, f"two clusters by their ends: {res}"))
+            if res == "infeasible":
+                lo, lo_strict = inc_cost, False
+            elif res == "feasible" and _satisfies(inst, objective, level, g) and inst.cost_of(g) < inc_cost:
+                inc_cost, inc = inst.cost_of(g), g
+            else:
+                break
     status = None
     first = True
     while status is None:
