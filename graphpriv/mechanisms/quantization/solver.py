@@ -50,7 +50,8 @@ to join the components of G_X), before the representative model gets the time le
 End clusters (problem (3) with U2, :mod:`.l0_distortion`). The clusters of the largest and the smallest
 value bound the distortion at an L0 level (one small covering programme per candidate other end), and the
 two end clusters plus the best interval partition of the rest often meet that bound; the threshold models
-then start from it.
+then start from it. Where at most two clusters fit (problems (3) and (10), :mod:`.l0_two_clusters`), a split
+is decided pair of ends by pair of ends, four linear mean rows each and no big-M.
 
 Joining bound (I* levels, problem (10)): fewer components of G_X̂ than of G_X need clusters that join
 components: two members (U1) or a span of at least the Kruskal bottleneck between components (U2), see
