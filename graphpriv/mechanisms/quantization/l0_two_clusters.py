@@ -16,6 +16,10 @@ the threshold "a split with distortion <= D (< D)" is infeasible when every pair
 ranges (|X| = 60, |S| = 40, p = 0.03) the relaxations rule out all 2,116 pairs of a level in about 2 s
 where the two-slot model of :mod:`.solver` had not decided it in 200 s.
 
+Before any pair, two disjoint sets covering k at all (whatever their distortion) must exist: the core
+relaxation and the two-slot core model of :mod:`.l0_cores` settle that in a fraction of a second, and at
+the highest levels (every age in both clusters) they rule every split out at once.
+
 Soundness. Values are the solver's scaled integers and D = p/q a fraction: the rows are multiplied by q
 and are integer (strict thresholds: >= 1). A pair is ruled out by HiGHS (:func:`scipy.optimize.milp`),
 its linear relaxation first and the integer programme when the relaxation is feasible; every split
@@ -28,6 +32,8 @@ from fractions import Fraction
 
 import numpy as np
 
+from .integer_model import _solve
+from .l0_cores import _core_model, _types, core_packing_bound
 from .solver_bounds import _Deadline, _OutOfTime
 
 __all__: list[str] = []
@@ -102,6 +108,8 @@ def two_cluster_split(inst, level: int, cost: Fraction, strict: bool, deadline: 
     """A split {A, B} of the values with both clusters covering ``level`` sensitive values and distortion
     <= ``cost`` (< when ``strict``), in the solver's scaled units: ("feasible", [A, B]), ("infeasible", None)
     or ("unknown", None) when a programme ran out of time."""
+    if not _two_cores(inst, level, deadline):
+        return "infeasible", None
     sp = inst.__dict__.setdefault("_two_cluster_rows", {})
     if level not in sp:
         sp[level] = _Split(inst, level)
@@ -157,6 +165,24 @@ def two_cluster_split(inst, level: int, cost: Fraction, strict: bool, deadline: 
                 if z is not None:
                     return "feasible", _groups(z)
     return ("unknown", None) if unknown else ("infeasible", None)
+
+
+def _two_cores(inst, level: int, deadline: _Deadline) -> bool:
+    """Whether two disjoint sets of values can each cover ``level`` sensitive values at all (whatever their
+    distortion): the core relaxation, then the two-slot core model of :mod:`.l0_cores`; cached per level.
+    When they cannot, no split exists and the pairs of ends need not be tried."""
+    cache = inst.__dict__.setdefault("_two_cores_cache", {})
+    if level not in cache:
+        ty = _types(inst)
+        if core_packing_bound(ty, level, inst.n, 2, deadline):
+            cache[level] = False
+        else:
+            md, _ = _core_model(ty, level, inst.n, 2)
+            status, _, _ = _solve(md, "highs", None, None, deadline)
+            if status == "unknown":
+                return True
+            cache[level] = status != "infeasible"
+    return cache[level]
 
 
 def _groups(z) -> list:
