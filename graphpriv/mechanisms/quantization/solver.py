@@ -697,14 +697,20 @@ def _solve_level(inst: _Inst, objective: str, level: int, incumbent, st: dict, s
     if objective in ("L0", "L0|I*=0") and level > inst.k_min and _max_clusters(inst, level) <= 2:
         # one cluster or a split: decided pair of ends by pair of ends (see l0_two_clusters); for problem (10)
         # no split at all proves the level, a split found counts only when it leaves G_X̂ connected
+        # (bisection between the bound and the incumbent, then a strict test at the incumbent)
+        first = True
         while inc_cost > 0 and (lo_strict or lo < inc_cost):
+            mid = None if first else ((lo + inc_cost) / 2).limit_denominator(4 * inst.n)
+            mid = mid if mid is not None and lo < mid < inc_cost else None
+            first = False
+            cost, strict = (inc_cost, True) if mid is None else (mid, False)
             try:
-                res, g = two_cluster_split(inst, level, inc_cost, True, level_deadline)
+                res, g = two_cluster_split(inst, level, cost, strict, level_deadline)
             except _OutOfTime:
                 break
-            log.append((str(inc_cost), True, f"two clusters by their ends: {res}"))
-            if res == "infeasible":
-                lo, lo_strict = inc_cost, False
+            log.append((str(cost), strict, f"two clusters by their ends: {res}"))
+            if res == "infeasible":          # no split that cheap, and one cluster costs at least the incumbent
+                lo, lo_strict = (inc_cost, False) if mid is None else (mid, True)
             elif res == "feasible" and _satisfies(inst, objective, level, g) and inst.cost_of(g) < inc_cost:
                 inc_cost, inc = inst.cost_of(g), g
             else:
