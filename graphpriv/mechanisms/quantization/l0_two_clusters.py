@@ -120,7 +120,9 @@ def two_cluster_split(inst, level: int, cost: Fraction, strict: bool, deadline: 
         return "infeasible", None
     p, q = cost.numerator, cost.denominator
     lo_x, hi_x = X[0], X[-1]
-    reach = 2 * float(cost)                     # a cluster spans at most 2D
+    # a cluster spans at most 2D; widened, since a pair too many is decided by its programme and a pair
+    # pruned by rounding would make the answer unsound
+    reach = 2 * float(cost) * (1 + 1e-12) + 1e-9
     vals = np.unique(X)
     unknown = False
 
@@ -150,9 +152,8 @@ def two_cluster_split(inst, level: int, cost: Fraction, strict: bool, deadline: 
                 return "feasible", _groups(z)
     # A holds both ends, B lies between: B's ends b <= b2
     if hi_x - lo_x <= reach:
-        inner = vals                            # another value equal to an end may lie in B
-        for i, b in enumerate(inner):
-            for b2 in inner[i:]:
+        for i, b in enumerate(vals):              # another value equal to an end may lie in B
+            for b2 in vals[i:]:
                 if b2 - b > reach:
                     break
                 lb, ub = np.zeros(n), np.ones(n)
