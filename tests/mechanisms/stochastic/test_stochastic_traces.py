@@ -216,7 +216,9 @@ def test_eps_delta_trace_matches_the_mechanism(seed, n_s, n_x, scheme, eps, extr
         assert tr.step_privacy[t] == pytest.approx(m.delta_total, rel=1e-9, abs=1e-12)   # Delta_total of Q(t)
         assert tr.step_utility[t] == pytest.approx(m.mutual_information, rel=1e-9, abs=1e-9)
     spent = tr.criterion("delta_spent")
-    assert np.all(np.diff(spent) >= -1e-15) and spent[-1] == pytest.approx(r.delta_total, abs=1e-12)
+    # δ spent is Δ_total of Algorithm 1's state; it may fall: peeling a symbol off the protected block can bring
+    # the block's own log-lift under ε (a found case: 4 x 3 Dirichlet pmf, seed 2182, ε = 0.6: 0.0238 -> 0.0079)
+    assert spent[-1] == pytest.approx(r.delta_total, abs=1e-12)
     assert np.all(tr.criterion("delta_left") >= -1e-12)
     if len(tr) > 1:
         after, before = tr.criterion("nmil_after")[1:], tr.criterion("nmil_before")[1:]
