@@ -104,12 +104,7 @@ def _price(ty: _Types, pi: np.ndarray, level: int, K: int, deadline: _Deadline):
     cons = [LinearConstraint(np.hstack([-ty.cover, np.eye(ns)]), -np.inf, 0.0),       # y_s <= sum_{t ∋ s} u_t
             LinearConstraint(np.concatenate([np.zeros(nt), np.ones(ns)])[None], level, np.inf),
             LinearConstraint(np.concatenate([np.ones(nt), np.zeros(ns)])[None], 0.0, K)]
-    opts = {"disp": False, "mip_rel_gap": 0.0}
-    left = deadline.left()
-    if left is not None:
-        if left <= 0:
-            raise _OutOfTime
-        opts["time_limit"] = float(left)
+    opts = {**deadline.milp_options(), "mip_rel_gap": 0.0}
     r = milp(c, constraints=cons, integrality=np.ones(nt + ns), bounds=Bounds(0, 1), options=opts)
     if r.status == 2:
         return None, math.inf
@@ -231,12 +226,7 @@ def pattern_program(ty: _Types, patterns: list, need: int, deadline: _Deadline):
     rows = [t for p in patterns for t in p]
     cols = [i for i, p in enumerate(patterns) for _ in p]
     A = coo_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(ty.masks), len(patterns))).tocsr()
-    opts = {"disp": False}
-    left = deadline.left()
-    if left is not None:
-        if left <= 0:
-            raise _OutOfTime
-        opts["time_limit"] = float(left)
+    opts = deadline.milp_options()
     r = milp(-np.ones(len(patterns)), constraints=[LinearConstraint(A, 0, ty.mult)],
              integrality=np.ones(len(patterns)), bounds=Bounds(0, np.inf), options=opts)
     if r.x is not None and -r.fun >= need - 0.5:

@@ -34,7 +34,7 @@ import numpy as np
 
 from .integer_model import _solve
 from .l0_cores import _core_model, _types, core_packing_bound
-from .solver_bounds import _Deadline, _OutOfTime
+from .solver_bounds import _Deadline
 
 __all__: list[str] = []
 
@@ -74,12 +74,7 @@ class _Split:
         hi = np.concatenate([self.cover_hi, np.full(len(extra), np.inf)])
         bl = np.concatenate([lb, np.zeros(2 * self.ns)])
         bu = np.concatenate([ub, np.ones(2 * self.ns)])
-        opts = {"disp": False}
-        left = deadline.left()
-        if left is not None:
-            if left <= 0:
-                raise _OutOfTime
-            opts["time_limit"] = float(left)
+        opts = deadline.milp_options()
         integrality = np.concatenate([np.ones(n), np.zeros(2 * self.ns)]) if integral else np.zeros(self.nv)
         r = milp(np.zeros(self.nv), constraints=LinearConstraint(A, lo, hi), integrality=integrality,
                  bounds=Bounds(bl, bu), options=opts)

@@ -40,6 +40,17 @@ class _Deadline:
         if self.passed():
             raise _OutOfTime
 
+    def milp_options(self) -> dict:
+        """Options of :func:`scipy.optimize.milp` that stop at this deadline; raises :class:`_OutOfTime` once
+        it has passed."""
+        opts = {"disp": False}
+        left = self.left()
+        if left is not None:
+            if left <= 0:
+                raise _OutOfTime
+            opts["time_limit"] = float(left)
+        return opts
+
 
 _NO_DEADLINE = _Deadline(None)
 
