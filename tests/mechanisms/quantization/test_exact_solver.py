@@ -13,12 +13,13 @@ from graphpriv.mechanisms.quantization import solver as solver_mod
 PAIRS = [(o, u) for o in ("L0", "I*", "L0|I*=0") for u in ("U1", "U2")]
 
 
-def random_range(n: int, n_s: int, seed: int, decimals: int = 1):
-    """Random joint range: each public value with one or two sensitive values, every sensitive value used."""
+def random_range(n: int, n_s: int, seed: int, decimals: int = 1, max_sensitive: int = 2):
+    """Random joint range: each public value with one to ``max_sensitive`` sensitive values, every sensitive
+    value used."""
     rng = np.random.default_rng(seed)
     sens, pub = [], []
     for x in range(n):
-        for s in rng.choice(n_s, size=int(rng.integers(1, 3)), replace=False).tolist():
+        for s in rng.choice(n_s, size=int(rng.integers(1, min(max_sensitive, n_s) + 1)), replace=False).tolist():
             sens.append(f"s{s}")
             pub.append(x)
     for s in range(n_s):

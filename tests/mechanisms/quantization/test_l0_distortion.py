@@ -14,23 +14,12 @@ from graphpriv.mechanisms.quantization import l0_distortion as l0d
 from graphpriv.mechanisms.quantization.problem import _Problem
 from graphpriv.mechanisms.quantization.solver import _Inst, _utility_of_cost
 from graphpriv.mechanisms.quantization.solver_bounds import _NO_DEADLINE, _Deadline
+from test_exact_solver import random_range as _random_range
 
 
 def random_range(n: int, n_s: int, seed: int, decimals: int = 1):
     """Random joint range: each public value with one to three sensitive values, every sensitive value used."""
-    rng = np.random.default_rng(seed)
-    sens, pub = [], []
-    for x in range(n):
-        for s in rng.choice(n_s, size=int(rng.integers(1, min(3, n_s) + 1)), replace=False).tolist():
-            sens.append(f"s{s}")
-            pub.append(x)
-    for s in range(n_s):
-        if f"s{s}" not in sens:
-            sens.append(f"s{s}")
-            pub.append(int(rng.integers(n)))
-    jr = gp.JointRange.from_pairs(sens, pub)
-    values = {x: float(np.round(rng.uniform(0, 10), decimals)) for x in jr.public_labels}
-    return jr, values
+    return _random_range(n, n_s, seed, decimals, max_sensitive=3)
 
 
 def instance(jr, values):
